@@ -1,0 +1,1 @@
+"""Ingest of PBN, LIN and SQL-dump hand records, and the cleaning rules."""

@@ -1,0 +1,97 @@
+"""Readers for the small raw fields: seats, vulnerability, year, trick counts, names."""
+
+from __future__ import annotations
+
+import re
+
+from cleaning.cards import SEAT_INDEX
+
+# Duplicate boards repeat dealer and vulnerability every 16 boards (Law 2).
+_BOARD_VULNERABILITY = (
+    (False, False), (True, False), (False, True), (True, True),
+    (True, False), (False, True), (True, True), (False, False),
+    (False, True), (True, True), (False, False), (True, False),
+    (True, True), (False, False), (True, False), (False, True),
+)
+_VULNERABILITY = {
+    "NONE": (False, False), "LOVE": (False, False), "-": (False, False), "O": (False, False),
+    "0": (False, False), "NEITHER": (False, False),
+    "NS": (True, False), "N-S": (True, False), "N/S": (True, False), "NZ": (True, False),
+    "N": (True, False),
+    "EW": (False, True), "E-W": (False, True), "E/W": (False, True), "E": (False, True),
+    "ALL": (True, True), "BOTH": (True, True), "B": (True, True), "ALL]": (True, True),
+}
+_YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
+_YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+_PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
+
+
+def seat(raw: str | None) -> int | None:
+    """Seat index of ``N``/``E``/``S``/``W`` (any case, PBN's ``^`` prefix allowed), else None."""
+    token = (raw or "").strip().lstrip("^").upper()
+    return SEAT_INDEX.get(token) if len(token) == 1 else None
+
+
+def vulnerability(raw: str | None, board_number: int | None) -> tuple[bool | None, bool | None, str | None]:
+    """Read a vulnerability value.
+
+    Returns
+    -------
+    ns, ew : bool or None
+        Whether each side is vulnerable; None when unknown.
+    note : str or None
+        ``vulnerability_from_board`` when the value was missing and the board number gave it,
+        ``vulnerability_unknown`` when nothing did, else None.
+
+    Notes
+    -----
+    An empty value is never read as "none vulnerable": the thesis did, and so scored
+    vulnerable boards as non-vulnerable ones.
+    """
+    token = (raw or "").strip().upper().replace(" ", "")
+    if token in _VULNERABILITY:
+        ns, ew = _VULNERABILITY[token]
+        return ns, ew, None
+    if board_number is not None and board_number > 0:
+        ns, ew = _BOARD_VULNERABILITY[(board_number - 1) % 16]
+        return ns, ew, "vulnerability_from_board"
+    return None, None, "vulnerability_unknown"
+
+
+def year(date: str | None, event: str | None, first: int, last: int) -> int | None:
+    """The year a board was played: from the date, else from the event name; None if neither.
+
+    Only years from ``first`` to ``last`` inclusive count, so an event called "Cup 3000" or a
+    date typed "2106.01.01" gives no year rather than a wrong one.
+    """
+    match = _YEAR_IN_DATE.match(date or "")
+    if match and first <= int(match.group(1)) <= last:
+        return int(match.group(1))
+    for match in _YEAR_IN_TEXT.finditer(event or ""):
+        value = int(match.group(1))
+        if first <= value <= last:
+            return value
+    return None
+
+
+def trick_count(raw: str | int | None) -> int | None:
+    """A number of tricks from 0 to 13, else None."""
+    if raw is None:
+        return None
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        return None
+    return value if 0 <= value <= 13 else None
+
+
+def board_number(raw: str | int | None) -> int | None:
+    """Board number as an int (``"12"``, ``"Board 12"``), else None."""
+    match = re.search(r"\d+", str(raw or ""))
+    return int(match.group(0)) if match else None
+
+
+def player_name(raw: str | None) -> str:
+    """A name with outer spaces and quotes removed; placeholders become the empty string."""
+    name = " ".join((raw or "").replace("\u00a0", " ").split()).strip("\"'")
+    return "" if name.lower() in _PLACEHOLDER_NAMES else name

@@ -1,0 +1,211 @@
+"""The ``bridgerank`` command: parses options, calls the library, prints, sets exit codes.
+
+Exit codes: 0 success (also when some files were skipped or unreadable: they are listed),
+1 a bridgerank error (one line on standard error, with a hint), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from typing import Any, Callable, Iterable, Sequence
+
+import click
+from tqdm import tqdm
+
+from cleaning.ingest import default_sources
+from cleaning.reasons import REASON_BY_CODE, reasons_of_level
+from config import load_settings
+from pipeline import __version__
+from pipeline.errors import BridgerankError
+from pipeline.stages import StageOutcome, run_stages, select_stages, stage_names
+from pipeline.status import stage_status
+from pipeline.store import database_url, open_engine
+
+
+def _progress(items: Iterable, label: str = "", total: int | None = None):
+    # disable=None: bars only on a terminal, so logs and CI output stay clean.
+    return tqdm(items, desc=label, total=total, disable=None, leave=False, file=sys.stderr,
+                dynamic_ncols=True)
+
+
+def _common(command: Callable) -> Callable:
+    """Options every subcommand takes."""
+    options = [
+        click.option("--db", help="SQLAlchemy URL or SQLite file (default: OUT/bridgerank.db)."),
+        click.option("--out", type=click.Path(file_okay=False),
+                     help="Folder for the database and reports (default: out)."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False),
+                     help="TOML settings file over the defaults (see config/defaults.toml)."),
+        click.option("--jobs", type=click.IntRange(min=1),
+                     help="Worker processes for parallel stages."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _fail_cleanly(command: Callable) -> Callable:
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except BridgerankError as problem:
+            click.echo(f"error: {problem}", err=True)
+            if problem.hint:
+                click.echo(problem.hint, err=True)
+            sys.exit(1)
+    return wrapper
+
+
+class _Session:
+    """Settings and engine from the common options."""
+
+    def __init__(self, db: str | None, out: str | None, config_file: str | None,
+                 jobs: int | None) -> None:
+        overrides: dict[str, dict[str, Any]] = {}
+        if out:
+            overrides.setdefault("store", {})["out"] = out
+        if db:
+            overrides.setdefault("store", {})["db"] = db
+        if jobs:
+            overrides.setdefault("run", {})["jobs"] = jobs
+        self.settings = load_settings(config_file, overrides)
+        store = self.settings["store"]
+        self.url = database_url(store["db"] or None, store["out"])
+        self.engine = open_engine(self.url)
+        self.jobs = self.settings["run"]["jobs"]
+
+
+def _print_ingest(summary: dict[str, Any]) -> None:
+    files = summary.get("files", {})
+    parts = ", ".join(f"{count} {status}" for status, count in sorted(files.items()))
+    click.echo(f"ingest: {summary.get('records', 0):,} records from "
+               f"{sum(files.values()):,} files ({parts or 'none'}) in {summary['seconds']:.1f} s")
+    for error in summary.get("errors", []):
+        click.echo(f"  error: {error}", err=True)
+
+
+def _print_clean(summary: dict[str, Any]) -> None:
+    click.echo(f"clean: {summary['records']:,} records, {summary['kept']:,} boards kept, "
+               f"{summary['excluded']:,} excluded, in {summary['seconds']:.1f} s")
+    click.echo(f"  auctions usable: {summary['auctions_kept']:,}   "
+               f"plays usable: {summary['plays_kept']:,}")
+    titles = {"board": "boards excluded", "auction": "auctions blanked",
+              "play": "plays blanked", "note": "notes (nothing dropped)"}
+    for level, title in titles.items():
+        counts = summary["reasons"].get(level, {})
+        if not counts:
+            continue
+        click.echo(f"  {title}: {sum(counts.values()):,}")
+        for reason in reasons_of_level(level):
+            if reason.code in counts:
+                click.echo(f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}")
+        for code in counts.keys() - REASON_BY_CODE.keys():
+            click.echo(f"    {counts[code]:>8,}  {code}")
+
+
+_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean}
+
+
+def _print_outcome(outcome: StageOutcome) -> None:
+    if outcome.status == "ran":
+        _PRINTERS[outcome.stage](outcome.summary)
+    elif outcome.status == "idle":
+        click.echo(f"{outcome.stage}: {outcome.note}")
+    else:
+        click.echo(f"{outcome.stage}: up to date, nothing to do")
+
+
+def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str], *,
+         start: str | None = None, stop: str | None = None, force: bool = False) -> None:
+    selected = select_stages(start, stop, stages or ())
+    began = time.perf_counter()
+    current = {"stage": selected[0].name if selected else ""}
+
+    def report(outcome: StageOutcome) -> None:
+        _print_outcome(outcome)
+        names = [stage.name for stage in selected]
+        following = names.index(outcome.stage) + 1
+        current["stage"] = names[following] if following < len(names) else ""
+
+    try:
+        run_stages(session.engine, session.settings, selected, sources=sources,
+                   jobs=session.jobs, force=force, progress=_progress, on_outcome=report)
+    except BridgerankError as problem:
+        problem.hint = problem.hint or f"Resume with: bridgerank run --from {current['stage']}"
+        raise
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted during {current['stage']}; nothing of it was committed. "
+                   f"Resume with: bridgerank run --from {current['stage']}", err=True)
+        sys.exit(130)
+    click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bridgerank")
+def main() -> None:
+    """Judge bridge players from their hand records.
+
+    Stages, in order: ingest, clean. `bridgerank run` runs them all, skipping those whose
+    inputs, settings and code have not changed since their last run.
+    """
+
+
+@main.command()
+@click.argument("sources", nargs=-1, type=click.Path())
+@click.option("--from", "start", type=click.Choice(stage_names()), help="First stage to run.")
+@click.option("--to", "stop", type=click.Choice(stage_names()), help="Last stage to run.")
+@click.option("--only", multiple=True, type=click.Choice(stage_names()),
+              help="Run only this stage (repeatable).")
+@click.option("--force", is_flag=True, help="Rerun the selected stages even if up to date.")
+@_common
+@_fail_cleanly
+def run(sources: tuple[str, ...], start: str | None, stop: str | None, only: tuple[str, ...],
+        force: bool, **common: Any) -> None:
+    """Run the pipeline on SOURCES (files or folders of PBN, LIN or SQL dumps).
+
+    With no SOURCES and an empty database, runs on the embedded sample in data/.
+    """
+    session = _Session(**common)
+    chosen, note = default_sources(session.engine, session.settings, list(sources))
+    if note:
+        click.echo(note)
+    _run(session, only, chosen, start=start, stop=stop, force=force)
+
+
+@main.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--force", is_flag=True, help="Look at every file again even if listed before.")
+@_common
+@_fail_cleanly
+def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
+    """Read SOURCES (files or folders) into raw_boards; files already stored add nothing."""
+    _run(_Session(**common), ["ingest"], sources, force=force)
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Clean again even if nothing changed.")
+@_common
+@_fail_cleanly
+def clean(force: bool, **common: Any) -> None:
+    """Validate raw records into boards, recording every exclusion and its reason."""
+    _run(_Session(**common), ["clean"], (), force=force)
+
+
+@main.command()
+@_common
+@_fail_cleanly
+def status(**common: Any) -> None:
+    """Show each stage's last run and whether it is up to date."""
+    session = _Session(**common)
+    click.echo(f"database: {session.url}")
+    click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
+    for row in stage_status(session.engine, session.settings):
+        click.echo(f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
+                   f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

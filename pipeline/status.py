@@ -1,0 +1,57 @@
+"""What ``bridgerank status`` shows: each stage's last run and whether it is up to date."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from pipeline import ledger
+from pipeline.errors import StageNotReady
+from pipeline.stages import StageContext, get_stage, stage_fingerprint, stage_names
+
+
+def _brief(stage: str, summary: dict[str, Any]) -> str:
+    if stage == "ingest":
+        return f"{summary.get('records', 0):,} records from {sum(summary.get('files', {}).values()):,} files"
+    if stage == "clean":
+        return (f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
+                f"{summary.get('excluded', 0):,} excluded")
+    return ""
+
+
+def stage_status(engine: Engine, settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """One dict per stage: ``stage``, ``state``, ``finished``, ``seconds``, ``brief``.
+
+    ``state`` is ``never run``, ``up to date``, ``out of date`` (inputs, settings or code
+    changed since the last run) or ``not ready`` (an input table was never written). Ingest,
+    whose input is the files named on the command line, is ``done`` once it has run.
+    """
+    rows = []
+    for name in stage_names():
+        stage = get_stage(name)
+        with engine.connect() as conn:
+            last = ledger.last_run(conn, name)
+        summary = json.loads(last["summary"]) if last else {}
+        if name == "ingest":
+            state = "done" if last else "never run"
+        else:
+            context = StageContext(engine=engine, settings=settings, stage=stage)
+            try:
+                context.fingerprint = stage_fingerprint(context)
+                if last is None:
+                    state = "never run"
+                elif last["fingerprint"] == context.fingerprint:
+                    state = "up to date"
+                else:
+                    state = "out of date"
+            except StageNotReady:
+                state = "not ready"
+        rows.append({
+            "stage": name, "state": state,
+            "finished": last["finished_at"].strftime("%Y-%m-%d %H:%M:%S") if last else None,
+            "seconds": last["seconds"] if last else None,
+            "brief": _brief(name, summary),
+        })
+    return rows

@@ -1,0 +1,185 @@
+"""The database: SQLAlchemy 2 models of every table, and the engine.
+
+SQLite is the default (``out/bridgerank.db``); any SQLAlchemy URL works. On SQLite, foreign
+keys are switched on and the write-ahead log is used, so a killed process leaves the
+database as it was after the last committed transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from cleaning.records import RAW_FIELDS
+
+
+class Base(DeclarativeBase):
+    """Declarative base of all bridgerank tables."""
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
+
+
+class SourceFile(Base):
+    """One input file, identified by the SHA-256 of its bytes (so a copy is the same file).
+
+    ``path`` is where it was first read from.
+    """
+
+    __tablename__ = "source_files"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    path: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    format: Mapped[str] = mapped_column(String(8))
+    size: Mapped[int] = mapped_column(Integer)
+    encoding: Mapped[str | None] = mapped_column(String(16))
+    records: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16))  # ingested | empty (no records in it)
+    ingested_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+class RawBoard(Base):
+    """A record exactly as its file had it: one column per raw field, plus where it was."""
+
+    __tablename__ = "raw_boards"
+    __table_args__ = (UniqueConstraint("source_id", "record_no"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("source_files.id"), index=True)
+    record_no: Mapped[int] = mapped_column(Integer)
+    line: Mapped[int] = mapped_column(Integer)
+    play_layout: Mapped[str] = mapped_column(String(8))
+    parse_error: Mapped[str | None] = mapped_column(Text)
+    extra: Mapped[str | None] = mapped_column(Text)  # JSON of source fields with no column
+
+
+for _field in RAW_FIELDS:
+    setattr(RawBoard, _field, mapped_column(_field, Text, nullable=True))
+
+
+class Board(Base):
+    """A clean board (thesis Table 2 and more). ``id`` is the raw record's id."""
+
+    __tablename__ = "boards"
+    id: Mapped[int] = mapped_column(ForeignKey("raw_boards.id"), primary_key=True)
+    board_key: Mapped[str] = mapped_column(String(16), unique=True)
+    deal_hash: Mapped[str] = mapped_column(String(16), index=True)
+    event: Mapped[str] = mapped_column(Text)
+    site: Mapped[str] = mapped_column(Text)
+    date: Mapped[str] = mapped_column(Text)
+    year: Mapped[int | None] = mapped_column(Integer)
+    board_no: Mapped[int | None] = mapped_column(Integer)
+    room: Mapped[str] = mapped_column(Text)
+    home_team: Mapped[str] = mapped_column(Text)
+    visit_team: Mapped[str] = mapped_column(Text)
+    scoring: Mapped[str] = mapped_column(Text)
+    north: Mapped[str] = mapped_column(Text)
+    east: Mapped[str] = mapped_column(Text)
+    south: Mapped[str] = mapped_column(Text)
+    west: Mapped[str] = mapped_column(Text)
+    deal: Mapped[str] = mapped_column(Text)
+    ns_vulnerable: Mapped[bool | None] = mapped_column(Boolean)
+    ew_vulnerable: Mapped[bool | None] = mapped_column(Boolean)
+    bidstart: Mapped[str] = mapped_column(String(1))
+    auction: Mapped[str] = mapped_column(Text)  # canonical calls, "" when blanked
+    contract: Mapped[str] = mapped_column(String(4))  # LS[X|R], P, or ""
+    declarer: Mapped[str] = mapped_column(String(1))  # N E S W, P, or ""
+    lead: Mapped[str] = mapped_column(String(1))
+    play: Mapped[str] = mapped_column(Text)  # cards in playing order, "" when blanked
+    play_order: Mapped[str] = mapped_column(Text)  # seat letter of each card
+    claim: Mapped[int | None] = mapped_column(Integer)  # declarer side's tricks after a claim
+    result: Mapped[int | None] = mapped_column(Integer)
+
+
+class Exclusion(Base):
+    """Why a record, or its auction or play, was dropped; also notes on inferred values."""
+
+    __tablename__ = "exclusions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    raw_id: Mapped[int] = mapped_column(ForeignKey("raw_boards.id"), index=True)
+    level: Mapped[str] = mapped_column(String(8))  # board | auction | play | note
+    reason: Mapped[str] = mapped_column(String(40), index=True)
+    detail: Mapped[str] = mapped_column(Text)
+
+
+class TokenCount(Base):
+    """Every raw call and card token seen, with what cleaning made of it."""
+
+    __tablename__ = "token_counts"
+    kind: Mapped[str] = mapped_column(String(4), primary_key=True)  # call | card
+    token: Mapped[str] = mapped_column(Text, primary_key=True)
+    status: Mapped[str] = mapped_column(String(10))  # valid | normalised | ignored
+    count: Mapped[int] = mapped_column(Integer)
+
+
+class StageRun(Base):
+    """The ledger: one row per completed stage run, written in the stage's last transaction."""
+
+    __tablename__ = "stage_runs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stage: Mapped[str] = mapped_column(String(16), index=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    started_at: Mapped[_dt.datetime] = mapped_column(DateTime)
+    finished_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+    seconds: Mapped[float] = mapped_column(Float)
+    summary: Mapped[str] = mapped_column(Text)  # JSON
+
+
+class TableVersion(Base):
+    """A token that changes whenever a table's content does; downstream fingerprints use it."""
+
+    __tablename__ = "table_versions"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[str] = mapped_column(String(64))
+
+
+Index("ix_exclusions_level_reason", Exclusion.level, Exclusion.reason)
+
+
+def database_url(db: str | None, out: str | Path) -> str:
+    """A SQLAlchemy URL from ``--db`` (a URL or a file path) or the default under ``out``."""
+    if db and "://" in db:
+        return db
+    path = Path(db) if db else Path(out) / "bridgerank.db"
+    return f"sqlite:///{path}"
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def open_engine(url: str) -> Engine:
+    """Create the engine, the SQLite file's folder and any missing table.
+
+    Parameters
+    ----------
+    url : str
+        A SQLAlchemy URL.
+    """
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    Base.metadata.create_all(engine)
+    return engine
