@@ -23,6 +23,7 @@ _VULNERABILITY = {
 }
 _YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+_RESULT = re.compile(r"^\s*(?:(NS|EW|N-S|E-W)\s*:?\s*)?(\d{1,2})\s*$", re.IGNORECASE)
 _PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
 
 
@@ -74,15 +75,24 @@ def year(date: str | None, event: str | None, first: int, last: int) -> int | No
     return None
 
 
-def trick_count(raw: str | int | None) -> int | None:
-    """A number of tricks from 0 to 13, else None."""
-    if raw is None:
+def trick_count(raw: str | int | None, declarer: int | None = None) -> int | None:
+    """Declarer's tricks from 0 to 13, else None.
+
+    Accepts ``"9"`` and the side-prefixed ``"NS 10"``/``"EW 3"`` some PBN files use, which
+    counts the named side's tricks (converted when the declarer is on the other side).
+    """
+    match = _RESULT.match(str(raw if raw is not None else ""))
+    if not match:
         return None
-    try:
-        value = int(str(raw).strip())
-    except ValueError:
+    side, value = match.group(1), int(match.group(2))
+    if value > 13:
         return None
-    return value if 0 <= value <= 13 else None
+    if side:
+        if declarer is None:
+            return None
+        declarer_side = "NS" if declarer % 2 == 0 else "EW"
+        return value if side.upper().replace("-", "") == declarer_side else 13 - value
+    return value
 
 
 def board_number(raw: str | int | None) -> int | None:

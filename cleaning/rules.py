@@ -163,7 +163,7 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
         except BadRecord as problem:
             issues.append(("play", problem.reason, problem.detail))
 
-    result = fields.trick_count(values.get("result"))
+    result = fields.trick_count(values.get("result"), declarer)
     if result is None and not passed_out:
         raw_result = (values.get("result") or "").strip()
         issues.append(("note", "result_invalid", repr(raw_result) if raw_result else "missing"))
