@@ -102,6 +102,6 @@ def board_number(raw: str | int | None) -> int | None:
 
 
 def player_name(raw: str | None) -> str:
-    """A name with outer spaces and quotes removed; placeholders become the empty string."""
-    name = " ".join((raw or "").replace("\u00a0", " ").split()).strip("\"'")
+    """A name with its white space folded; placeholders become the empty string."""
+    name = " ".join((raw or "").replace("\u00a0", " ").split())
     return "" if name.lower() in _PLACEHOLDER_NAMES else name

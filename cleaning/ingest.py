@@ -22,7 +22,7 @@ from config import PROJECT_ROOT
 from pipeline import ledger
 from pipeline.errors import SourceError
 from pipeline.stages import Stage, StageContext
-from pipeline.store import RawBoard, SourceFile
+from pipeline.store import PendingIngest, RawBoard, SourceFile
 
 log = logging.getLogger(__name__)
 _RAW_COLUMNS = frozenset(RAW_FIELDS)
@@ -129,6 +129,10 @@ def run(context: StageContext) -> dict[str, Any]:
     errors: list[str] = []
     records = 0
     candidates = _candidates(context)
+    pending = PendingIngest.__table__
+    with context.engine.begin() as conn:
+        conn.execute(pending.delete())
+        conn.execute(pending.insert().values(sources=json.dumps(list(map(str, context.sources)))))
     for candidate in context.progress(candidates, "ingest", len(candidates)):
         try:
             status, count = ingest_file(context.engine, candidate.path, named=candidate.named)
@@ -141,6 +145,7 @@ def run(context: StageContext) -> dict[str, Any]:
         records += count
     summary = {"files": dict(statuses), "records": records, "errors": errors}
     with context.engine.begin() as conn:
+        conn.execute(pending.delete())
         context.finish(conn, summary, outputs=())
     return summary
 
@@ -160,7 +165,10 @@ INGEST_STAGE = Stage(
 
 
 def default_sources(engine, settings: dict[str, Any], sources: list[str]) -> tuple[list[str], str]:
-    """The sources ``bridgerank run`` uses: those given; else, on an empty database, the sample.
+    """The sources ``bridgerank run`` uses.
+
+    Those given; else those of an ingest that was interrupted; else, on an empty database,
+    the embedded sample; else none (the stored records are used).
 
     Returns
     -------
@@ -172,6 +180,10 @@ def default_sources(engine, settings: dict[str, Any], sources: list[str]) -> tup
         return sources, ""
     with engine.connect() as conn:
         stored = conn.execute(select(SourceFile.id).limit(1)).first()
+        pending = conn.execute(select(PendingIngest.sources)).scalars().first()
+    if pending is not None:
+        resumed = json.loads(pending)
+        return resumed, f"resuming the interrupted ingest of {resumed}"
     if stored is None:
         sample = sample_sources(settings)
         return sample, f"no sources given and the database is empty: using the sample {sample}"

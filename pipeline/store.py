@@ -141,6 +141,15 @@ class StageRun(Base):
     summary: Mapped[str] = mapped_column(Text)  # JSON
 
 
+class PendingIngest(Base):
+    """Sources of an ingest that started and has not finished: a plain rerun resumes them."""
+
+    __tablename__ = "pending_ingest"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    sources: Mapped[str] = mapped_column(Text)  # JSON list of paths
+    started_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=_now)
+
+
 class TableVersion(Base):
     """A token that changes whenever a table's content does; downstream fingerprints use it."""
 

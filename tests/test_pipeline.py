@@ -1,0 +1,221 @@
+"""The stages end to end through the CLI: reruns, settings changes, interruptions, bad input."""
+
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from cleaning import clean as clean_module
+from cleaning import ingest as ingest_module
+from cleaning.audit import exclusion_table
+from pipeline.cli import main
+from pipeline.store import Board, Exclusion, RawBoard, SourceFile, StageRun, open_engine
+from tests.conftest import TEST_DATA
+
+
+def _invoke(*args):
+    result = CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
+    return result
+
+
+def _counts(out):
+    engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        counts = {
+            model.__tablename__: conn.execute(select(func.count()).select_from(model)).scalar_one()
+            for model in (SourceFile, RawBoard, Board, Exclusion)
+        }
+        runs = conn.execute(select(StageRun.stage, func.count()).group_by(StageRun.stage)).all()
+    engine.dispose()
+    counts["runs"] = dict(runs)
+    return counts
+
+
+def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
+    out = tmp_path / "out"
+    first = _invoke("run", "--out", out)
+    assert first.exit_code == 0, first.output
+    assert "using the sample" in first.output
+    assert "ingest: 478 records from 2 files (2 ingested)" in first.output
+    assert "clean: 478 records, 477 boards kept, 1 excluded" in first.output
+    assert "claim_inconsistent" in first.output
+    counts = _counts(out)
+    assert counts["raw_boards"] == 478 and counts["boards"] == 477
+    assert counts["runs"] == {"ingest": 1, "clean": 1}
+
+    second = _invoke("run", "--out", out)
+    assert second.exit_code == 0
+    assert "clean: up to date, nothing to do" in second.output
+    assert "ingest: no sources given" in second.output
+    assert _counts(out) == counts
+
+
+def test_reingesting_the_same_file_adds_nothing(tmp_path):
+    out = tmp_path / "out"
+    _invoke("ingest", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
+    copy = tmp_path / "copy.pbn"
+    shutil.copy(TEST_DATA / "bermuda1955_head.pbn", copy)
+    again = _invoke("ingest", TEST_DATA / "bermuda1955_head.pbn", copy, "--out", out)
+    assert "2 already stored" in again.output
+    assert _counts(out)["raw_boards"] == 12
+
+
+def test_a_changed_setting_reruns_only_what_depends_on_it(tmp_path):
+    out = tmp_path / "out"
+    _invoke("run", "--out", out)
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[clean]\nfirst_year = 1960\n")
+    rerun = _invoke("run", "--out", out, "--config", settings)
+    assert "ingest: no sources given" in rerun.output
+    assert "clean: 478 records" in rerun.output
+    assert "year_unknown" in rerun.output  # the 1955 boards now have no plausible year
+    assert _counts(out)["runs"] == {"ingest": 1, "clean": 2}
+    same = _invoke("run", "--out", out, "--config", settings)
+    assert "clean: up to date" in same.output
+
+
+def test_new_sources_rerun_clean(tmp_path):
+    out = tmp_path / "out"
+    _invoke("run", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
+    more = _invoke("run", TEST_DATA / "vugraph-00070.lin", "--out", out)
+    assert "clean: 44 records" in more.output
+    assert _counts(out)["boards"] == 44
+
+
+def test_only_from_to(tmp_path):
+    out = tmp_path / "out"
+    not_ready = _invoke("run", "--only", "clean", "--out", out)
+    assert not_ready.exit_code == 1
+    assert "error: stage 'clean' needs 'raw_boards', which has not run yet" in not_ready.output
+    assert _invoke("run", "--to", "ingest", "--out", out).exit_code == 0
+    assert _counts(out)["runs"] == {"ingest": 1}
+    assert "clean: 478 records" in _invoke("run", "--from", "clean", "--out", out).output
+    forced = _invoke("clean", "--force", "--out", out)
+    assert "clean: 478 records" in forced.output
+    assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 1
+
+
+def test_status(tmp_path):
+    out = tmp_path / "out"
+    before = _invoke("status", "--out", out)
+    assert "clean    not ready" in before.output
+    _invoke("run", "--out", out)
+    after = _invoke("status", "--out", out)
+    assert "ingest   done" in after.output
+    assert "clean    up to date" in after.output and "477 boards kept of 478" in after.output
+
+
+def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    _invoke("run", "--to", "ingest", "--out", out)
+    real_insert = clean_module._insert
+    calls = []
+
+    def insert_then_die(conn, table, rows, chunk=20000):
+        real_insert(conn, table, rows, chunk)
+        calls.append(table.name)
+        raise KeyboardInterrupt  # as Ctrl-C after the boards were written, before commit
+
+    monkeypatch.setattr(clean_module, "_insert", insert_then_die)
+    interrupted = _invoke("run", "--out", out)
+    assert interrupted.exit_code == 130
+    assert calls == ["boards"]
+    assert "Resume with: bridgerank run --from clean" in interrupted.output
+    assert _counts(out)["boards"] == 0 and _counts(out)["runs"] == {"ingest": 1}
+    monkeypatch.setattr(clean_module, "_insert", real_insert)
+    resumed = _invoke("run", "--out", out)
+    assert "clean: 478 records, 477 boards kept" in resumed.output
+
+
+def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    real = ingest_module.ingest_file
+    seen = []
+
+    def second_file_dies(engine, path, named=True):
+        if seen:
+            raise KeyboardInterrupt
+        seen.append(path)
+        return real(engine, path, named=named)
+
+    monkeypatch.setattr(ingest_module, "ingest_file", second_file_dies)
+    assert _invoke("run", "--out", out).exit_code == 130
+    assert _counts(out)["source_files"] == 1 and _counts(out)["runs"] == {}
+    monkeypatch.setattr(ingest_module, "ingest_file", real)
+    resumed = _invoke("run", "--out", out)
+    assert "resuming the interrupted ingest" in resumed.output
+    assert "1 already stored, 1 ingested" in resumed.output
+    assert _counts(out)["boards"] == 477
+
+
+def test_bad_files_are_reported_and_skipped(tmp_path):
+    out = tmp_path / "out"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(TEST_DATA / "bermuda1955_head.pbn", folder / "good.pbn")
+    (folder / "notes.txt").write_text("minutes of the club meeting\n")
+    (folder / "noise.pbn").write_bytes(bytes(range(256)) * 4)
+    named = tmp_path / "letter.txt"
+    named.write_text("Dear member, ...\n")
+    result = _invoke("ingest", folder, named, "--out", out)
+    assert result.exit_code == 0
+    assert "1 ingested" in result.output and "2 not bridge data" in result.output
+    assert f"error: {named}: not a bridge hand-record file (PBN, LIN or SQL dump)" in result.output
+    missing = _invoke("ingest", tmp_path / "nowhere.pbn", "--out", out)
+    assert missing.exit_code == 1
+    assert missing.output.strip().splitlines()[0] == (
+        f"error: {tmp_path / 'nowhere.pbn'}: no such file or folder")
+    assert _counts(out)["raw_boards"] == 12  # nothing already stored was lost
+
+
+def test_sql_dump_through_the_stages(tmp_path):
+    out = tmp_path / "out"
+    result = _invoke("run", TEST_DATA / "defects_dump.sql", "--out", out)
+    assert result.exit_code == 0
+    engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        rows, total, kept = exclusion_table(conn, "board")
+        names = conn.execute(select(Board.west).order_by(Board.id)).scalars().all()
+        tables = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
+    engine.dispose()
+    counts = {row.code: row.count for row in rows}
+    assert counts["unparseable_record"] == 2
+    # rows 2-5 repeat row 1's table result with other names and are kept; row 8 repeats
+    # row 4 with the same names, differing only in event and note: a copy
+    assert counts["duplicate_record"] == 1
+    assert kept == 5 and total == 3
+    assert "'); DROP TABLE boards; --" in names
+    assert ("boards",) in tables
+
+
+def test_duplicates_across_files_are_excluded_once(tmp_path):
+    out = tmp_path / "out"
+    renamed = tmp_path / "renamed.pbn"
+    text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
+    renamed.write_text(text.replace("Bermuda Bowl 1955", "BB55 (second copy)"))
+    _invoke("run", TEST_DATA / "bermuda1955_head.pbn", renamed, "--out", out)
+    engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        rows, _, kept = exclusion_table(conn, "board")
+        detail = conn.execute(select(Exclusion.detail).where(
+            Exclusion.reason == "duplicate_record")).scalars().first()
+    engine.dispose()
+    assert {row.code: row.count for row in rows}["duplicate_record"] == 12
+    assert kept == 12
+    assert detail.startswith("same as record 1 (") and "bermuda1955_head.pbn:3)" in detail
+
+
+def test_exclusion_tables_match_the_summary(tmp_path):
+    out = tmp_path / "out"
+    _invoke("run", "--out", out)
+    engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        board_rows, board_total, kept = exclusion_table(conn, "board")
+        play_rows, play_total, plays = exclusion_table(conn, "play")
+    engine.dispose()
+    assert board_total == 1 and kept == 477
+    assert [row.code for row in board_rows][:3] == ["unparseable_record", "duplicate_record",
+                                                    "all_names_missing"]
+    assert {row.code: row.count for row in play_rows}["play_missing"] == 2
+    assert plays == 467

@@ -1,0 +1,117 @@
+"""The three readers on real slices of ../shared/data and on crafted defects."""
+
+from cleaning.ingest_lin import read_lin
+from cleaning.ingest_pbn import read_pbn
+from cleaning.ingest_sqldump import read_sqldump
+from cleaning.sources import decode, sniff
+from tests.conftest import TEST_DATA
+
+
+def _pbn(name):
+    return list(read_pbn(decode((TEST_DATA / name).read_bytes())[0]))
+
+
+def test_pbn_1955_records_and_sections():
+    records = _pbn("bermuda1955_head.pbn")
+    assert len(records) == 12
+    second = records[1]
+    assert second.line == 27
+    assert second.values["northname"] == "Clifford Bishop"
+    assert second.values["bidstart"] == "N"
+    assert second.values["auction"] == "1D 1H 2C 2S Pass Pass 2NT Pass 3S Pass 3NT Pass Pass Pass"
+    assert second.values["play"] == ""  # [Play "W"] with no cards
+    assert second.values["lead"] == "W"
+    assert records[3].values["play"].split()[:4] == ["SK", "S5", "S6", "S3"]
+    assert all(record.play_layout == "seat" for record in records)
+
+
+def test_pbn_hash_inherits_previous_values():
+    records = _pbn("bb1997_sf04_head.pbn")
+    first, second = records[0], records[1]
+    assert second.values["event"] == first.values["event"] == "1997 Bermuda Bowl"
+    assert second.values["site"] == "Hammamet TUN"
+    assert second.values["deal"] == first.values["deal"]
+    assert second.values["home_team"] == "USA 1"
+    assert second.values["westname"] == "Rodwell"
+    # the play section ends with the '*' marker, kept verbatim for the cleaner to ignore
+    assert second.values["play"].endswith("SA *")
+
+
+def test_pbn_latin1_names_are_decoded():
+    data = (TEST_DATA / "capgemini1998_latin1.pbn").read_bytes()
+    text, encoding = decode(data)
+    assert encoding == "cp1252"
+    records = list(read_pbn(text))
+    assert records[-1].values["southname"] == "Lévy"
+    assert records[-1].values["result"] == "NS 10"
+
+
+def test_pbn_comments_and_escapes():
+    text = (
+        '% header comment\n[Event "Club \\"night\\""]\n[Deal "N:... ... ... ..."]\n'
+        '[Auction "N"]\n1C {a comment\nover two lines} Pass ; rest of line\nPass Pass\n'
+        '[Note "1:strong"]\n\n[Event "#"]\n[Board "2"]\n'
+    )
+    records = list(read_pbn(text))
+    assert records[0].values["event"] == 'Club "night"'
+    assert records[0].values["auction"] == "1C Pass Pass Pass"
+    assert records[1].values["event"] == 'Club "night"'
+
+
+def test_pbn_games_without_blank_lines_are_split_on_repeated_tags():
+    text = '[Event "A"]\n[Board "1"]\n[Event "B"]\n[Board "2"]\n'
+    assert [r.values["event"] for r in read_pbn(text)] == ["A", "B"]
+
+
+def test_lin_vugraph_both_rooms():
+    records = list(read_lin((TEST_DATA / "vugraph-00070.lin").read_text()))
+    assert len(records) == 32  # boards 1-16, open and closed
+    open1, closed1 = records[0], records[1]
+    assert (open1.values["room"], open1.values["board"]) == ("Open", "1")
+    assert (closed1.values["room"], closed1.values["board"]) == ("Closed", "1")
+    # pn| lists S, W, N, E for the open room, then the closed room
+    assert open1.values["southname"] == "BRINK" and open1.values["eastname"] == "LAURIA"
+    assert closed1.values["southname"] == "DUBOIN" and closed1.values["eastname"] == "DRIJVER"
+    assert open1.values["contract"] == "3N" and open1.values["declarer"] == "E"
+    assert open1.values["result"] == "10"  # mc|10|
+    assert open1.values["dealer"] == "N" and open1.values["vulnerable"] == "0"
+    assert open1.values["event"] == "12th Olympiads" and open1.values["home_team"] == "Netherlands"
+    assert open1.play_layout == "played"
+    assert open1.values["play"].split()[:4] == ["h3", "h6", "h9", "hA"]
+
+
+def test_lin_commentary_and_alerts():
+    records = list(read_lin((TEST_DATA / "usbf_head.lin").read_text()))
+    first = records[0]
+    assert first.values["auction"] == "1H p 3C! p 4H p p p"
+    assert "caitlin" not in first.values["auction"] + first.values["play"]
+    assert first.values["northname"] == "Rodwell"
+    assert records[1].values["room"] == "Closed" and records[1].values["northname"] == "Martel"
+
+
+def test_sql_dump_defects_are_recovered():
+    records = list(read_sqldump((TEST_DATA / "defects_dump.sql").read_text()))
+    assert len(records) == 8
+    by_no = {record.record_no: record for record in records}
+    assert by_no[1].values["scoring"] == "IMP;Cross"
+    assert by_no[1].values["westname"] == "Adam Meredith"
+    assert by_no[2].values["westname"] == "O'Brien"       # escaped with a backslash
+    assert by_no[2].values["eastname"] == "D'Alessio"     # escaped by doubling
+    assert by_no[2].values["northname"] == "O'Rourke"     # not escaped at all
+    assert by_no[3].values["westname"] == "Smith J"       # stray backslash dropped
+    assert by_no[4].values["description"] == "first halfsecond half"  # broken line joined
+    assert by_no[5].values["westname"] == "'); DROP TABLE boards; --"
+    assert by_no[5].values["eastname"] == "Robert'); ATTACH DATABASE 'x.db' AS y; --"
+    assert by_no[6].parse_error.startswith("not a row")
+    assert by_no[7].parse_error == "3 values for 30 columns"
+    assert by_no[8].values["note"] == "it's a note; with semicolons"
+    assert by_no[8].values["result"] == "8" and "id" not in by_no[8].values
+    assert [record.line for record in records] == [2, 3, 4, 5, 7, 8, 9, 10]
+
+
+def test_sniff():
+    assert sniff(b'% PBN\n[Event "x"]\n') == "pbn"
+    assert sniff(b"vg|x|\npn|a,b,c,d|") == "lin"
+    assert sniff(b"INSERT INTO bridgedeals VALUES (1);") == "sql"
+    assert sniff(b"# a readme\nnothing here") is None
+    assert sniff(b"\x00\x01[Event") is None
