@@ -77,7 +77,8 @@ def _split_pbn(text: str) -> list[list[str] | None]:
     start = SEAT_INDEX[first]
     by_seat: list[list[str] | None] = [None] * 4
     for offset, hand_text in enumerate(hands_text):
-        by_seat[seat_after(start, offset)] = None if hand_text == "-" else _parse_pbn_hand(hand_text)
+        hand = None if hand_text == "-" else _parse_pbn_hand(hand_text)
+        by_seat[seat_after(start, offset)] = hand
     return by_seat
 
 

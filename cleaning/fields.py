@@ -33,7 +33,8 @@ def seat(raw: str | None) -> int | None:
     return SEAT_INDEX.get(token) if len(token) == 1 else None
 
 
-def vulnerability(raw: str | None, board_number: int | None) -> tuple[bool | None, bool | None, str | None]:
+def vulnerability(raw: str | None, board_number: int | None
+                  ) -> tuple[bool | None, bool | None, str | None]:
     """Read a vulnerability value.
 
     Returns

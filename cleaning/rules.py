@@ -135,7 +135,8 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
         contract = implied
         if declarer is not None and declarer != auction_declarer:
             implied_seat = "passed out" if auction_declarer is None else SEATS[auction_declarer]
-            raise BadRecord("declarer_mismatch", f"declarer {SEATS[declarer]}, auction {implied_seat}")
+            raise BadRecord("declarer_mismatch",
+                            f"declarer {SEATS[declarer]}, auction {implied_seat}")
         declarer = auction_declarer
 
     lead = fields.seat(values.get("lead"))

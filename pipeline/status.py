@@ -14,7 +14,8 @@ from pipeline.stages import StageContext, get_stage, stage_fingerprint, stage_na
 
 def _brief(stage: str, summary: dict[str, Any]) -> str:
     if stage == "ingest":
-        return f"{summary.get('records', 0):,} records from {sum(summary.get('files', {}).values()):,} files"
+        files = sum(summary.get("files", {}).values())
+        return f"{summary.get('records', 0):,} records from {files:,} files"
     if stage == "clean":
         return (f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
                 f"{summary.get('excluded', 0):,} excluded")

@@ -25,7 +25,8 @@ def test_pbn_unknown_hand_is_the_remaining_cards():
 
 def test_canonical_text_starts_with_north_and_sorts_ranks():
     deal = parse_deal(PBN)
-    assert deal_to_pbn(deal) == "N:AT532.982.8.A865 QJ86.A5.AT64.K72 74.K43.Q9532.J94 K9.QJT76.KJ7.QT3"
+    assert deal_to_pbn(deal) == (
+        "N:AT532.982.8.A865 QJ86.A5.AT64.K72 74.K43.Q9532.J94 K9.QJT76.KJ7.QT3")
 
 
 def test_ten_written_as_10():

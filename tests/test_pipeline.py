@@ -2,7 +2,6 @@
 
 import shutil
 
-import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 

@@ -24,7 +24,8 @@ SYNTAX = st.sampled_from(list("[]\"'|;,()#%{}-*=!\n\\ ") + ["\r\n", "[Deal \"", 
                                                           "INSERT INTO t VALUES ", "NULL"])
 FUZZY_TEXT = st.lists(st.one_of(SYNTAX, st.text(max_size=8)), max_size=60).map("".join)
 # BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/test_properties.py for a longer hunt.
-fast = settings(max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)),
+                deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _check_records(records):
