@@ -106,7 +106,20 @@ def _print_clean(summary: dict[str, Any]) -> None:
             click.echo(f"    {counts[code]:>8,}  {code}")
 
 
-_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean}
+def _print_match(summary: dict[str, Any]) -> None:
+    click.echo(f"match: {summary['raw_names']:,} raw names, {summary['matched']:,} matched to the "
+               f"{summary['wbf_players']:,} WBF players, {summary['ambiguous']:,} ambiguous, "
+               f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots), "
+               f"in {summary['seconds']:.1f} s")
+    click.echo(f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
+               f"({100 * summary['seat_share_matched']:.1f}%); players: {summary['players']:,}")
+    click.echo("  by reason: " + ", ".join(f"{reason} {count:,}"
+                                          for reason, count in summary["reasons"].items()))
+    for problem in summary.get("wbf_problems", []):
+        click.echo(f"  WBF list line not read: {problem}", err=True)
+
+
+_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -148,8 +161,8 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 def main() -> None:
     """Judge bridge players from their hand records.
 
-    Stages, in order: ingest, clean. `bridgerank run` runs them all, skipping those whose
-    inputs, settings and code have not changed since their last run.
+    Stages, in order: ingest, clean, match. `bridgerank run` runs them all, skipping those
+    whose inputs, settings and code have not changed since their last run.
     """
 
 
@@ -192,6 +205,15 @@ def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
 def clean(force: bool, **common: Any) -> None:
     """Validate raw records into boards, recording every exclusion and its reason."""
     _run(_Session(**common), ["clean"], (), force=force)
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Match again even if nothing changed.")
+@_common
+@_fail_cleanly
+def match(force: bool, **common: Any) -> None:
+    """Match raw player names to the WBF ranking lists, with an audit trail."""
+    _run(_Session(**common), ["match"], (), force=force)
 
 
 @main.command()

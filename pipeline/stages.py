@@ -86,8 +86,9 @@ def _registry() -> dict[str, Stage]:
     # Imported here: stage modules import this one for StageContext.
     from cleaning.clean import CLEAN_STAGE
     from cleaning.ingest import INGEST_STAGE
+    from cleaning.match import MATCH_STAGE
 
-    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE)}
+    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE)}
 
 
 def stage_names() -> list[str]:

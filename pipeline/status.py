@@ -19,6 +19,9 @@ def _brief(stage: str, summary: dict[str, Any]) -> str:
     if stage == "clean":
         return (f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
                 f"{summary.get('excluded', 0):,} excluded")
+    if stage == "match":
+        return (f"{summary.get('matched', 0):,} of {summary.get('raw_names', 0):,} names matched, "
+                f"{100 * summary.get('seat_share_matched', 0):.1f}% of board-seats")
     return ""
 
 

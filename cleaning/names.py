@@ -1,0 +1,105 @@
+"""Player names split into the parts the matcher compares: name tokens and initials.
+
+``"Versace A"``, ``"A. Versace"``, ``"VERSACE Alfredo"`` and ``"Alfredo Versace"`` all become
+the token ``versace`` plus an initial or a token starting with ``a``; order never matters.
+Accents are transliterated (unidecode), case is folded, hyphenated names are split,
+apostrophes dropped (``d'Ovidio`` -> ``dovidio``), a token ending in a full stop
+(``Sigurhjart.``) is kept as a truncated name that matches by prefix, and generational
+suffixes (``Jr``, ``III``) are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from unidecode import unidecode
+
+_SPLIT = re.compile(r"[\s,/&()\"\[\]-]+")
+# "H.Weinstein" -> "H. Weinstein"; "ThorvaldssonM" (an initial glued on) -> "Thorvaldsson M".
+_DOT_GLUED = re.compile(r"\.(?=[^\s.])")
+_INITIAL_GLUED = re.compile(r"(?<=[a-z]{3})([A-Z])$")
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
+_ROBOT = re.compile(
+    r"^(gib|jack|wbridge ?5|q-?plus|micro ?bridge|bridge ?baron|shark ?bridge|robot|computer|"
+    r"argine|synrey|bbo ?robot)\b|^\S+ \d+(\.\d+)+$", re.IGNORECASE)
+
+# Common given-name short forms, each to the formal names it may stand for.
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "al": ("albert", "alan", "alvin", "alfred", "alfredo"), "alex": ("alexander", "alexandre"),
+    "andy": ("andrew", "andreas"), "bart": ("bartholomew",), "ben": ("benjamin",),
+    "bill": ("william",), "billy": ("william",), "bob": ("robert",), "bobby": ("robert",),
+    "rob": ("robert",), "chip": ("charles",), "charlie": ("charles",), "chuck": ("charles",),
+    "chris": ("christopher", "christian"), "cliff": ("clifford",), "dan": ("daniel",),
+    "danny": ("daniel",), "dave": ("david",), "dick": ("richard",), "rich": ("richard",),
+    "rick": ("richard",), "don": ("donald",), "ed": ("edward", "edwin", "edgar"),
+    "eddie": ("edward",), "fred": ("frederick", "frederic"), "geoff": ("geoffrey",),
+    "greg": ("gregory",), "jeff": ("jeffrey",), "jim": ("james",), "jimmy": ("james",),
+    "joe": ("joseph",), "jon": ("jonathan",), "ken": ("kenneth",), "larry": ("lawrence",),
+    "lew": ("lewis",), "marty": ("martin",), "matt": ("matthew",), "mike": ("michael",),
+    "mick": ("michael",), "nick": ("nicholas", "nicolas", "nicola"), "pat": ("patrick",),
+    "pete": ("peter",), "phil": ("philip", "phillip"), "ron": ("ronald",), "sam": ("samuel",),
+    "sandy": ("alexander", "sandra"), "steve": ("steven", "stephen"), "sue": ("susan",),
+    "ted": ("edward", "theodore"), "tim": ("timothy",), "tom": ("thomas",), "tommy": ("thomas",),
+    "tony": ("anthony", "antonio"), "kathy": ("katherine", "kathleen"), "kate": ("katherine",),
+    "liz": ("elizabeth",), "beth": ("elizabeth",), "jenny": ("jennifer",), "misha": ("mikhail",),
+    "sasha": ("alexander", "aleksandr"), "zia": ("zia",),
+}
+
+
+class NameParts(NamedTuple):
+    """``tokens``: full name tokens; ``initials``: single letters; ``truncated``: prefixes."""
+
+    tokens: tuple[str, ...]
+    initials: tuple[str, ...]
+    truncated: tuple[str, ...]
+
+    @property
+    def key(self) -> tuple:
+        """Order-free identity: two names with the same key are the same written name."""
+        return (tuple(sorted(self.tokens)), tuple(sorted(self.initials)),
+                tuple(sorted(self.truncated)))
+
+
+def fold(text: str) -> str:
+    """Transliterate to ASCII and fold case: ``"Lévy"`` -> ``"levy"``."""
+    return unidecode(text).casefold()
+
+
+@lru_cache(maxsize=65536)
+def name_parts(raw: str) -> NameParts:
+    """Split a name into tokens, initials and truncated tokens (see the module docstring)."""
+    tokens, initials, truncated = [], [], []
+    spaced = " ".join(_INITIAL_GLUED.sub(r" \1", word) for word in raw.split())
+    spaced = _DOT_GLUED.sub(". ", spaced)
+    for word in _SPLIT.split(fold(spaced).replace("'", "").replace("`", "")):
+        if not word:
+            continue
+        if word.endswith(".") and len(word) > 2 and word[:-1].isalpha():
+            truncated.append(word[:-1])
+            continue
+        word = word.rstrip(".")
+        if not word or word in _SUFFIXES:
+            continue
+        if len(word) == 1 and word.isalpha():
+            initials.append(word)
+        else:
+            tokens.append(word)
+    return NameParts(tuple(tokens), tuple(initials), tuple(truncated))
+
+
+def forms(token: str) -> frozenset[str]:
+    """A token and the formal names it may be short for."""
+    return frozenset((token,) + NICKNAMES.get(token, ()))
+
+
+def is_robot(raw: str) -> bool:
+    """Whether a name is a bridge program (``GIB 2.6.3``, ``Jack``, ``WBridge5``)."""
+    return bool(_ROBOT.search(raw.strip()))
+
+
+def display_key(raw: str) -> str:
+    """Key of an unmatched raw name: folded, spaced, in the written order."""
+    parts = _SPLIT.split(fold(raw).replace("'", ""))
+    return " ".join(part.strip(".") for part in parts if part.strip("."))
