@@ -84,7 +84,7 @@ def _players(matches: list[Match], seats: Counter, entries: list[WbfEntry]):
             key: tuple = ("wbf", match.index)
             kind, name, wbf_id = "wbf", entries[match.index].name, match.index + 1
         else:
-            kind = "robot" if match.reason == "robot" else "raw"
+            kind = match.reason if match.reason in ("robot", "handle") else "raw"
             key, name, wbf_id = (kind, display_key(match.raw)), None, None
         if key not in by_key:
             by_key[key] = len(players)
@@ -130,6 +130,7 @@ def run(context: StageContext) -> dict[str, Any]:
         "ambiguous": reasons["ambiguous"],
         "unmatched": sum(1 for match in matches if match.index is None),
         "robots": reasons["robot"],
+        "handles": reasons["handle"],
         "reasons": dict(reasons.most_common()),
         "wbf_players": len(entries),
         "players": len(players),

@@ -19,6 +19,9 @@ On top of it, what real names need:
 * when the best tuple is shared, the rapidfuzz token-set similarity of the whole names breaks
   the tie if the winner leads by a margin; otherwise the name is ambiguous and not matched.
 
+Robot names (``GIB 2.6.3``) and online handles (one all-lowercase word such as ``snabu``,
+or a word with digits such as ``guido99``) are never matched.
+
 A wrong attribution is worse than none: every rule here can only refuse a match the thesis
 made or make one it refused with a unique, higher score.
 """
@@ -31,7 +34,7 @@ from typing import NamedTuple, Sequence
 
 from rapidfuzz import fuzz, process
 
-from cleaning.names import NameParts, display_key, forms, is_robot, name_parts
+from cleaning.names import NameParts, display_key, forms, is_handle, is_robot, name_parts
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,9 @@ class MatchSettings:
     # Truncated tokens ("Sigurhjart.") this long also find candidates by prefix.
     truncated_min_length: int = 4
     tiebreak_margin: float = 5.0
+    # The thesis matched a bare surname ("Versace") to the one listed player of that name;
+    # false refuses those matches, trading coverage for fewer wrong attributions.
+    match_surname_only: bool = True
 
 
 class Match(NamedTuple):
@@ -52,8 +58,8 @@ class Match(NamedTuple):
 
     raw: str
     index: int | None
-    reason: str  # exact | alternative | tuple | fuzzy-token | fuzzy-tiebreak | ambiguous |
-    #              no candidate | robot
+    reason: str  # exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak |
+    #              ambiguous | no candidate | robot | handle
     score: tuple | None
     runner_up: int | None
     runner_up_score: tuple | None
@@ -190,6 +196,8 @@ class NameMatcher:
         """Match one raw name (see the module docstring for the rules)."""
         if is_robot(raw):
             return Match(raw, None, "robot", None, None, None)
+        if is_handle(raw):
+            return Match(raw, None, "handle", None, None, None)
         main = self._main(raw)
         renamed = main != raw
         parts = name_parts(main)
@@ -218,7 +226,11 @@ class NameMatcher:
         runner = scored[1] if len(scored) > 1 and scored[1][0][0] else (None, None)
         tied = [i for score, i in scored if score == best_score]
         if len(tied) == 1:
-            reason = "alternative" if renamed else ("fuzzy-token" if best_score[4] else "tuple")
+            surname_only = len(parts.tokens) + len(parts.truncated) == 1 and not parts.initials
+            if surname_only and not self.settings.match_surname_only:
+                return Match(raw, None, "no candidate", best_score, best, best_score)
+            reason = ("alternative" if renamed else "fuzzy-token" if best_score[4]
+                      else "surname only" if surname_only else "tuple")
             return Match(raw, best, reason, best_score, runner[1], runner[0])
         if best_score[4] == 0:
             # Equal evidence, all of it exact: nothing in the strings can tell them apart.

@@ -99,6 +99,18 @@ def is_robot(raw: str) -> bool:
     return bool(_ROBOT.search(raw.strip()))
 
 
+def is_handle(raw: str) -> bool:
+    """Whether a name looks like an online handle: one word, all lower case or with digits.
+
+    ``snabu``, ``guido99`` and ``hans`` are handles; ``Hans``, ``VERSACE`` and ``fORRESTER``
+    are names (a handle that happens to be a surname is not worth a wrong attribution).
+    """
+    word = raw.strip()
+    if not word or " " in word or "." in word:
+        return False
+    return word.islower() or any(char.isdigit() for char in word)
+
+
 def display_key(raw: str) -> str:
     """Key of an unmatched raw name: folded, spaced, in the written order."""
     parts = _SPLIT.split(fold(raw).replace("'", ""))

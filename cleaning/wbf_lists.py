@@ -23,7 +23,8 @@ from pathlib import Path
 from cleaning.sources import decode
 from pipeline.errors import SourceError
 
-_POINTS_TAIL = re.compile(r"^(?P<head>.*?)[\s,]+(?P<mp>\d+(?:\.\d+)?)[\s,]+(?P<pp>\d+(?:\.\d+)?)\s*$")
+_NUMBER = r"\d+(?:\.\d+)?"
+_POINTS_TAIL = re.compile(rf"^(?P<head>.*?)[\s,]+(?P<mp>{_NUMBER})[\s,]+(?P<pp>{_NUMBER})\s*$")
 
 
 @dataclass
@@ -92,6 +93,10 @@ def _ranking_lines(text: str, source: str, result: WbfList, countries: set[str],
                 pending.append((source, number, head, mp, pp))
                 continue
             name, country = (part.strip() for part in head.split(","))
+            suffix, _, rest = country.partition(" ")
+            if suffix.upper() in {"JR", "SR", "JNR", "SNR"} and rest:
+                # "Ari David Greenberg,JR U.S.A.": the suffix belongs to the name
+                name, country = f"{name} {suffix}", rest
         countries.add(country)
         result.entries.append(WbfEntry(_proper_case(name), country, float(mp), float(pp),
                                        source, number))

@@ -109,7 +109,8 @@ def _print_clean(summary: dict[str, Any]) -> None:
 def _print_match(summary: dict[str, Any]) -> None:
     click.echo(f"match: {summary['raw_names']:,} raw names, {summary['matched']:,} matched to the "
                f"{summary['wbf_players']:,} WBF players, {summary['ambiguous']:,} ambiguous, "
-               f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots), "
+               f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots, "
+               f"{summary['handles']:,} handles), "
                f"in {summary['seconds']:.1f} s")
     click.echo(f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
                f"({100 * summary['seat_share_matched']:.1f}%); players: {summary['players']:,}")

@@ -137,7 +137,7 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(Text)
-    kind: Mapped[str] = mapped_column(String(8))  # wbf | raw | robot
+    kind: Mapped[str] = mapped_column(String(8))  # wbf | raw | robot | handle
     wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"), unique=True)
     seats: Mapped[int] = mapped_column(Integer)  # board-seats played under any matched name
 
@@ -149,7 +149,8 @@ class NameMatch(Base):
     raw_name: Mapped[str] = mapped_column(Text, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"))
-    # exact | alternative | tuple | fuzzy-token | fuzzy-tiebreak | ambiguous | no candidate | robot
+    # exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak | ambiguous |
+    # no candidate | robot | handle
     reason: Mapped[str] = mapped_column(String(16), index=True)
     score: Mapped[str | None] = mapped_column(Text)  # the score tuple, as text
     runner_up: Mapped[str | None] = mapped_column(Text)  # best other WBF name

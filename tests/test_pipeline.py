@@ -41,7 +41,7 @@ def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     assert "claim_inconsistent" in first.output
     counts = _counts(out)
     assert counts["raw_boards"] == 478 and counts["boards"] == 477
-    assert counts["runs"] == {"ingest": 1, "clean": 1}
+    assert counts["runs"] == {"ingest": 1, "clean": 1, "match": 1}
 
     second = _invoke("run", "--out", out)
     assert second.exit_code == 0
@@ -69,7 +69,7 @@ def test_a_changed_setting_reruns_only_what_depends_on_it(tmp_path):
     assert "ingest: no sources given" in rerun.output
     assert "clean: 478 records" in rerun.output
     assert "year_unknown" in rerun.output  # the 1955 boards now have no plausible year
-    assert _counts(out)["runs"] == {"ingest": 1, "clean": 2}
+    assert _counts(out)["runs"] == {"ingest": 1, "clean": 2, "match": 2}
     same = _invoke("run", "--out", out, "--config", settings)
     assert "clean: up to date" in same.output
 

@@ -1,0 +1,164 @@
+"""Name matching: the WBF list loader, a table of real cases, a hand-checked sample, the stage."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select
+
+from cleaning.match import load_wbf, match_settings
+from cleaning.matcher import MatchSettings, NameMatcher
+from cleaning.names import name_parts
+from cleaning.wbf_lists import read_wbf_lists
+from config import PROJECT_ROOT, load_settings
+from pipeline.cli import main
+from pipeline.store import NameMatch, Player, StageRun, WbfPlayer, open_engine
+from tests.conftest import TEST_DATA, shared
+
+CASES = json.loads((TEST_DATA / "name_cases.json").read_text())
+SAMPLE = json.loads((TEST_DATA / "wbf_sample_50.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def default_lists():
+    settings = load_settings()
+    entries, problems, alternatives = load_wbf(settings)
+    return entries, problems, NameMatcher([e.name for e in entries], alternatives,
+                                          match_settings(settings))
+
+
+def test_the_three_2014_layouts_load(default_lists):
+    entries, problems, _ = default_lists
+    assert len(entries) == 724
+    assert problems == ["wbf_international_masters.csv:137: cannot split name and country: "
+                        "'Geir-Olav ,islevoll,New Zealand'"]
+    by_name = {entry.name: entry for entry in entries}
+    assert (by_name["Andrey Gromov"].country, by_name["Andrey Gromov"].mp) == ("Russia", 2071)
+    assert (by_name["Boye Brogeland"].country, by_name["Boye Brogeland"].pp) == ("Norway", 15.5)
+    assert by_name["Jie Li"].country == "China" and by_name["Jie Li"].mp == 734
+    assert by_name["Zheng Jun Shi"].country == "China"
+    assert by_name["Ari David Greenberg Jr"].country == "U.S.A."
+    assert by_name["Jeff Meckstroth"].code == "3776"
+    assert by_name["Fulvio Fantoni"].source == "wbf_grand_masters.csv"
+
+
+def test_a_csv_with_name_mp_pp_columns_loads(tmp_path):
+    path = tmp_path / "new.csv"
+    path.write_text("name,country,mp,pp\nAlfredo Versace,Italy,5000,60\nNobody,,x,1\n,,1,1\n")
+    result = read_wbf_lists([path])
+    assert [(e.name, e.mp, e.pp) for e in result.entries] == [("Alfredo Versace", 5000, 60)]
+    assert result.problems == ["new.csv:3: points are not numbers", "new.csv:4: no name"]
+    thesis = read_wbf_lists([shared("thesis", "results", "dds_final_results.csv")])
+    assert len(thesis.entries) == 2145 and thesis.problems == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["desc"] for case in CASES])
+def test_real_names(default_lists, case):
+    entries, _, matcher = default_lists
+    match = matcher.match(case["raw"])
+    got = None if match.index is None else entries[match.index].name
+    assert (got, match.reason) == (case["expected"], case["reason"])
+
+
+def test_the_case_table_is_real_and_large_enough():
+    assert len(CASES) >= 40
+    assert {case["reason"] for case in CASES} >= {
+        "exact", "tuple", "surname only", "alternative", "fuzzy-token", "ambiguous",
+        "no candidate", "robot", "handle"}
+
+
+def test_hand_checked_sample_of_50(default_lists):
+    entries, _, matcher = default_lists
+    assert len(SAMPLE["pairs"]) == 50
+    for pair in SAMPLE["pairs"]:
+        match = matcher.match(pair["raw"])
+        assert match.index is not None, pair
+        entry = entries[match.index]
+        assert (entry.name, entry.country) == (pair["wbf"], pair["country"]), pair
+
+
+def test_thesis_list_finds_the_1955_players():
+    """Against the thesis's own list (name, mp, pp), the 1955 spellings match."""
+    entries = read_wbf_lists([shared("thesis", "results", "dds_final_results.csv")]).entries
+    matcher = NameMatcher([entry.name for entry in entries])
+    for raw, expected in [("Milton Elleby", "Milton Q Ellenby"),
+                          ("Milton Ellenby", "Milton Q Ellenby"),
+                          ("Cliff Bishop", "Clifford Bishop"),
+                          ("Versace A", "Alfredo Versace")]:
+        match = matcher.match(raw)
+        assert entries[match.index].name == expected, raw
+
+
+def test_ambiguity_is_never_resolved_by_string_length():
+    matcher = NameMatcher(["Ping Wang", "Wenfei Wang", "Junren Wang"])
+    assert matcher.match("Wang").reason == "ambiguous"
+    # a close spelling does break a tie between equally good inexact readings
+    matcher = NameMatcher(["Anna Kowalska", "Anna Kowalski"])
+    assert matcher.match("Anna Kowalska").reason == "exact"
+
+
+def test_surname_only_matches_can_be_switched_off():
+    settings = MatchSettings(match_surname_only=False)
+    matcher = NameMatcher(["Alfredo Versace"], settings=settings)
+    assert matcher.match("Versace").index is None
+    assert matcher.match("Versace A").index == 0
+
+
+def test_name_parts():
+    assert name_parts("VERSACE Alfredo").key == name_parts("alfredo versace").key
+    assert name_parts("Jean-Paul d'Ovidio Jr").tokens == ("jean", "paul", "dovidio")
+    assert name_parts("Sigurhjart. K") == ((), ("k",), ("sigurhjart",))
+    assert name_parts("ThorvaldssonM").initials == ("m",)
+
+
+def _db(out):
+    return open_engine(f"sqlite:///{out / 'bridgerank.db'}")
+
+
+def test_match_stage_on_the_sample(tmp_path):
+    result = CliRunner().invoke(main, ["run", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "match: 22 raw names, 18 matched to the 724 WBF players, 1 ambiguous" in result.output
+    assert "board-seats covered: 1,577 of 1,908 (82.7%)" in result.output
+    engine = _db(tmp_path)
+    with engine.connect() as conn:
+        rows = {row.raw_name: row for row in conn.execute(select(NameMatch.__table__))}
+        players = conn.execute(select(Player.__table__)).all()
+        wbf = conn.execute(select(WbfPlayer.name).where(WbfPlayer.id == rows["Lew Mathe"].wbf_id))
+        wbf_name = wbf.scalar_one()
+    engine.dispose()
+    assert wbf_name == "Lewis Mathe" and rows["Lew Mathe"].reason == "alternative"
+    assert rows["Weinstein"].reason == "ambiguous"
+    assert rows["Weinstein"].runner_up == "Howard Weinstein"
+    assert rows["Cliff Bishop"].player_id == rows["Clifford Bishop"].player_id
+    assert rows["Milton Elleby"].player_id != rows["Milton Ellenby"].player_id
+    assert len(players) == 21 and sum(player.seats for player in players) == 1908
+
+
+def test_match_reruns_only_when_its_inputs_change(tmp_path):
+    runner = CliRunner()
+    runner.invoke(main, ["run", "--out", str(tmp_path)])
+    again = runner.invoke(main, ["run", "--out", str(tmp_path)])
+    assert "match: up to date" in again.output
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[match]\nmatch_surname_only = false\n")
+    changed = runner.invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
+    assert "clean: up to date" in changed.output
+    assert "match: 22 raw names, 11 matched" in changed.output  # 7 bare surnames refused
+    new_list = tmp_path / "list.csv"
+    new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
+    settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
+    relisted = runner.invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
+    assert "match: 22 raw names, 1 matched to the 1 WBF players" in relisted.output
+    engine = _db(tmp_path)
+    with engine.connect() as conn:
+        runs = conn.execute(select(StageRun.stage)).scalars().all()
+    engine.dispose()
+    assert runs.count("match") == 3 and runs.count("clean") == 1
+
+
+def test_default_lists_are_the_embedded_copies():
+    for path in load_settings()["match"]["wbf_lists"]:
+        assert (PROJECT_ROOT / path).exists()
+        assert Path(PROJECT_ROOT / path).parent.name == "wbf"
