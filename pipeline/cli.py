@@ -120,7 +120,17 @@ def _print_match(summary: dict[str, Any]) -> None:
         click.echo(f"  WBF list line not read: {problem}", err=True)
 
 
-_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match}
+def _print_dds(summary: dict[str, Any]) -> None:
+    click.echo(f"dds: {summary['analysed_now']:,} boards analysed now ({summary['ok']:,} ok, "
+               f"{summary['skipped']:,} skipped, {summary['failed']:,} failed), "
+               f"{summary['already_done']:,} already done; {summary['new_tables']:,} new tables; "
+               f"{summary['players']:,} players; in {summary['seconds']:.1f} s")
+    for reason, board in summary.get("reasons", {}).items():
+        click.echo(f"  board {board}: {reason}")
+
+
+_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match,
+             "dds": _print_dds}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -162,8 +172,8 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 def main() -> None:
     """Judge bridge players from their hand records.
 
-    Stages, in order: ingest, clean, match. `bridgerank run` runs them all, skipping those
-    whose inputs, settings and code have not changed since their last run.
+    Stages, in order: ingest, clean, match, dds. `bridgerank run` runs them all, skipping
+    those whose inputs, settings and code have not changed since their last run.
     """
 
 
@@ -215,6 +225,15 @@ def clean(force: bool, **common: Any) -> None:
 def match(force: bool, **common: Any) -> None:
     """Match raw player names to the WBF ranking lists, with an audit trail."""
     _run(_Session(**common), ["match"], (), force=force)
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
+@_common
+@_fail_cleanly
+def dds(force: bool, **common: Any) -> None:
+    """Judge every card and auction double dummy; 33 counters and 28 rates per player."""
+    _run(_Session(**common), ["dds"], (), force=force)
 
 
 @main.command()

@@ -66,6 +66,8 @@ class Stage:
     settings_sections: tuple[str, ...]
     modules: tuple[str, ...]
     description: str
+    # Tables read when present (their version joins the fingerprint; absent is no error).
+    optional_reads: tuple[str, ...] = ()
     # Extra fingerprint input (ingest: the source files' names, sizes and times).
     extra_input: Callable[[StageContext], Any] | None = None
     # A stage with nothing to do says why here (ingest without sources).
@@ -87,8 +89,9 @@ def _registry() -> dict[str, Stage]:
     from cleaning.clean import CLEAN_STAGE
     from cleaning.ingest import INGEST_STAGE
     from cleaning.match import MATCH_STAGE
+    from dds.stage import DDS_STAGE
 
-    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE)}
+    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE)}
 
 
 def stage_names() -> list[str]:
@@ -128,9 +131,11 @@ def stage_fingerprint(context: StageContext) -> str:
     stage = context.stage
     with context.engine.connect() as conn:
         inputs = ledger.table_versions(conn, stage.reads)
+        optional = ledger.table_versions(conn, stage.optional_reads)
     missing = [table for table, version in inputs.items() if version is None]
     if missing:
         raise StageNotReady(stage.name, missing[0])
+    inputs.update(optional)
     settings = {section: context.settings.get(section) for section in stage.settings_sections}
     extra = stage.extra_input(context) if stage.extra_input else None
     return ledger.fingerprint(inputs, settings, ledger.code_version(stage.modules), extra)

@@ -1,0 +1,1 @@
+"""Double dummy analysis: DDS through endplay, play and auction verdicts, player counters."""

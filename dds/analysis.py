@@ -1,0 +1,129 @@
+"""One board's double dummy analysis, from its row, its deal's table and its play trace.
+
+Pure: the solver calls are made before (:mod:`dds.workers`); this turns their results into
+the rows of ``card_analysis``, ``auction_analysis`` and ``seat_stats``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from cleaning.auction import PASSED_OUT, Contract, parse_contract
+from cleaning.cards import SEAT_INDEX, SEATS
+from dds.auction import judge_auction
+from dds.counters import seat_counters
+from dds.play import judge_cards, judge_claim, seats_of
+from dds.solver import PlayRequest
+
+# The board columns the analysis reads; their digest tells when a board must be redone.
+BOARD_FIELDS = ("id", "deal", "deal_hash", "auction", "bidstart", "contract", "declarer", "lead",
+                "play", "play_order", "claim", "ns_vulnerable", "ew_vulnerable", "year")
+
+
+@dataclass
+class BoardResult:
+    """What the analysis of one board produced, ready to insert."""
+
+    board_id: int
+    status: str  # ok | skipped | failed
+    reason: str = ""
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    sides: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    has_play: bool = False
+    has_auction: bool = False
+
+
+def _contract(board: Mapping[str, Any]) -> Contract | None:
+    parsed = parse_contract(board["contract"])
+    return parsed if isinstance(parsed, Contract) else None
+
+
+def play_request(board: Mapping[str, Any]) -> PlayRequest | None:
+    """The solver request for a board's play, or None when it has no play to analyse."""
+    contract = _contract(board)
+    if not board["play"] or contract is None or not board["lead"] or not board["play_order"]:
+        return None
+    return PlayRequest(board["deal"], SEAT_INDEX[board["lead"]], contract.strain,
+                       tuple(board["play"].split()))
+
+
+def needs_table(board: Mapping[str, Any]) -> bool:
+    """Whether a board's analysis uses its deal's table (only the auction does)."""
+    return bool(board["auction"]) and bool(board["bidstart"])
+
+
+def analyse_board(board: Mapping[str, Any], table: str | None, trace: list[int] | None,
+                  table_error: str | None = None, trace_error: str | None = None) -> BoardResult:
+    """Analyse one board.
+
+    Parameters
+    ----------
+    board : mapping
+        A ``boards`` row (at least :data:`BOARD_FIELDS`).
+    table : str or None
+        The deal's double dummy table (:mod:`dds.solver`), when the auction is analysed.
+    trace : list of int or None
+        The play's double dummy trace, when the play is analysed.
+    table_error, trace_error : str, optional
+        The solver's errors, recorded as the reason when a part could not be analysed.
+
+    Returns
+    -------
+    BoardResult
+    """
+    result = BoardResult(board["id"], "ok")
+    if board["ns_vulnerable"] is None or board["ew_vulnerable"] is None:
+        result.status, result.reason = "skipped", "vulnerability unknown: nothing can be scored"
+        return result
+    vulnerable = (bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"]))
+    year = board["year"]
+    contract = _contract(board)
+    declarer = SEAT_INDEX.get(board["declarer"])
+    problems = []
+
+    cards = []
+    claim = None
+    if play_request(board) is not None:
+        if trace is None:
+            problems.append(trace_error or "no play trace")
+        else:
+            cards = judge_cards(board["play"].split(), seats_of(board["play_order"]), trace,
+                                contract, declarer, vulnerable[declarer % 2], year)
+            result.has_play = True
+            if board["claim"] is not None and len(cards) < 52:
+                claim = judge_claim(board["claim"], trace[-1], contract,
+                                    vulnerable[declarer % 2], year)
+    auction = None
+    if needs_table(board):
+        if table is None:
+            problems.append(table_error or "no double dummy table")
+        else:
+            passed = board["contract"] == PASSED_OUT
+            auction = judge_auction(board["auction"].split(), SEAT_INDEX[board["bidstart"]],
+                                    None if passed else contract, None if passed else declarer,
+                                    table, vulnerable[0], vulnerable[1], year)
+            result.has_auction = True
+    if problems and not (result.has_play or result.has_auction):
+        result.status = "failed"
+    result.reason = "; ".join(problems)
+
+    result.cards = [{"board_id": board["id"], "card_index": c.index, "seat": SEATS[c.seat],
+                     "role": c.role, "card": c.card, "dd_before": c.dd_before,
+                     "dd_after": c.dd_after, "cost_tricks": c.cost_tricks,
+                     "cost_points": c.cost_points} for c in cards]
+    for verdict in auction or ():
+        result.sides.append({
+            "board_id": board["id"], "side": ("NS", "EW")[verdict.side], "role": verdict.role,
+            "actual_score": verdict.actual, "alternatives": json.dumps(verdict.best),
+            "mistake_types": ",".join(verdict.chosen), "mistake": 1 if verdict.chosen else 0,
+            "weight": verdict.weight,
+        })
+    counts = seat_counters(declarer, cards, claim, auction)
+    for seat in range(4):
+        row = {"board_id": board["id"], "seat": SEATS[seat]}
+        row.update(counts[seat])
+        result.seats.append(row)
+    return result

@@ -1,0 +1,82 @@
+"""Duplicate bridge scoring, with the undertrick table in force in the board's year.
+
+Notes
+-----
+Up to 1987 the 4th and later undertricks of a non-vulnerable doubled contract cost 200 each
+(400 redoubled); from 1988 they cost 300 (600). A board of unknown year is scored by the
+current rules. Scores are from the declaring side's point of view.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+LAST_YEAR_OF_OLD_UNDERTRICKS = 1987
+_TRICK_VALUE = {"C": 20, "D": 20, "H": 30, "S": 30, "N": 30}
+
+
+def _undertricks(down: int, doubled: int, vulnerable: bool, old_rules: bool) -> int:
+    if not doubled:
+        return -(100 if vulnerable else 50) * down
+    factor = 2 if doubled == 2 else 1
+    if vulnerable:
+        penalty = 200 + 300 * (down - 1)
+    else:
+        penalty = 100 + 200 * min(down - 1, 2)
+        penalty += (200 if old_rules else 300) * max(down - 3, 0)
+    return -penalty * factor
+
+
+@lru_cache(maxsize=65536)
+def score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int,
+          year: int | None = None) -> int:
+    """Score of the declaring side.
+
+    Parameters
+    ----------
+    level : int
+        1-7.
+    strain : str
+        ``C``, ``D``, ``H``, ``S`` or ``N``.
+    doubled : int
+        0 undoubled, 1 doubled, 2 redoubled.
+    vulnerable : bool
+        Whether the declaring side is vulnerable.
+    tricks : int
+        Tricks taken by the declaring side, 0-13.
+    year : int, optional
+        Year the board was played; None means current rules.
+
+    Returns
+    -------
+    int
+        Positive when the contract makes, negative when it goes down.
+    """
+    needed = level + 6
+    if tricks < needed:
+        old_rules = year is not None and year <= LAST_YEAR_OF_OLD_UNDERTRICKS
+        return _undertricks(needed - tricks, doubled, vulnerable, old_rules)
+    multiplier = (1, 2, 4)[doubled]
+    contract_points = (_TRICK_VALUE[strain] * level + (10 if strain == "N" else 0)) * multiplier
+    total = contract_points
+    if contract_points >= 100:
+        total += 500 if vulnerable else 300
+    else:
+        total += 50
+    if level == 6:
+        total += 750 if vulnerable else 500
+    elif level == 7:
+        total += 1500 if vulnerable else 1000
+    total += (0, 50, 100)[doubled]
+    over = tricks - needed
+    if doubled:
+        total += over * (200 if vulnerable else 100) * (2 if doubled == 2 else 1)
+    else:
+        total += over * _TRICK_VALUE[strain]
+    return total
+
+
+def contract_score(contract: str, vulnerable: bool, tricks: int, year: int | None = None) -> int:
+    """:func:`score` of a contract written ``LS[X|R]`` (``4SX``, ``3N``, ``7NR``)."""
+    doubled = {"X": 1, "R": 2}.get(contract[2:3], 0)
+    return score(int(contract[0]), contract[1], doubled, vulnerable, tricks, year)

@@ -1,0 +1,155 @@
+"""The boundary with DDS (through endplay): batched tables and play traces, guarded.
+
+Guards against endplay's and DDS's warts:
+
+* ``calc_all_tables`` takes at most 40 deals (DDS's MAXNOOFTABLES) and fails above that with
+  an unrelated error: batches here never exceed it; ``analyse_all_plays`` at most 200 boards;
+* a failed solve writes ``dump.txt`` into the working directory: every call runs inside a
+  private temporary directory;
+* a batch that fails is retried deal by deal, so one bad deal costs only itself; its error
+  is returned as the reason, never raised.
+
+Tables are returned as 20 hex digits: strains spades, hearts, diamonds, clubs, no trump, each
+for North, East, South, West (the order of DDS's own test files).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from typing import Iterator, NamedTuple, Sequence
+
+TABLE_BATCH = 40
+PLAY_BATCH = 200
+_STRAIN_DENOM = {"S": 0, "H": 1, "D": 2, "C": 3, "N": 4}
+_workdir: str | None = None
+
+
+@contextlib.contextmanager
+def _in_private_dir() -> Iterator[None]:
+    """Run DDS in a directory of our own, where its ``dump.txt`` harms nothing."""
+    global _workdir
+    if _workdir is None or not os.path.isdir(_workdir):
+        _workdir = tempfile.mkdtemp(prefix="bridgerank-dds-")
+    previous = os.getcwd()
+    os.chdir(_workdir)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
+_threads_set: int | None = None
+
+
+def set_threads(threads: int) -> None:
+    """Cap DDS's own worker threads in this process (0 lets DDS choose).
+
+    DDS reallocates its per-thread memory on every call, so it is called only on a change.
+    """
+    global _threads_set
+    if threads == _threads_set:
+        return
+    from endplay import _dds
+
+    _dds.SetMaxThreads(threads)
+    _threads_set = threads
+
+
+class PlayRequest(NamedTuple):
+    """A play to trace: deal (PBN), opening leader seat, trump (``N`` for no trump), cards."""
+
+    deal: str
+    leader: int
+    trump: str
+    cards: tuple[str, ...]
+
+
+def _table_string(table) -> str:
+    rows = table._data.resTable
+    return "".join(format(rows[strain][seat], "x") for strain in range(5) for seat in range(4))
+
+
+def _tables_batch(deals: Sequence[str]) -> list[str]:
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal
+
+    with _in_private_dir():
+        return [_table_string(table) for table in calc_all_tables([Deal(d) for d in deals])]
+
+
+def solve_tables(deals: Sequence[str]) -> list[tuple[str | None, str | None]]:
+    """Double dummy tables of deals.
+
+    Returns
+    -------
+    list of (table, error)
+        One per deal, in order: the 20-digit table, or None and the solver's error.
+    """
+    results: list[tuple[str | None, str | None]] = []
+    for start in range(0, len(deals), TABLE_BATCH):
+        batch = deals[start:start + TABLE_BATCH]
+        try:
+            results.extend((table, None) for table in _tables_batch(batch))
+        except Exception:  # noqa: BLE001 - any solver failure: isolate the bad deal
+            for deal in batch:
+                try:
+                    results.append((_tables_batch([deal])[0], None))
+                except Exception as problem:  # noqa: BLE001
+                    results.append((None, f"DDS table: {problem}"))
+    return results
+
+
+def _endplay_deal(request: PlayRequest):
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(request.deal)
+    deal.first = Player(request.leader)
+    deal.trump = Denom(_STRAIN_DENOM[request.trump])
+    return deal
+
+
+def _plays_batch(requests: Sequence[PlayRequest]) -> list[list[int]]:
+    from endplay.dds import analyse_all_plays
+
+    with _in_private_dir():
+        solved = analyse_all_plays([_endplay_deal(r) for r in requests],
+                                   [list(r.cards) for r in requests])
+        return [list(trace) for trace in solved]
+
+
+def solve_plays(requests: Sequence[PlayRequest]) -> list[tuple[list[int] | None, str | None]]:
+    """Double dummy traces of plays: ``len(cards) + 1`` values for declarer's side each.
+
+    Returns
+    -------
+    list of (trace, error)
+        One per request, in order.
+    """
+    results: list[tuple[list[int] | None, str | None]] = []
+    for start in range(0, len(requests), PLAY_BATCH):
+        batch = requests[start:start + PLAY_BATCH]
+        try:
+            traces = _plays_batch(batch)
+            results.extend(_checked(trace, request) for trace, request in zip(traces, batch))
+        except Exception:  # noqa: BLE001
+            for request in batch:
+                try:
+                    results.append(_checked(_plays_batch([request])[0], request))
+                except Exception as problem:  # noqa: BLE001
+                    results.append((None, f"DDS play: {problem}"))
+    return results
+
+
+def _checked(trace: list[int], request: PlayRequest) -> tuple[list[int] | None, str | None]:
+    """A trace of ``len(cards) + 1`` values, or an error.
+
+    DDS stops after the 48th card: the last trick is forced, so its values repeat the last.
+    """
+    cards = len(request.cards)
+    if len(trace) == cards + 1:
+        return trace, None
+    if cards > 48 and len(trace) == 49:
+        return trace + [trace[-1]] * (cards - 48), None
+    return None, f"DDS play: {len(trace)} values for {cards} cards"

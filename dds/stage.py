@@ -1,0 +1,191 @@
+"""The ``dds`` stage: boards in; dd_tables, card_analysis, auction_analysis, seat_stats,
+player_stats and player_rates out.
+
+Work is incremental: a board is analysed once for a given content and analysis code (its
+``board_analysis.digest``); tables are computed once per distinct deal and kept for good.
+Chunks are committed as they finish, so an interrupted run resumes where it stopped; the
+per-player tables and the ledger row are written at the end, in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import delete, select
+
+from dds.analysis import BOARD_FIELDS
+from dds.counters import COUNTERS, OPPORTUNITIES, rates
+from dds.workers import ChunkResult, plan_chunks, run_chunks
+from pipeline import ledger
+from pipeline.stages import Stage, StageContext
+from pipeline.store import (
+    AuctionAnalysis,
+    Board,
+    BoardAnalysis,
+    CardAnalysis,
+    DDTable,
+    NameMatch,
+    Player,
+    PlayerRates,
+    PlayerStats,
+    SeatStats,
+)
+
+ANALYSIS_MODULES = ("dds.analysis", "dds.auction", "dds.play", "dds.scoring", "dds.counters",
+                    "dds.solver")
+_PER_BOARD = (CardAnalysis, AuctionAnalysis, SeatStats, BoardAnalysis)
+
+
+def _digest(board: dict[str, Any], code: str) -> str:
+    payload = json.dumps([code] + [board[name] for name in BOARD_FIELDS], default=str)
+    return hashlib.sha1(payload.encode()).hexdigest()[:16]
+
+
+def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
+    """Boards without a current analysis; stale analyses are deleted. Returns (todo, kept)."""
+    boards = [dict(row) for row in conn.execute(
+        select(*(getattr(Board, name) for name in BOARD_FIELDS)).order_by(Board.id)
+    ).mappings()]
+    done = dict(conn.execute(select(BoardAnalysis.board_id, BoardAnalysis.digest)).all())
+    todo, stale = [], []
+    for board in boards:
+        digest = _digest(board, code)
+        board["digest"] = digest
+        if done.get(board["id"]) != digest:
+            todo.append(board)
+            if board["id"] in done:
+                stale.append(board["id"])
+    for start in range(0, len(stale), 500):
+        ids = stale[start:start + 500]
+        for model in _PER_BOARD:
+            conn.execute(delete(model).where(model.board_id.in_(ids)))
+    return todo, len(boards) - len(todo)
+
+
+def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
+    with engine.begin() as conn:
+        if result.tables:
+            conn.execute(DDTable.__table__.insert().prefix_with("OR REPLACE"), [
+                {"deal_hash": h, "tricks": table, "error": error}
+                for h, table, error in result.tables])
+        cards = [row for board in result.boards for row in board.cards]
+        sides = [row for board in result.boards for row in board.sides]
+        seats = [row for board in result.boards for row in board.seats]
+        for model, rows in ((CardAnalysis, cards), (AuctionAnalysis, sides), (SeatStats, seats)):
+            if rows:
+                conn.execute(model.__table__.insert(), rows)
+        conn.execute(BoardAnalysis.__table__.insert(), [
+            {"board_id": board.board_id, "digest": digests[board.board_id],
+             "status": board.status, "reason": board.reason, "has_play": board.has_play,
+             "has_auction": board.has_auction} for board in result.boards])
+
+
+def _player_names(conn) -> dict[str, tuple[str, int | None]]:
+    """Raw name -> (player name, player id); empty when the match stage has not run."""
+    rows = conn.execute(select(NameMatch.raw_name, Player.name, Player.id)
+                        .join(Player, Player.id == NameMatch.player_id)).all()
+    return {raw: (name, player_id) for raw, name, player_id in rows}
+
+
+def aggregate_players(conn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Sum ``seat_stats`` per player: rows of ``player_stats`` and ``player_rates``."""
+    names = _player_names(conn)
+    seat_names = {row.id: {"N": row.north, "E": row.east, "S": row.south, "W": row.west}
+                  for row in conn.execute(select(Board.id, Board.north, Board.east, Board.south,
+                                                 Board.west))}
+    totals: dict[tuple[str, int | None], dict[str, float]] = defaultdict(
+        lambda: dict.fromkeys(COUNTERS + ("boards",), 0))
+    columns = [SeatStats.board_id, SeatStats.seat] + [getattr(SeatStats, c) for c in COUNTERS]
+    for row in conn.execute(select(*columns)):
+        raw = seat_names[row[0]][row[1]]
+        if not raw:
+            continue
+        key = names.get(raw, (raw, None))
+        total = totals[key]
+        total["boards"] += 1
+        for name, value in zip(COUNTERS, row[2:]):
+            total[name] += value
+    stats, rate_rows = [], []
+    used: set[str] = set()
+    for (name, player_id), total in sorted(totals.items(), key=lambda item: item[0][0]):
+        label = name if name not in used else f"{name} (player {player_id})"
+        used.add(label)
+        stats.append({"player": label, "player_id": player_id, **total})
+        rate_rows.append({"player": label, "player_id": player_id,
+                          **{name: total[name] for name in OPPORTUNITIES}, **rates(total)})
+    return stats, rate_rows
+
+
+def _threads(jobs: int, setting: int) -> int:
+    return setting or max(1, (os.cpu_count() or 1) // max(jobs, 1))
+
+
+def _connect_dask(address: str):
+    from dask.distributed import Client
+
+    return Client(address) if address else Client(processes=True, host="127.0.0.1")
+
+
+def run(context: StageContext) -> dict[str, Any]:
+    """Analyse every board not yet analysed (see the module docstring)."""
+    section = context.settings["dds"]
+    code = ledger.code_version(ANALYSIS_MODULES)
+    with context.engine.begin() as conn:
+        todo, kept = _boards_to_do(conn, code)
+        known = {h: t for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
+                 if t is not None}
+    chunks = plan_chunks(todo, known, section["chunk_deals"], section["chunk_boards"],
+                         _threads(context.jobs, section["dds_threads"]))
+    digests = {board["id"]: board["digest"] for board in todo}
+    for board in todo:
+        del board["digest"]
+    bar = context.progress(iter(()), "dds boards", len(todo))
+    counts = {"ok": 0, "skipped": 0, "failed": 0, "tables": 0}
+
+    def commit(result: ChunkResult) -> None:
+        _commit_chunk(context.engine, result, digests)
+        for board in result.boards:
+            counts[board.status] += 1
+        counts["tables"] += sum(1 for _, table, _ in result.tables if table)
+        if hasattr(bar, "update"):
+            bar.update(len(result.boards))
+
+    client = _connect_dask(section["scheduler"]) if section["backend"] == "dask" else None
+    try:
+        run_chunks(chunks, context.jobs, section["backend"], section["retries"], commit)
+    finally:
+        if client is not None:
+            client.close()
+        if hasattr(bar, "close"):
+            bar.close()
+    with context.engine.begin() as conn:
+        stats, rate_rows = aggregate_players(conn)
+        failures = dict(conn.execute(select(BoardAnalysis.reason, BoardAnalysis.board_id)
+                                     .where(BoardAnalysis.status != "ok").limit(20)).all())
+        conn.execute(delete(PlayerRates))
+        conn.execute(delete(PlayerStats))
+        if stats:
+            conn.execute(PlayerStats.__table__.insert(), stats)
+            conn.execute(PlayerRates.__table__.insert(), rate_rows)
+        summary = {"boards": kept + len(todo), "analysed_now": len(todo), "already_done": kept,
+                   "ok": counts["ok"], "skipped": counts["skipped"], "failed": counts["failed"],
+                   "new_tables": counts["tables"], "chunks": len(chunks), "players": len(stats),
+                   "reasons": {reason: board for reason, board in failures.items()}}
+        context.finish(conn, summary)
+    return summary
+
+
+DDS_STAGE = Stage(
+    name="dds",
+    run=run,
+    reads=("boards",),
+    optional_reads=("name_matches",),
+    writes=("card_analysis", "auction_analysis", "player_stats", "player_rates"),
+    settings_sections=("dds",),
+    modules=("dds.stage", "dds.workers") + ANALYSIS_MODULES,
+    description="judge every card and auction double dummy; 33 counters and 28 rates per player",
+)

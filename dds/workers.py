@@ -1,0 +1,168 @@
+"""Chunks of boards solved in worker processes (joblib: loky locally, or a Dask cluster).
+
+A worker gets a chunk (boards, the tables already known for their deals, the deals still to
+solve), calls DDS, analyses each board and returns rows; it never touches the database. The
+parent commits each finished chunk in one transaction, so an interrupted run resumes from the
+last committed chunk.
+
+A chunk whose worker dies (a crash in native code) is run again alone; if it dies again its
+boards are returned as failed, with the reason, and the other chunks go on.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from dds.analysis import BoardResult, analyse_board, needs_table, play_request
+from dds.solver import set_threads, solve_plays, solve_tables
+
+# Fault injection for tests: a worker given this board id kills itself, like a DDS segfault.
+CRASH_ENV = "BRIDGERANK_TEST_CRASH_BOARD"
+
+
+@dataclass
+class Chunk:
+    """Work for one worker call."""
+
+    number: int
+    boards: list[dict[str, Any]]
+    known_tables: dict[str, str]  # deal hash -> table, for deals solved earlier
+    new_deals: dict[str, str]  # deal hash -> PBN deal, tables to solve here
+    threads: int = 0
+
+
+@dataclass
+class ChunkResult:
+    """What a worker returns: new tables and per-board results."""
+
+    number: int
+    tables: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    boards: list[BoardResult] = field(default_factory=list)
+
+
+def solve_chunk(chunk: Chunk) -> ChunkResult:
+    """Solve and analyse one chunk (runs in a worker; pure apart from DDS)."""
+    crash = os.environ.get(CRASH_ENV)
+    if crash and any(str(board["id"]) == crash for board in chunk.boards):
+        os.kill(os.getpid(), signal.SIGSEGV)
+    set_threads(chunk.threads)
+    hashes = list(chunk.new_deals)
+    solved = solve_tables([chunk.new_deals[h] for h in hashes])
+    tables = dict(chunk.known_tables)
+    errors: dict[str, str] = {}
+    result = ChunkResult(chunk.number)
+    for deal_hash, (table, error) in zip(hashes, solved):
+        result.tables.append((deal_hash, table, error))
+        if table is None:
+            errors[deal_hash] = error or "unsolved"
+        else:
+            tables[deal_hash] = table
+    requests = [(board, play_request(board)) for board in chunk.boards]
+    with_play = [(board, request) for board, request in requests if request is not None]
+    traces = dict(zip((board["id"] for board, _ in with_play),
+                      solve_plays([request for _, request in with_play])))
+    for board in chunk.boards:
+        trace, trace_error = traces.get(board["id"], (None, None))
+        result.boards.append(analyse_board(
+            board, tables.get(board["deal_hash"]), trace,
+            table_error=errors.get(board["deal_hash"]), trace_error=trace_error))
+    return result
+
+
+def failed_chunk(chunk: Chunk, reason: str) -> ChunkResult:
+    """The result of a chunk whose worker died twice: every board failed with the reason."""
+    return ChunkResult(chunk.number, [], [BoardResult(board["id"], "failed", reason)
+                                          for board in chunk.boards])
+
+
+def plan_chunks(boards: list[dict[str, Any]], known: dict[str, str], max_new_deals: int,
+                max_boards: int, threads: int = 0) -> list[Chunk]:
+    """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
+
+    A chunk holds at most ``max_new_deals`` deals to solve (DDS's table batch) and, as far as
+    whole deals allow, ``max_boards`` boards.
+    """
+    by_deal: dict[str, list[dict[str, Any]]] = {}
+    for board in boards:
+        by_deal.setdefault(board["deal_hash"], []).append(board)
+    chunks: list[Chunk] = []
+    current = Chunk(0, [], {}, {}, threads)
+    for deal_hash in sorted(by_deal):
+        group = by_deal[deal_hash]
+        new = deal_hash not in known and any(needs_table(board) for board in group)
+        if current.boards and (len(current.new_deals) + new > max_new_deals
+                               or len(current.boards) + len(group) > max_boards):
+            chunks.append(current)
+            current = Chunk(len(chunks), [], {}, {}, threads)
+        current.boards.extend(group)
+        if new:
+            current.new_deals[deal_hash] = group[0]["deal"]
+        elif deal_hash in known:
+            current.known_tables[deal_hash] = known[deal_hash]
+    if current.boards:
+        chunks.append(current)
+    return chunks
+
+
+def _parallel(chunks: list[Chunk], jobs: int, backend: str) -> Iterator[ChunkResult]:
+    from joblib import Parallel, delayed, parallel_config
+
+    # joblib reads the task list lazily while the caller pops finished chunks: give it a copy.
+    tasks = [delayed(solve_chunk)(chunk) for chunk in chunks]
+    with parallel_config(backend=backend, n_jobs=jobs):
+        yield from Parallel(return_as="generator")(tasks)
+
+
+def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retries: int = 1,
+               on_result: Callable[[ChunkResult], None] | None = None) -> None:
+    """Run chunks in parallel and hand each result to ``on_result`` as it comes, in order.
+
+    Parameters
+    ----------
+    chunks : iterable of Chunk
+    jobs : int
+        Worker processes (loky) or tasks at once (dask).
+    backend : {"loky", "dask"}
+        joblib backend; "dask" needs a ``dask.distributed.Client`` already connected.
+    retries : int
+        Times a chunk whose worker died is run again alone before its boards fail.
+    on_result : callable
+        Called in the parent with each ChunkResult (it commits it).
+    """
+    pending = list(chunks)
+    deaths: dict[int, int] = {}
+    while pending:
+        results = _parallel(pending, jobs, backend)
+        while pending:
+            try:
+                result = next(results)
+            except StopIteration:
+                break
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as problem:  # noqa: BLE001 - a worker died: isolate the chunk
+                result = _alone(pending[0], backend, retries, deaths, problem)
+                if result is None:
+                    break  # run the rest again
+            pending.pop(0)
+            if on_result:
+                on_result(result)
+
+
+def _alone(chunk: Chunk, backend: str, retries: int, deaths: dict[int, int],
+           problem: Exception) -> ChunkResult | None:
+    """Run a suspect chunk by itself; after ``retries`` deaths its boards fail."""
+    deaths[chunk.number] = deaths.get(chunk.number, 0) + 1
+    while True:
+        try:
+            return next(_parallel([chunk], 1, backend))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as again:  # noqa: BLE001
+            deaths[chunk.number] += 1
+            if deaths[chunk.number] > retries:
+                name = type(again).__name__ or type(problem).__name__
+                return failed_chunk(chunk, f"worker died {deaths[chunk.number]} times ({name})")
