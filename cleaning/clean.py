@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 from typing import Any, Iterable
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
 from cleaning.records import RAW_FIELDS
 from cleaning.rules import NAME_FIELDS, CleanSettings, clean_record
@@ -121,6 +121,26 @@ def _insert(conn, table, rows: list[dict[str, Any]], chunk: int = 20000) -> None
         conn.execute(table.insert(), rows[start:start + chunk])
 
 
+def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
+    """Bring ``boards`` to the new rows, touching only what changed.
+
+    Later stages keep per-board results keyed (and cascaded) by board id, so a board whose
+    row is unchanged keeps them; a removed board takes them with it.
+    """
+    table = Board.__table__
+    old = {row["id"]: dict(row) for row in conn.execute(select(table)).mappings()}
+    new = {board["id"]: board for board in boards}
+    gone = sorted(old.keys() - new.keys())
+    added = [new[i] for i in sorted(new.keys() - old.keys())]
+    changed = [new[i] for i in sorted(new.keys() & old.keys()) if new[i] != old[i]]
+    for start in range(0, len(gone), 500):
+        conn.execute(delete(table).where(table.c.id.in_(gone[start:start + 500])))
+    for board in changed:
+        conn.execute(update(table).where(table.c.id == board["id"]).values(**board))
+    _insert(conn, table, added)
+    return {"added": len(added), "changed": len(changed), "removed": len(gone)}
+
+
 def run(context: StageContext) -> dict[str, Any]:
     """Clean every raw record and replace the stage's outputs (see the module docstring)."""
     raw = RawBoard.__table__
@@ -132,9 +152,9 @@ def run(context: StageContext) -> dict[str, Any]:
                                             context.progress, len(rows))
     summary = _summary(len(rows), boards, exclusions)
     with context.engine.begin() as conn:
-        for table in (Exclusion, Board, TokenCount):
+        for table in (Exclusion, TokenCount):
             conn.execute(delete(table))
-        _insert(conn, Board.__table__, boards)
+        summary["boards_changed"] = _write_boards(conn, boards)
         _insert(conn, Exclusion.__table__, exclusions)
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
         context.finish(conn, summary)

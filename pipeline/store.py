@@ -265,7 +265,8 @@ class PlayerStats(Base):
 
     __tablename__ = "player_stats"
     player: Mapped[str] = mapped_column(Text, primary_key=True)
-    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    # players.id when the match stage ran; no foreign key: a snapshot the dds stage rewrites
+    player_id: Mapped[int | None] = mapped_column(Integer)
     boards: Mapped[int] = mapped_column(Integer)
 
 
@@ -274,7 +275,7 @@ class PlayerRates(Base):
 
     __tablename__ = "player_rates"
     player: Mapped[str] = mapped_column(Text, primary_key=True)
-    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[int | None] = mapped_column(Integer)
 
 
 def _add_counter_tables() -> None:

@@ -117,7 +117,7 @@ def _db(out):
 
 
 def test_match_stage_on_the_sample(tmp_path):
-    result = CliRunner().invoke(main, ["run", "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "match: 22 raw names, 18 matched to the 724 WBF players, 1 ambiguous" in result.output
     assert "board-seats covered: 1,577 of 1,908 (82.7%)" in result.output
@@ -138,18 +138,20 @@ def test_match_stage_on_the_sample(tmp_path):
 
 def test_match_reruns_only_when_its_inputs_change(tmp_path):
     runner = CliRunner()
-    runner.invoke(main, ["run", "--out", str(tmp_path)])
-    again = runner.invoke(main, ["run", "--out", str(tmp_path)])
+    runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
+    again = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
     assert "match: up to date" in again.output
     settings = tmp_path / "settings.toml"
     settings.write_text("[match]\nmatch_surname_only = false\n")
-    changed = runner.invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
+    changed = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
+                                   "--config", str(settings)])
     assert "clean: up to date" in changed.output
     assert "match: 22 raw names, 11 matched" in changed.output  # 7 bare surnames refused
     new_list = tmp_path / "list.csv"
     new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
-    relisted = runner.invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
+    relisted = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
+                                    "--config", str(settings)])
     assert "match: 22 raw names, 1 matched to the 1 WBF players" in relisted.output
     engine = _db(tmp_path)
     with engine.connect() as conn:

@@ -13,6 +13,7 @@ from pipeline.store import Board, Exclusion, RawBoard, SourceFile, StageRun, ope
 from tests.conftest import TEST_DATA
 
 
+# The dds stage has tests of its own (test_dds_stage); these stop before it to stay fast.
 def _invoke(*args):
     result = CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
     return result
@@ -33,7 +34,7 @@ def _counts(out):
 
 def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     out = tmp_path / "out"
-    first = _invoke("run", "--out", out)
+    first = _invoke("run", "--to", "match", "--out", out)
     assert first.exit_code == 0, first.output
     assert "using the sample" in first.output
     assert "ingest: 478 records from 2 files (2 ingested)" in first.output
@@ -43,7 +44,7 @@ def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     assert counts["raw_boards"] == 478 and counts["boards"] == 477
     assert counts["runs"] == {"ingest": 1, "clean": 1, "match": 1}
 
-    second = _invoke("run", "--out", out)
+    second = _invoke("run", "--to", "match", "--out", out)
     assert second.exit_code == 0
     assert "clean: up to date, nothing to do" in second.output
     assert "ingest: no sources given" in second.output
@@ -62,22 +63,22 @@ def test_reingesting_the_same_file_adds_nothing(tmp_path):
 
 def test_a_changed_setting_reruns_only_what_depends_on_it(tmp_path):
     out = tmp_path / "out"
-    _invoke("run", "--out", out)
+    _invoke("run", "--to", "match", "--out", out)
     settings = tmp_path / "settings.toml"
     settings.write_text("[clean]\nfirst_year = 1960\n")
-    rerun = _invoke("run", "--out", out, "--config", settings)
+    rerun = _invoke("run", "--to", "match", "--out", out, "--config", settings)
     assert "ingest: no sources given" in rerun.output
     assert "clean: 478 records" in rerun.output
     assert "year_unknown" in rerun.output  # the 1955 boards now have no plausible year
     assert _counts(out)["runs"] == {"ingest": 1, "clean": 2, "match": 2}
-    same = _invoke("run", "--out", out, "--config", settings)
+    same = _invoke("run", "--to", "match", "--out", out, "--config", settings)
     assert "clean: up to date" in same.output
 
 
 def test_new_sources_rerun_clean(tmp_path):
     out = tmp_path / "out"
-    _invoke("run", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
-    more = _invoke("run", TEST_DATA / "vugraph-00070.lin", "--out", out)
+    _invoke("run", "--to", "match", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
+    more = _invoke("run", "--to", "match", TEST_DATA / "vugraph-00070.lin", "--out", out)
     assert "clean: 44 records" in more.output
     assert _counts(out)["boards"] == 44
 
@@ -89,7 +90,8 @@ def test_only_from_to(tmp_path):
     assert "error: stage 'clean' needs 'raw_boards', which has not run yet" in not_ready.output
     assert _invoke("run", "--to", "ingest", "--out", out).exit_code == 0
     assert _counts(out)["runs"] == {"ingest": 1}
-    assert "clean: 478 records" in _invoke("run", "--from", "clean", "--out", out).output
+    assert "clean: 478 records" in _invoke("run", "--from", "clean", "--to", "match",
+                                           "--out", out).output
     forced = _invoke("clean", "--force", "--out", out)
     assert "clean: 478 records" in forced.output
     assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 1
@@ -99,7 +101,7 @@ def test_status(tmp_path):
     out = tmp_path / "out"
     before = _invoke("status", "--out", out)
     assert "clean    not ready" in before.output
-    _invoke("run", "--out", out)
+    _invoke("run", "--to", "match", "--out", out)
     after = _invoke("status", "--out", out)
     assert "ingest   done" in after.output
     assert "clean    up to date" in after.output and "477 boards kept of 478" in after.output
@@ -117,13 +119,13 @@ def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
         raise KeyboardInterrupt  # as Ctrl-C after the boards were written, before commit
 
     monkeypatch.setattr(clean_module, "_insert", insert_then_die)
-    interrupted = _invoke("run", "--out", out)
+    interrupted = _invoke("run", "--to", "match", "--out", out)
     assert interrupted.exit_code == 130
     assert calls == ["boards"]
     assert "Resume with: bridgerank run --from clean" in interrupted.output
     assert _counts(out)["boards"] == 0 and _counts(out)["runs"] == {"ingest": 1}
     monkeypatch.setattr(clean_module, "_insert", real_insert)
-    resumed = _invoke("run", "--out", out)
+    resumed = _invoke("run", "--to", "match", "--out", out)
     assert "clean: 478 records, 477 boards kept" in resumed.output
 
 
@@ -139,10 +141,10 @@ def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monk
         return real(engine, path, named=named)
 
     monkeypatch.setattr(ingest_module, "ingest_file", second_file_dies)
-    assert _invoke("run", "--out", out).exit_code == 130
+    assert _invoke("run", "--to", "match", "--out", out).exit_code == 130
     assert _counts(out)["source_files"] == 1 and _counts(out)["runs"] == {}
     monkeypatch.setattr(ingest_module, "ingest_file", real)
-    resumed = _invoke("run", "--out", out)
+    resumed = _invoke("run", "--to", "match", "--out", out)
     assert "resuming the interrupted ingest" in resumed.output
     assert "1 already stored, 1 ingested" in resumed.output
     assert _counts(out)["boards"] == 477
@@ -170,7 +172,7 @@ def test_bad_files_are_reported_and_skipped(tmp_path):
 
 def test_sql_dump_through_the_stages(tmp_path):
     out = tmp_path / "out"
-    result = _invoke("run", TEST_DATA / "defects_dump.sql", "--out", out)
+    result = _invoke("run", "--to", "match", TEST_DATA / "defects_dump.sql", "--out", out)
     assert result.exit_code == 0
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
@@ -193,7 +195,7 @@ def test_duplicates_across_files_are_excluded_once(tmp_path):
     renamed = tmp_path / "renamed.pbn"
     text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
     renamed.write_text(text.replace("Bermuda Bowl 1955", "BB55 (second copy)"))
-    _invoke("run", TEST_DATA / "bermuda1955_head.pbn", renamed, "--out", out)
+    _invoke("run", "--to", "match", TEST_DATA / "bermuda1955_head.pbn", renamed, "--out", out)
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
         rows, _, kept = exclusion_table(conn, "board")
@@ -207,7 +209,7 @@ def test_duplicates_across_files_are_excluded_once(tmp_path):
 
 def test_exclusion_tables_match_the_summary(tmp_path):
     out = tmp_path / "out"
-    _invoke("run", "--out", out)
+    _invoke("run", "--to", "match", "--out", out)
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
         board_rows, board_total, kept = exclusion_table(conn, "board")

@@ -31,7 +31,8 @@ def _tables(db):
 def test_slice_bermuda_bowl_1997_and_vugraph(tmp_path):
     folder = shared("pbn", "1997-Orbis_Bermuda_Bowl")
     lin = shared("lin")
-    result = CliRunner().invoke(main, ["run", str(folder), str(lin), "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", str(folder), str(lin), "--to", "match",
+                                       "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "1,451 records from 42 files (41 ingested, 1 not bridge data)" in result.output
     tables = _tables(tmp_path / "bridgerank.db")
@@ -62,7 +63,7 @@ def test_whole_corpus(tmp_path):
 @pytest.mark.slow
 def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path):
     sources = [str(shared("pbn")), str(shared("lin"))]
-    command = [sys.executable, "-m", "pipeline.cli", "run", *sources]
+    command = [sys.executable, "-m", "pipeline.cli", "run", "--to", "clean", *sources]
     killed = tmp_path / "killed"
     process = subprocess.Popen(command + ["--out", str(killed)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -70,7 +71,8 @@ def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert _tables(killed / "bridgerank.db")["raw"] < 48790  # it really was cut short
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "run", "--out", str(killed)],
+    subprocess.run([sys.executable, "-m", "pipeline.cli", "run", "--to", "clean",
+                    "--out", str(killed)],
                    check=True, stdout=subprocess.DEVNULL)
     whole = tmp_path / "whole"
     subprocess.run(command + ["--out", str(whole)], check=True, stdout=subprocess.DEVNULL)
