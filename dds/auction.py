@@ -13,7 +13,8 @@ The types (thesis Table 3):
   doubled by the opponents when it fails), ``defender_missed_current_double``,
   ``defender_erroneously_doubled``;
 * declaring side: ``declarer_missed_higher_contract`` (a contract above the defenders' last
-  bid), ``declarer_missed_doubling_opponents_last_bid``, ``declarer_missed_opponents_last_redouble``,
+  bid), ``declarer_missed_doubling_opponents_last_bid``,
+  ``declarer_missed_opponents_last_redouble``,
   ``declarer_missed_redoubling_opponents_erroneous_double``,
   ``declarer_missed_opponents_last_bid``, ``declarer_erroneous_redouble``.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cleaning.auction import Contract
-from cleaning.cards import seat_after, same_side
+from cleaning.cards import same_side, seat_after
 from cleaning.tokens import BID_RANK, CONTRACT_BIDS
 from dds.scoring import score
 
