@@ -144,13 +144,16 @@ def run(context: StageContext) -> dict[str, Any]:
     for board in todo:
         del board["digest"]
     bar = context.progress(iter(()), "dds boards", len(todo))
-    counts = {"ok": 0, "skipped": 0, "failed": 0, "tables": 0}
+    counts = {"ok": 0, "skipped": 0, "failed": 0, "tables": 0, "table_seconds": 0.0,
+              "play_seconds": 0.0}
 
     def commit(result: ChunkResult) -> None:
         _commit_chunk(context.engine, result, digests)
         for board in result.boards:
             counts[board.status] += 1
         counts["tables"] += sum(1 for _, table, _ in result.tables if table)
+        counts["table_seconds"] += result.table_seconds
+        counts["play_seconds"] += result.play_seconds
         if hasattr(bar, "update"):
             bar.update(len(result.boards))
 
@@ -174,6 +177,8 @@ def run(context: StageContext) -> dict[str, Any]:
         summary = {"boards": kept + len(todo), "analysed_now": len(todo), "already_done": kept,
                    "ok": counts["ok"], "skipped": counts["skipped"], "failed": counts["failed"],
                    "new_tables": counts["tables"], "chunks": len(chunks), "players": len(stats),
+                   "worker_table_seconds": round(counts["table_seconds"], 2),
+                   "worker_play_seconds": round(counts["play_seconds"], 2),
                    "reasons": {reason: board for reason, board in failures.items()}}
         context.finish(conn, summary)
     return summary

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -41,6 +42,8 @@ class ChunkResult:
     number: int
     tables: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     boards: list[BoardResult] = field(default_factory=list)
+    table_seconds: float = 0.0  # spent in DDS tables, in the worker
+    play_seconds: float = 0.0  # spent in DDS play traces
 
 
 def solve_chunk(chunk: Chunk) -> ChunkResult:
@@ -50,10 +53,12 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
         os.kill(os.getpid(), signal.SIGSEGV)
     set_threads(chunk.threads)
     hashes = list(chunk.new_deals)
+    started = time.perf_counter()
     solved = solve_tables([chunk.new_deals[h] for h in hashes])
+    table_seconds = time.perf_counter() - started
     tables = dict(chunk.known_tables)
     errors: dict[str, str] = {}
-    result = ChunkResult(chunk.number)
+    result = ChunkResult(chunk.number, table_seconds=table_seconds)
     for deal_hash, (table, error) in zip(hashes, solved):
         result.tables.append((deal_hash, table, error))
         if table is None:
@@ -62,8 +67,10 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
             tables[deal_hash] = table
     requests = [(board, play_request(board)) for board in chunk.boards]
     with_play = [(board, request) for board, request in requests if request is not None]
+    started = time.perf_counter()
     traces = dict(zip((board["id"] for board, _ in with_play),
                       solve_plays([request for _, request in with_play])))
+    result.play_seconds = time.perf_counter() - started
     for board in chunk.boards:
         trace, trace_error = traces.get(board["id"], (None, None))
         result.boards.append(analyse_board(
