@@ -115,12 +115,30 @@ def plan_chunks(boards: list[dict[str, Any]], known: dict[str, str], max_new_dea
 
 
 def _parallel(chunks: list[Chunk], jobs: int, backend: str) -> Iterator[ChunkResult]:
+    """Results of ``solve_chunk`` over chunks, in order, computed in worker processes.
+
+    ``loky`` uses a process pool even for one job (joblib would run a single job in this
+    process, where a crash in DDS would take the whole run down); ``dask`` goes through
+    joblib's dask backend onto the connected cluster.
+    """
+    chunks = list(chunks)  # the caller pops finished chunks from its own list
+    if backend == "loky":
+        from joblib.externals.loky import get_reusable_executor
+
+        executor = get_reusable_executor(max_workers=jobs, timeout=60)
+        window = max(2 * jobs, 2)  # a few chunks in flight: workers never wait, memory stays low
+        futures = [executor.submit(solve_chunk, chunk) for chunk in chunks[:window]]
+        for index in range(len(chunks)):
+            result = futures[index].result()
+            futures[index] = None  # let the result go once it is handed over
+            if index + window < len(chunks):
+                futures.append(executor.submit(solve_chunk, chunks[index + window]))
+            yield result
+        return
     from joblib import Parallel, delayed, parallel_config
 
-    # joblib reads the task list lazily while the caller pops finished chunks: give it a copy.
-    tasks = [delayed(solve_chunk)(chunk) for chunk in chunks]
     with parallel_config(backend=backend, n_jobs=jobs):
-        yield from Parallel(return_as="generator")(tasks)
+        yield from Parallel(return_as="generator")(delayed(solve_chunk)(c) for c in chunks)
 
 
 def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retries: int = 1,

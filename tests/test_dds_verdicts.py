@@ -153,10 +153,13 @@ def test_play_counters_and_claims():
     counts = seat_counters(N, _play(), claim_up, None)
     assert counts[E]["leads"] == 1 and counts[E]["lead_mistakes"] == 1
     assert counts[E]["weighted_lead_mistakes"] == 30
-    assert counts[E]["cards_played_as_defender"] == 1 and counts[E]["play_mistakes_as_defender"] == 0
-    assert counts[W]["cards_played_as_defender"] == 2 and counts[W]["play_mistakes_as_defender"] == 1
+    assert counts[E]["cards_played_as_defender"] == 1
+    assert counts[E]["play_mistakes_as_defender"] == 0
+    assert counts[W]["cards_played_as_defender"] == 2
+    assert counts[W]["play_mistakes_as_defender"] == 1
     assert counts[W]["weighted_play_mistakes_as_defender"] == 50
-    assert counts[N]["cards_played_as_declarer"] == 4 and counts[N]["play_mistakes_as_declarer"] == 2
+    assert counts[N]["cards_played_as_declarer"] == 4
+    assert counts[N]["play_mistakes_as_declarer"] == 2
     assert counts[N]["weighted_play_mistakes_as_declarer"] == 500
     assert counts[S]["cards_played_as_declarer"] == 0  # dummy's cards are declarer's
     assert [counts[seat]["claims"] for seat in range(4)] == [1, 1, 1, 1]

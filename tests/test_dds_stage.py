@@ -1,0 +1,145 @@
+"""The dds stage end to end on small real slices: reruns, resume, crashes, Dask, bad plays."""
+
+import os
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import select, update
+
+from dds import stage as dds_stage
+from dds.workers import CRASH_ENV
+from pipeline.cli import main
+from pipeline.store import Board, open_engine
+from tests.conftest import TEST_DATA
+
+SLICE = TEST_DATA / "bermuda1955_head.pbn"  # 12 records, 6 deals
+
+
+def _run(out, *args):
+    result = CliRunner().invoke(main, ["run", *map(str, args), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _db(out):
+    return sqlite3.connect(out / "bridgerank.db")
+
+
+def _stats(out):
+    with _db(out) as db:
+        return db.execute("select * from player_stats order by player").fetchall()
+
+
+@pytest.fixture(autouse=True)
+def fresh_workers():
+    """Worker processes are spawned per test, with the environment the test sets."""
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
+    yield
+    get_reusable_executor().shutdown(wait=True)
+
+
+def test_slice_then_rerun_then_new_boards(tmp_path):
+    output = _run(tmp_path, SLICE)
+    assert "dds: 12 boards analysed now (12 ok, 0 skipped, 0 failed), 0 already done; " \
+           "6 new tables" in output
+    with _db(tmp_path) as db:
+        cards = db.execute("select count(*) from card_analysis").fetchone()[0]
+        played = db.execute("select sum(length(play_order)) from boards").fetchone()[0]
+        seats = db.execute("select count(*) from seat_stats").fetchone()[0]
+        schapiro = db.execute("select auctions_analyzed, leads, cards_played_as_declarer + "
+                              "cards_played_as_defender from player_stats "
+                              "where player = 'Boris Schapiro'").fetchone()
+    assert cards == played and seats == 48
+    assert schapiro[0] == 6  # he sat in the open room of all 6 boards
+    assert "dds: up to date" in _run(tmp_path)
+    more = _run(tmp_path, TEST_DATA / "vugraph-00070.lin")
+    assert "32 boards analysed now" in more and "12 already done" in more
+
+
+def test_interrupted_run_resumes_from_the_last_chunk(tmp_path, monkeypatch):
+    settings = tmp_path / "small_chunks.toml"
+    settings.write_text("[dds]\nchunk_deals = 2\n")
+    _run(tmp_path, SLICE, "--to", "match")
+    real = dds_stage._commit_chunk
+    committed = []
+
+    def commit_then_stop(engine, result, digests):
+        if committed:
+            raise KeyboardInterrupt
+        real(engine, result, digests)
+        committed.append(result.number)
+
+    monkeypatch.setattr(dds_stage, "_commit_chunk", commit_then_stop)
+    stopped = CliRunner().invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
+    assert stopped.exit_code == 130 and "Resume with: bridgerank run --from dds" in stopped.output
+    with _db(tmp_path) as db:
+        done = db.execute("select count(*) from board_analysis").fetchone()[0]
+    assert 0 < done < 12
+    monkeypatch.setattr(dds_stage, "_commit_chunk", real)
+    resumed = _run(tmp_path, "--config", settings)
+    assert f"{12 - done} boards analysed now" in resumed and f"{done} already done" in resumed
+    other = tmp_path / "uninterrupted"
+    _run(other, SLICE, "--config", settings)
+    assert _stats(tmp_path) == _stats(other)
+
+
+def test_a_worker_crash_costs_only_its_chunk(tmp_path, monkeypatch):
+    settings = tmp_path / "small_chunks.toml"
+    settings.write_text("[dds]\nchunk_deals = 2\n")
+    _run(tmp_path, SLICE, "--to", "match")
+    monkeypatch.setenv(CRASH_ENV, "1")  # the worker that gets board 1 dies, every time
+    output = _run(tmp_path, "--config", settings)
+    with _db(tmp_path) as db:
+        rows = dict(db.execute("select board_id, status from board_analysis"))
+        reason = db.execute("select reason from board_analysis where board_id = 1").fetchone()[0]
+        chunk_mates = db.execute("select count(*) from boards where deal_hash = "
+                                 "(select deal_hash from boards where id = 1)").fetchone()[0]
+    failed = [board for board, status in rows.items() if status == "failed"]
+    assert len(rows) == 12 and 1 in failed
+    assert chunk_mates <= len(failed) <= 4  # the chunk of 2 deals, nothing else
+    assert reason.startswith("worker died 2 times")
+    assert "failed" in output
+
+
+def test_dask_cluster_gives_the_same_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    loky_run = tmp_path / "loky"
+    _run(loky_run, SLICE, "--jobs", "2")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster:
+        settings = tmp_path / "dask.toml"
+        settings.write_text(f'[dds]\nbackend = "dask"\nscheduler = "{cluster.scheduler_address}"\n'
+                            "chunk_deals = 2\n")
+        dask_run = tmp_path / "dask"
+        output = _run(dask_run, SLICE, "--config", settings, "--jobs", "2")
+    assert "12 boards analysed now (12 ok" in output
+    assert _stats(dask_run) == _stats(loky_run)
+
+
+def test_a_play_dds_cannot_follow_is_recorded_not_fatal(tmp_path):
+    _run(tmp_path, SLICE, "--to", "match")
+    engine = open_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.begin() as conn:  # corrupt a stored play behind the cleaner's back
+        board_id, play = conn.execute(select(Board.id, Board.play).where(Board.play != "")
+                                      .limit(1)).one()
+        conn.execute(update(Board).where(Board.id == board_id)
+                     .values(play=" ".join(reversed(play.split()))))
+    engine.dispose()
+    output = _run(tmp_path)
+    assert "12 boards analysed now (12 ok" in output
+    with _db(tmp_path) as db:
+        status, reason, has_play, has_auction = db.execute(
+            "select status, reason, has_play, has_auction from board_analysis "
+            "where board_id = ?", (board_id,)).fetchone()
+    assert status == "ok" and not has_play and has_auction and reason.startswith("DDS play")
+
+
+def test_two_jobs_equal_one(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    _run(one, SLICE, "--jobs", "1")
+    _run(two, SLICE, "--jobs", "2")
+    assert _stats(one) == _stats(two)
+    assert os.path.exists(two / "bridgerank.db")
