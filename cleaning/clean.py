@@ -63,7 +63,7 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
     exclusions: list[dict[str, Any]] = []
     tokens: Counter = Counter()
     first_seen: dict[str, tuple[int, int, str]] = {}
-    iterable = progress(rows, "clean", total) if progress else rows
+    iterable = progress(rows, "clean records", total) if progress else rows
     for row in iterable:
         raw_id = row["id"]
         if row["parse_error"]:

@@ -133,7 +133,7 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.begin() as conn:
         conn.execute(pending.delete())
         conn.execute(pending.insert().values(sources=json.dumps(list(map(str, context.sources)))))
-    for candidate in context.progress(candidates, "ingest", len(candidates)):
+    for candidate in context.progress(candidates, "ingest files", len(candidates)):
         try:
             status, count = ingest_file(context.engine, candidate.path, named=candidate.named)
         except SourceError as problem:

@@ -112,7 +112,7 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.connect() as conn:
         seats = seat_counts(conn)
     names = sorted(seats)
-    matches = [matcher.match(name) for name in context.progress(names, "match", len(names))]
+    matches = [matcher.match(name) for name in context.progress(names, "match names", len(names))]
     players, player_of = _players(matches, seats, entries)
     rows = [{
         "raw_name": match.raw, "player_id": player_of[match.raw],

@@ -26,8 +26,10 @@ from pipeline.store import database_url, open_engine
 
 def _progress(items: Iterable, label: str = "", total: int | None = None):
     # disable=None: bars only on a terminal, so logs and CI output stay clean.
-    return tqdm(items, desc=label, total=total, disable=None, leave=False, file=sys.stderr,
-                dynamic_ncols=True)
+    # A label "stage unit" names the unit, so rates read "boards/s".
+    stage, _, unit = label.partition(" ")
+    return tqdm(items, desc=stage, total=total, unit=unit or "it", disable=None, leave=False,
+                file=sys.stderr, dynamic_ncols=True)
 
 
 def _common(command: Callable) -> Callable:

@@ -1,0 +1,88 @@
+"""The dds stage against the solver itself, on the same boards, in one run.
+
+    python benchmarks/bench_dds.py [SOURCES...]     # default: the embedded sample (477 boards)
+
+Baseline (the floor): a bare loop of endplay calls, ``calc_all_tables`` over the distinct
+deals in batches of 40 and ``analyse_all_plays`` over the plays in batches of 200, in this
+process with DDS using every core. Then the whole dds stage (chunking, workers, analysis,
+database writes, per-player aggregation) on a fresh copy of the same cleaned database, with
+1 and with 2 jobs. Printed: seconds, boards per second, and the stage's throughput as a share
+of the bare loop's (the target is at least 90%).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+
+from config import PROJECT_ROOT, load_settings
+from dds.analysis import BOARD_FIELDS, play_request
+from dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
+from pipeline.stages import get_stage, run_stages, select_stages
+from pipeline.store import Board, open_engine
+
+
+def _bare_loop(boards: list[dict]) -> tuple[float, float]:
+    from endplay.dds import analyse_all_plays, calc_all_tables
+    from endplay.types import Deal, Denom, Player
+
+    set_threads(0)
+    deals = sorted({board["deal_hash"]: board["deal"] for board in boards}.items())
+    start = time.perf_counter()
+    for i in range(0, len(deals), TABLE_BATCH):
+        calc_all_tables([Deal(pbn) for _, pbn in deals[i:i + TABLE_BATCH]])
+    tables = time.perf_counter() - start
+    requests = [r for r in map(play_request, boards) if r is not None]
+    start = time.perf_counter()
+    for i in range(0, len(requests), PLAY_BATCH):
+        batch = []
+        for request in requests[i:i + PLAY_BATCH]:
+            deal = Deal(request.deal)
+            deal.first = Player(request.leader)
+            deal.trump = Denom("SHDCN".index(request.trump))
+            batch.append(deal)
+        analyse_all_plays(batch, [list(r.cards) for r in requests[i:i + PLAY_BATCH]])
+    return tables, time.perf_counter() - start
+
+
+def main(sources: list[str]) -> None:
+    settings = load_settings()
+    with tempfile.TemporaryDirectory() as folder:
+        prepared = Path(folder) / "prepared.db"
+        engine = open_engine(f"sqlite:///{prepared}")
+        run_stages(engine, settings, select_stages(stop="match"), sources=sources)
+        with engine.connect() as conn:
+            boards = [dict(row) for row in conn.execute(
+                select(*(getattr(Board, name) for name in BOARD_FIELDS))).mappings()]
+        engine.dispose()
+        tables, plays = _bare_loop(boards)
+        bare = tables + plays
+        count = len(boards)
+        print(f"{count:,} boards, {len({b['deal_hash'] for b in boards}):,} distinct deals, "
+              f"{sum(1 for b in boards if play_request(b)):,} plays")
+        print(f"{'run':<34}{'seconds':>9}{'boards/s':>10}{'share of bare':>15}")
+        print(f"{'bare loop: tables':<34}{tables:>9.2f}")
+        print(f"{'bare loop: plays':<34}{plays:>9.2f}")
+        print(f"{'bare loop: total (baseline)':<34}{bare:>9.2f}{count / bare:>10.1f}{1:>15.0%}")
+        for jobs in (1, 2):
+            copy = Path(folder) / f"jobs{jobs}.db"
+            shutil.copy(prepared, copy)
+            engine = open_engine(f"sqlite:///{copy}")
+            start = time.perf_counter()
+            outcome = run_stages(engine, settings, [get_stage("dds")], jobs=jobs)[0]
+            seconds = time.perf_counter() - start
+            engine.dispose()
+            summary = outcome.summary
+            print(f"{f'dds stage, {jobs} job(s)':<34}{seconds:>9.2f}{count / seconds:>10.1f}"
+                  f"{bare / seconds:>15.0%}   (workers: tables "
+                  f"{summary['worker_table_seconds']:.1f} s, plays "
+                  f"{summary['worker_play_seconds']:.1f} s)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or [str(PROJECT_ROOT / "data" / "sample")])

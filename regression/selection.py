@@ -1,0 +1,119 @@
+"""Forward, backward and stepwise selection with SAS PROC REG's semantics and defaults.
+
+p-values are those of the partial F test, which equals the t test of the coefficient. SAS
+defaults: forward enters while p < 0.50; backward removes the least significant while its
+p > 0.10; stepwise enters at p < 0.15, removes at p > 0.15, and stops when nothing can enter
+or leave, or when the variable to enter is the one just removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+
+SAS_DEFAULTS = {"forward": {"entry": 0.50}, "backward": {"stay": 0.10},
+                "stepwise": {"entry": 0.15, "stay": 0.15}}
+
+
+@dataclass
+class Step:
+    """One selection step: a variable entered or removed, with its partial F and p-value."""
+
+    number: int
+    action: str  # enter | remove
+    variable: str
+    f_value: float
+    p_value: float
+
+
+@dataclass
+class Selection:
+    """The result of a selection procedure."""
+
+    method: str
+    variables: list[str]
+    steps: list[Step] = field(default_factory=list)
+
+
+def _fit(y: pd.Series, x: pd.DataFrame, variables: list[str]):
+    design = sm.add_constant(x[variables], has_constant="add") if variables else \
+        pd.DataFrame({"const": np.ones(len(y))}, index=y.index)
+    return sm.OLS(y, design).fit()
+
+
+def _entry_candidates(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
+    """Partial F and p-value of each variable outside the model, if it entered."""
+    out = {}
+    for name in x.columns:
+        if name in model:
+            continue
+        fit = _fit(y, x, model + [name])
+        out[name] = (float(fit.tvalues[name] ** 2), float(fit.pvalues[name]))
+    return out
+
+
+def _in_model(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
+    fit = _fit(y, x, model)
+    return {name: (float(fit.tvalues[name] ** 2), float(fit.pvalues[name])) for name in model}
+
+
+def forward(y: pd.Series, x: pd.DataFrame, entry: float = 0.50) -> Selection:
+    """Forward selection: enter the most significant variable while its p < ``entry``."""
+    result = Selection("forward", [])
+    while len(result.variables) < x.shape[1]:
+        candidates = _entry_candidates(y, x, result.variables)
+        name = min(candidates, key=lambda v: candidates[v][1])
+        f_value, p_value = candidates[name]
+        if not p_value < entry:
+            break
+        result.variables.append(name)
+        result.steps.append(Step(len(result.steps) + 1, "enter", name, f_value, p_value))
+    return result
+
+
+def backward(y: pd.Series, x: pd.DataFrame, stay: float = 0.10) -> Selection:
+    """Backward elimination: remove the least significant variable while its p > ``stay``."""
+    result = Selection("backward", list(x.columns))
+    while result.variables:
+        current = _in_model(y, x, result.variables)
+        name = max(current, key=lambda v: current[v][1])
+        f_value, p_value = current[name]
+        if not p_value > stay:
+            break
+        result.variables.remove(name)
+        result.steps.append(Step(len(result.steps) + 1, "remove", name, f_value, p_value))
+    return result
+
+
+def stepwise(y: pd.Series, x: pd.DataFrame, entry: float = 0.15, stay: float = 0.15) -> Selection:
+    """Stepwise selection (see the module docstring)."""
+    result = Selection("stepwise", [])
+    just_removed: str | None = None
+    while len(result.variables) < x.shape[1]:
+        candidates = _entry_candidates(y, x, result.variables)
+        name = min(candidates, key=lambda v: candidates[v][1])
+        f_value, p_value = candidates[name]
+        if not p_value < entry or name == just_removed:
+            break
+        result.variables.append(name)
+        result.steps.append(Step(len(result.steps) + 1, "enter", name, f_value, p_value))
+        just_removed = None
+        while result.variables:
+            current = _in_model(y, x, result.variables)
+            worst = max(current, key=lambda v: current[v][1])
+            if not current[worst][1] > stay:
+                break
+            result.variables.remove(worst)
+            result.steps.append(Step(len(result.steps) + 1, "remove", worst, *current[worst]))
+            just_removed = worst
+    return result
+
+
+def select(method: str, y: pd.Series, x: pd.DataFrame, **levels: float) -> Selection:
+    """Run ``forward``, ``backward`` or ``stepwise`` with SAS defaults unless overridden."""
+    options = dict(SAS_DEFAULTS[method])
+    options.update({key: value for key, value in levels.items() if key in options})
+    return {"forward": forward, "backward": backward, "stepwise": stepwise}[method](y, x, **options)
