@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
+from scipy import stats
 
 SAS_DEFAULTS = {"forward": {"entry": 0.50}, "backward": {"stay": 0.10},
                 "stepwise": {"entry": 0.15, "stay": 0.15}}
@@ -38,26 +38,35 @@ class Selection:
     steps: list[Step] = field(default_factory=list)
 
 
-def _fit(y: pd.Series, x: pd.DataFrame, variables: list[str]):
-    design = sm.add_constant(x[variables], has_constant="add") if variables else \
-        pd.DataFrame({"const": np.ones(len(y))}, index=y.index)
-    return sm.OLS(y, design).fit()
+def _partial_f(y: np.ndarray, x: pd.DataFrame,
+               variables: list[str]) -> dict[str, tuple[float, float]]:
+    """Partial F (= t squared) and its p-value for each variable of an OLS fit with intercept.
+
+    A small numpy fit rather than statsmodels: selection refits thousands of times under the
+    bootstrap, and this is the same arithmetic.
+    """
+    design = np.column_stack([np.ones(len(y))] + [x[name].to_numpy(float) for name in variables])
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    residual = y - design @ coef
+    dof = len(y) - design.shape[1]
+    sigma2 = float(residual @ residual) / dof
+    inverse = np.linalg.pinv(design.T @ design)
+    out = {}
+    for index, name in enumerate(variables, start=1):
+        t = coef[index] / np.sqrt(sigma2 * inverse[index, index])
+        out[name] = (float(t * t), float(2 * stats.t.sf(abs(t), dof)))
+    return out
 
 
 def _entry_candidates(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
     """Partial F and p-value of each variable outside the model, if it entered."""
-    out = {}
-    for name in x.columns:
-        if name in model:
-            continue
-        fit = _fit(y, x, model + [name])
-        out[name] = (float(fit.tvalues[name] ** 2), float(fit.pvalues[name]))
-    return out
+    values = y.to_numpy(float)
+    return {name: _partial_f(values, x, model + [name])[name]
+            for name in x.columns if name not in model}
 
 
 def _in_model(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
-    fit = _fit(y, x, model)
-    return {name: (float(fit.tvalues[name] ** 2), float(fit.pvalues[name])) for name in model}
+    return _partial_f(y.to_numpy(float), x, model)
 
 
 def forward(y: pd.Series, x: pd.DataFrame, entry: float = 0.50) -> Selection:
