@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import click
@@ -131,8 +132,51 @@ def _print_dds(summary: dict[str, Any]) -> None:
         click.echo(f"  board {board}: {reason}")
 
 
+def _print_regress(summary: dict[str, Any]) -> None:
+    click.echo(f"regress: {summary['players_with_points']:,} players with WBF points of "
+               f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s")
+    for dataset, players in summary.get("datasets", {}).items():
+        click.echo(f"  {dataset}: {players:,} players above the thresholds")
+    if summary.get("chosen"):
+        click.echo(f"  chosen model: {summary['chosen']} (adjusted R2 "
+                   f"{summary['chosen_adj_r2']:.4f})")
+    for note in summary.get("notes", []):
+        click.echo(f"  note: {note}")
+
+
+def _sas_p(value: float) -> str:
+    """A p-value as SAS prints it."""
+    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
+
+
+def _print_study(result) -> None:
+    """The regression study on files, in the shape of the thesis's Table 12."""
+    click.echo(f"{'dataset':<16} {'method':<9} {'adj R2':>7} {'CV R2':>7}  domain  variables (p)")
+    for study in result.datasets:
+        if study.note:
+            click.echo(f"{study.key:<16} {study.note}")
+        for method, outcome in study.methods.items():
+            model = outcome.model
+            cv = f"{outcome.cv_r2:.4f}" if outcome.cv_r2 is not None else "-"
+            listed = ", ".join(f"{v} ({_sas_p(model.p_values[v])})" for v in model.variables)
+            click.echo(f"{study.key:<16} {method:<9} {model.adj_r2:>7.4f} {cv:>7}  "
+                       f"{'ok' if model.respects_domain else 'FLAG':<6}  {listed or 'none'}")
+    if result.chosen is None:
+        click.echo("no model respects the domain rule (mistake rates with negative signs)")
+        return
+    chosen = result.chosen
+    terms = " ".join(f"{value:+.5f} x {name}" for name, value in chosen.coefficients.items()
+                     if name != "Intercept")
+    click.echo(f"chosen: {result.chosen_from}\n  {chosen.response} = "
+               f"{chosen.coefficients['Intercept']:.5f} {terms}\n  adjusted R2 "
+               f"{chosen.adj_r2:.4f}, cross-validated R2 {result.chosen_cv_r2:.4f}")
+    for test in result.diagnostics:
+        click.echo(f"  {test.name}: statistic {test.statistic:.4f}, p {test.p_value:.4g}: "
+                   f"{test.verdict}")
+
+
 _PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match,
-             "dds": _print_dds}
+             "dds": _print_dds, "regress": _print_regress}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -174,8 +218,8 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 def main() -> None:
     """Judge bridge players from their hand records.
 
-    Stages, in order: ingest, clean, match, dds. `bridgerank run` runs them all, skipping
-    those whose inputs, settings and code have not changed since their last run.
+    Stages, in order: ingest, clean, match, dds, regress. `bridgerank run` runs them all,
+    skipping those whose inputs, settings and code have not changed since their last run.
     """
 
 
@@ -236,6 +280,40 @@ def match(force: bool, **common: Any) -> None:
 def dds(force: bool, **common: Any) -> None:
     """Judge every card and auction double dummy; 33 counters and 28 rates per player."""
     _run(_Session(**common), ["dds"], (), force=force)
+
+
+@main.command()
+@click.option("--rates", "rate_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="CSV of mistake rates per player (repeatable); runs on files, not the database.")
+@click.option("--responses", "response_file", type=click.Path(exists=True, dir_okay=False),
+              help="CSV of responses per player name (e.g. mp, pp), joined to the rates.")
+@click.option("--response", "response_names", multiple=True,
+              help="Response column to study (repeatable; default from settings: pp, mp).")
+@click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
+@_common
+@_fail_cleanly
+def regress(rate_files: tuple[str, ...], response_file: str | None,
+            response_names: tuple[str, ...], force: bool, **common: Any) -> None:
+    """Regress ranking points on mistake rates (VIF, SAS-style selection, diagnostics).
+
+    With --rates, runs on CSV files a user already has and writes CSV tables to
+    OUT/regression/; without, runs the pipeline stage on the database.
+    """
+    session = _Session(**common)
+    if not rate_files:
+        _run(session, ["regress"], (), force=force)
+        return
+    from regression.export import result_frames, write_csv
+    from regression.stage import options_from, regress_files
+
+    names = list(response_names) or session.settings["regress"]["responses"]
+    options = options_from(session.settings)
+    options["thresholds"] = {}  # files hold the players the user chose
+    result = regress_files(list(rate_files), response_file, names, options)
+    _print_study(result)
+    folder = Path(session.settings["store"]["out"]) / "regression"
+    write_csv(result_frames(result), folder)
+    click.echo(f"tables written to {folder}/")
 
 
 @main.command()

@@ -90,8 +90,10 @@ def _registry() -> dict[str, Stage]:
     from cleaning.ingest import INGEST_STAGE
     from cleaning.match import MATCH_STAGE
     from dds.stage import DDS_STAGE
+    from regression.stage import REGRESS_STAGE
 
-    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE)}
+    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE,
+                                             REGRESS_STAGE)}
 
 
 def stage_names() -> list[str]:

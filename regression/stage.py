@@ -1,0 +1,112 @@
+"""The ``regress`` stage, and the same study on rate and response files a user already has.
+
+In the pipeline the rates are ``player_rates`` (dds stage) and the responses the matched
+players' WBF open masterpoints ``mp`` and placing points ``pp`` (match stage); players below
+the opportunity thresholds (thesis Table 9, configurable) are left out, and a sweep over
+scaled thresholds shows what the choice costs. All result tables are replaced in the stage's
+last transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+from sqlalchemy import select, text
+
+from pipeline.stages import Stage, StageContext
+from pipeline.store import Player, PlayerRates, WbfPlayer
+from regression.analysis import RegressionResult, run_regression, threshold_sweep
+from regression.data import check_thresholds, read_rates_csv, read_responses_csv
+from regression.export import result_frames
+
+
+def options_from(settings: dict[str, Any]) -> dict[str, Any]:
+    """Options of :func:`run_regression` from the ``[regress]`` section."""
+    section = settings["regress"]
+    check_thresholds(section["thresholds"])
+    return {
+        "thresholds": dict(section["thresholds"]), "vif_bound": section["vif_bound"],
+        "cv_folds": section["cv_folds"], "bootstrap_resamples": section["bootstrap_resamples"],
+        "forward": {"entry": section["forward_entry"]},
+        "backward": {"stay": section["backward_stay"]},
+        "stepwise": {"entry": section["stepwise_entry"], "stay": section["stepwise_stay"]},
+    }
+
+
+def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Rates per player and the WBF points of the matched ones."""
+    rates = pd.DataFrame(conn.execute(select(PlayerRates.__table__)).mappings().all())
+    if rates.empty:
+        return rates, pd.DataFrame(columns=["mp", "pp"])
+    rates = rates.set_index("player")
+    points = pd.DataFrame(conn.execute(
+        select(PlayerRates.player, WbfPlayer.mp, WbfPlayer.pp)
+        .join(Player, Player.id == PlayerRates.player_id)
+        .join(WbfPlayer, WbfPlayer.id == Player.wbf_id)).mappings().all(),
+        columns=["player", "mp", "pp"])
+    return rates.drop(columns=["player_id"]), points.set_index("player")
+
+
+def regress_files(rate_files: list[str], response_file: str | None, responses: list[str],
+                  options: dict[str, Any]) -> RegressionResult:
+    """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``)."""
+    rates = pd.concat([read_rates_csv(path) for path in rate_files], axis=1)
+    rates = rates.loc[:, ~rates.columns.duplicated()]
+    if response_file:
+        points = read_responses_csv(response_file)
+    else:
+        points = rates.select_dtypes("number")
+    rates = rates.drop(columns=[c for c in responses if c in rates.columns and response_file])
+    return run_regression(rates, points, responses, options)
+
+
+def _write(conn, frames: dict[str, pd.DataFrame]) -> None:
+    for name, frame in frames.items():
+        conn.execute(text(f'DROP TABLE IF EXISTS "{name}"'))
+        if not frame.empty:
+            frame.to_sql(name, conn, index=False)
+
+
+def run(context: StageContext) -> dict[str, Any]:
+    """Run the study on the pipeline's tables (see the module docstring)."""
+    options = options_from(context.settings)
+    section = context.settings["regress"]
+    with context.engine.connect() as conn:
+        rates, points = pipeline_data(conn)
+    frames: dict[str, pd.DataFrame] = {}
+    summary: dict[str, Any] = {"players_with_rates": len(rates),
+                               "players_with_points": len(points)}
+    if len(points):
+        result = run_regression(rates, points, section["responses"], options)
+        frames = result_frames(result)
+        frames["regression_plots"] = pd.DataFrame(
+            [{"name": name, "png_base64": png} for name, png in result.plots.items()])
+        frames["regression_sweep"] = threshold_sweep(
+            rates, points, section["responses"], options["thresholds"], section["sweep_factors"],
+            options)
+        summary.update(
+            datasets={s.key: s.n for s in result.datasets},
+            chosen=result.chosen_from or None,
+            chosen_adj_r2=result.chosen.adj_r2 if result.chosen else None,
+            notes=[f"{s.key}: {s.note}" for s in result.datasets if s.note])
+    else:
+        summary["notes"] = ["no player with mistake rates has WBF points"]
+    with context.engine.begin() as conn:
+        _write(conn, frames)
+        context.finish(conn, summary)
+    return summary
+
+
+REGRESS_STAGE = Stage(
+    name="regress",
+    run=run,
+    reads=("player_rates", "players"),
+    writes=("regression",),
+    settings_sections=("regress",),
+    modules=("regression.stage", "regression.analysis", "regression.models",
+             "regression.selection", "regression.vif", "regression.diagnostics",
+             "regression.data", "regression.export"),
+    description="regress ranking points on mistake rates; diagnostics, validation, ranking",
+)
+
