@@ -175,8 +175,13 @@ def _print_study(result) -> None:
                    f"{test.verdict}")
 
 
+def _print_report(summary: dict[str, Any]) -> None:
+    click.echo(f"report: {summary['report']} ({summary['bytes']:,} bytes), "
+               f"{summary['csv_tables']} tables as CSV in {Path(summary['report']).parent / 'csv'}")
+
+
 _PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match,
-             "dds": _print_dds, "regress": _print_regress}
+             "dds": _print_dds, "regress": _print_regress, "report": _print_report}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -211,6 +216,9 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
                    f"Resume with: bridgerank run --from {current['stage']}", err=True)
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
+    report = Path(session.settings["store"]["out"]) / "report.html"
+    if report.exists() and any(stage.name == "report" for stage in selected):
+        click.echo(f"report: {report}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -218,8 +226,8 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 def main() -> None:
     """Judge bridge players from their hand records.
 
-    Stages, in order: ingest, clean, match, dds, regress. `bridgerank run` runs them all,
-    skipping those whose inputs, settings and code have not changed since their last run.
+    Stages, in order: ingest, clean, match, dds, regress, report. `bridgerank run` runs them
+    all, skipping those whose inputs, settings and code have not changed since their last run.
     """
 
 
@@ -314,6 +322,15 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
     folder = Path(session.settings["store"]["out"]) / "regression"
     write_csv(result_frames(result), folder)
     click.echo(f"tables written to {folder}/")
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Write the report even if nothing changed.")
+@_common
+@_fail_cleanly
+def report(force: bool, **common: Any) -> None:
+    """Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."""
+    _run(_Session(**common), ["report"], (), force=force)
 
 
 @main.command()

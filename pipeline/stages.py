@@ -72,6 +72,8 @@ class Stage:
     extra_input: Callable[[StageContext], Any] | None = None
     # A stage with nothing to do says why here (ingest without sources).
     idle_reason: Callable[[StageContext], str | None] | None = None
+    # A stage whose output lives outside the database says whether it is still there.
+    outputs_present: Callable[[StageContext], bool] | None = None
 
 
 @dataclass
@@ -90,10 +92,11 @@ def _registry() -> dict[str, Stage]:
     from cleaning.ingest import INGEST_STAGE
     from cleaning.match import MATCH_STAGE
     from dds.stage import DDS_STAGE
+    from pipeline.report import REPORT_STAGE
     from regression.stage import REGRESS_STAGE
 
     return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE,
-                                             REGRESS_STAGE)}
+                                             REGRESS_STAGE, REPORT_STAGE)}
 
 
 def stage_names() -> list[str]:
@@ -187,7 +190,8 @@ def run_stages(engine: Engine, settings: dict[str, Any], stages: Sequence[Stage]
             outcome = StageOutcome(stage.name, "idle", note=idle)
         else:
             context.fingerprint = stage_fingerprint(context)
-            if not force and is_up_to_date(context):
+            present = stage.outputs_present(context) if stage.outputs_present else True
+            if not force and present and is_up_to_date(context):
                 outcome = StageOutcome(stage.name, "up to date")
             else:
                 outcome = StageOutcome(stage.name, "ran", stage.run(context))

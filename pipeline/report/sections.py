@@ -1,0 +1,136 @@
+"""The report's sections: each reads what it needs from the database and returns a context.
+
+A section is registered with :func:`section`; one that finds nothing to show (its stage has
+not run) returns None and is left out. New stages add sections here without touching the
+template of the others.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pandas as pd
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+
+from cleaning.audit import exclusion_table, records_read
+
+
+@dataclass(frozen=True)
+class Section:
+    """A report section: ``build(conn)`` gives the template's context, or None to skip it."""
+
+    key: str
+    title: str
+    template: str
+    build: Callable[[Connection], dict[str, Any] | None]
+
+
+SECTIONS: list[Section] = []
+
+
+def section(key: str, title: str, template: str):
+    """Register a section builder, in report order."""
+    def register(build):
+        SECTIONS.append(Section(key, title, template, build))
+        return build
+    return register
+
+
+def _has(conn: Connection, *tables: str) -> bool:
+    names = set(inspect(conn).get_table_names())
+    return all(table in names for table in tables)
+
+
+def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
+    return pd.read_sql(text(query), conn, params=params)
+
+
+@section("settings", "Run settings and timings", "settings.html.j2")
+def _settings(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "stage_runs"):
+        return None
+    runs = _frame(conn, "select stage, finished_at, seconds, summary from stage_runs "
+                        "where id in (select max(id) from stage_runs group by stage) "
+                        "order by id")
+    return {"runs": runs.to_dict("records")}
+
+
+@section("funnel", "Data funnel: records read, kept and excluded", "funnel.html.j2")
+def _funnel(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "boards", "exclusions") or not records_read(conn):
+        return None
+    levels = {}
+    for level, title in (("board", "Boards excluded (thesis Table 5)"),
+                         ("auction", "Auctions blanked (thesis Table 6)"),
+                         ("play", "Plays blanked (thesis Table 7)"),
+                         ("note", "Notes: values inferred or unknown, nothing dropped")):
+        rows, total, no_error = exclusion_table(conn, level)
+        levels[level] = {"title": title, "rows": rows, "total": total, "no_error": no_error}
+    sources = _frame(conn, "select format, status, count(*) as files, sum(records) as records "
+                           "from source_files group by format, status")
+    return {"read": records_read(conn), "levels": levels, "sources": sources.to_dict("records")}
+
+
+@section("matching", "Name matching to the WBF lists", "matching.html.j2")
+def _matching(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "name_matches") or not _frame(conn, "select 1 from name_matches").size:
+        return None
+    reasons = _frame(conn, "select reason, count(*) as names, sum(seats) as seats "
+                           "from name_matches group by reason order by seats desc")
+    unmatched = _frame(conn, "select raw_name, reason, runner_up, seats from name_matches "
+                             "where wbf_id is null order by seats desc limit 25")
+    matched = _frame(conn, "select m.raw_name, w.name as wbf_name, w.country, m.reason, "
+                           "m.score, m.seats from name_matches m join wbf_players w "
+                           "on w.id = m.wbf_id order by m.seats desc limit 50")
+    total = float(reasons["seats"].sum())
+    covered = float(_frame(conn, "select coalesce(sum(seats), 0) as s from name_matches "
+                                 "where wbf_id is not null")["s"][0])
+    return {"reasons": reasons.to_dict("records"), "unmatched": unmatched.to_dict("records"),
+            "matched": matched.to_dict("records"), "seats": total,
+            "share": covered / total if total else 0.0}
+
+
+@section("players", "Players: the 33 counters and 28 rates", "players.html.j2")
+def _players(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "player_stats") or not _frame(conn, "select 1 from player_stats").size:
+        return None
+    stats = _frame(conn, "select * from player_stats order by boards desc")
+    rates = _frame(conn, "select * from player_rates")
+    return {"stats": stats.drop(columns=["player_id"]), "rates": rates.drop(columns=["player_id"])}
+
+
+@section("regression", "Regression of ranking points on mistake rates", "regression.html.j2")
+def _regression(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "regression_models"):
+        return None
+    context: dict[str, Any] = {}
+    for name in ("regression_models", "regression_coefficients", "regression_steps",
+                 "regression_vif", "regression_bootstrap", "regression_diagnostics",
+                 "regression_sweep", "chosen_model"):
+        context[name] = _frame(conn, f"select * from {name}") if _has(conn, name) else None
+    context["plots"] = (dict(_frame(conn, "select name, png_base64 from regression_plots")
+                             .itertuples(index=False))
+                        if _has(conn, "regression_plots") else {})
+    return context
+
+
+@section("ranking", "Final ranking", "ranking.html.j2")
+def _ranking(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "rankings", "chosen_model"):
+        return None
+    return {"ranking": _frame(conn, "select * from rankings order by rank"),
+            "model": _frame(conn, "select * from chosen_model").to_dict("records")[0]}
+
+
+def summary_text(value: str) -> str:
+    """A stage's JSON summary as short ``key: value`` text for the timings table."""
+    try:
+        data = json.loads(value)
+    except (TypeError, ValueError):
+        return ""
+    parts = [f"{key}: {val}" for key, val in data.items()
+             if not isinstance(val, (dict, list)) and key != "seconds"]
+    return "; ".join(parts)
