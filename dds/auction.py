@@ -18,7 +18,9 @@ The types (thesis Table 3):
   ``declarer_missed_redoubling_opponents_erroneous_double``,
   ``declarer_missed_opponents_last_bid``, ``declarer_erroneous_redouble``.
 
-A strain is open to a player only if partner was not the first of the pair to name it.
+A strain is open to a player only if partner was not the first of the pair to name it, over
+the whole auction (as the thesis's code read it): a strain partner names first after the
+defenders' last bid is closed to this player in the declaring side's alternatives too.
 """
 
 from __future__ import annotations

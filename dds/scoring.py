@@ -45,7 +45,7 @@ def score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int,
     tricks : int
         Tricks taken by the declaring side, 0-13.
     year : int, optional
-        Year the board was played; None means current rules.
+        Year the board was played; None (or the thesis's 0) means current rules.
 
     Returns
     -------
@@ -54,7 +54,8 @@ def score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int,
     """
     needed = level + 6
     if tricks < needed:
-        old_rules = year is not None and year <= LAST_YEAR_OF_OLD_UNDERTRICKS
+        # year 0 is the thesis's "unknown": current rules, like None
+        old_rules = bool(year) and year <= LAST_YEAR_OF_OLD_UNDERTRICKS
         return _undertricks(needed - tricks, doubled, vulnerable, old_rules)
     multiplier = (1, 2, 4)[doubled]
     contract_points = (_TRICK_VALUE[strain] * level + (10 if strain == "N" else 0)) * multiplier

@@ -36,6 +36,8 @@ def test_every_result_equals_endplay_from_1988():
     ("4SX", False, 6, 1987, -700), ("4SX", False, 5, 1955, -900), ("4SR", False, 6, 1955, -1400),
     # the first three undertricks and vulnerable ones are the same in both eras
     ("4SX", False, 7, 1955, -500), ("4SX", True, 6, 1955, -1100), ("4S", False, 6, 1955, -200),
+    # an unknown year (None, or the thesis's 0) is scored by the current rules
+    ("4SX", False, 6, None, -800), ("4SX", False, 6, 0, -800),
     # made contracts by hand: game, partscore, slams, insult, overtricks
     ("3N", False, 9, None, 400), ("3N", True, 10, None, 630), ("2SX", False, 8, None, 470),
     ("1NR", True, 8, None, 1160), ("6H", True, 12, None, 1430), ("7NR", True, 13, None, 2980),
