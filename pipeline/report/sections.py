@@ -52,7 +52,8 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
 def _settings(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "stage_runs"):
         return None
-    runs = _frame(conn, "select stage, finished_at, seconds, summary from stage_runs "
+    runs = _frame(conn, "select stage, substr(finished_at, 1, 19) as finished_at, seconds, "
+                        "summary from stage_runs "
                         "where id in (select max(id) from stage_runs group by stage) "
                         "order by id")
     return {"runs": runs.to_dict("records")}
@@ -131,6 +132,9 @@ def summary_text(value: str) -> str:
         data = json.loads(value)
     except (TypeError, ValueError):
         return ""
-    parts = [f"{key}: {val}" for key, val in data.items()
+    def shown(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+    parts = [f"{key}: {shown(val)}" for key, val in data.items()
              if not isinstance(val, (dict, list)) and key != "seconds"]
     return "; ".join(parts)
