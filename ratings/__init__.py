@@ -1,0 +1,1 @@
+"""Ratings from results: the Bradley-Terry family and the multiplayer Elo family."""

@@ -1,0 +1,106 @@
+"""The Bradley-Terry family against the spec's test vectors, choix, and invariants."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ratings.bt import ConvergenceWarning, Hypergraph, NoEstimate, fit, fit_bt, log_likelihood
+from tests.conftest import TEST_DATA
+
+CASES = json.loads((TEST_DATA / "bt_cases.json").read_text())
+
+
+@pytest.mark.parametrize("case", CASES["bt"], ids=[c["desc"] for c in CASES["bt"]])
+def test_classical_bt(case):
+    result = fit_bt(np.array(case["W"]), case["method"], prior=case.get("prior", False), tol=1e-12)
+    assert result.converged
+    assert result.pi == pytest.approx(case["pi"], abs=1e-6)
+    if "s" in case:
+        assert result.s == pytest.approx(case["s"], abs=1e-6)
+    if "elo" in case:
+        assert result.elo == pytest.approx(case["elo"], abs=1e-5)
+    if "sweeps" in case:
+        assert result.sweeps == case["sweeps"]
+
+
+def _probability(result, winners, losers, model):
+    if model == "hbt":
+        return 1 / (1 + np.exp(result.s[losers].sum() - result.s[winners].sum()))
+    return result.pi[winners].sum() / (result.pi[winners].sum() + result.pi[losers].sum())
+
+
+@pytest.mark.parametrize("case", CASES["hyper"], ids=[c["desc"] for c in CASES["hyper"]])
+def test_hypergraph_models(case):
+    n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
+    graph = Hypergraph([tuple(game) for game in case["games"]], n,
+                       reduce_overlap=not case.get("overlap", False))
+    result = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12)
+    assert result.converged
+    if "s" in case:
+        assert result.s == pytest.approx(case["s"], abs=1e-6)
+    if "pi" in case:
+        assert result.pi == pytest.approx(case["pi"], abs=1e-6)
+    if "loglik" in case:
+        kind = "hbt" if case["model"] == "hbt" else "gbt"
+        assert log_likelihood(graph, result.s, kind) == pytest.approx(case["loglik"], abs=1e-6)
+    for winners, losers, expected in case.get("p", []):
+        assert _probability(result, winners, losers, case["model"]) == pytest.approx(expected,
+                                                                                  abs=1e-6)
+    if "sweeps" in case:
+        assert result.sweeps == case["sweeps"]
+
+
+def test_no_estimate_without_a_prior_names_the_players():
+    with pytest.raises(NoEstimate, match=r"players \[2\] never won"):
+        fit_bt(np.array([[0, 2, 1], [1, 0, 1], [0, 0, 0]]))
+
+
+def test_iteration_cap_warns():
+    with pytest.warns(ConvergenceWarning, match="did not converge in 3 sweeps"):
+        fit_bt(np.array([[0, 2, 1, 3], [1, 0, 2, 1], [1, 1, 0, 2], [0, 1, 1, 0]]), max_iter=3)
+
+
+def test_two_players_reduce_to_the_win_ratio():
+    result = fit_bt(np.array([[0, 3], [1, 0]]))
+    assert result.pi[0] / result.pi[1] == pytest.approx(3)
+
+
+def test_components_are_normalised_separately():
+    games = [((0,), (1,), 2), ((1,), (0,), 1), ((2,), (3,), 1), ((3,), (2,), 4)]
+    result = fit(Hypergraph(games, 5), "hbt")
+    assert result.s[0] + result.s[1] == pytest.approx(0)
+    assert result.s[2] + result.s[3] == pytest.approx(0)
+    assert np.isnan(result.s[4])  # no games, no rating
+    assert result.components[0] == result.components[1] != result.components[2]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_invariant_to_game_order_and_player_labels(seed):
+    rng = np.random.default_rng(seed)
+    games = [(tuple(rng.choice(6, 2, replace=False)), None, 1.0) for _ in range(60)]
+    games = [((a,), (b,), w) for (a, b), _, w in games]
+    base = fit(Hypergraph(games, 6), "hbt", prior=True).s
+    shuffled = [games[i] for i in rng.permutation(len(games))]
+    assert fit(Hypergraph(shuffled, 6), "hbt", prior=True).s == pytest.approx(base, abs=1e-8)
+    relabel = rng.permutation(6)
+    renamed = [((relabel[a],), (relabel[b],), w) for (a,), (b,), w in games]
+    renamed_fit = fit(Hypergraph(renamed, 6), "hbt", prior=True)
+    assert renamed_fit.s[relabel] == pytest.approx(base, abs=1e-8)
+
+
+def test_equals_choix_maximum_likelihood():
+    choix = pytest.importorskip("choix")
+    rng = np.random.default_rng(7)
+    strengths = rng.normal(0, 1, 8)
+    pairs = []
+    for _ in range(400):
+        a, b = rng.choice(8, 2, replace=False)
+        a_wins = rng.random() < 1 / (1 + np.exp(strengths[b] - strengths[a]))
+        pairs.append((a, b) if a_wins else (b, a))
+    theirs = choix.ilsr_pairwise(8, pairs, alpha=0.0, tol=1e-12)
+    wins = np.zeros((8, 8))
+    for winner, loser in pairs:
+        wins[winner, loser] += 1
+    ours = fit_bt(wins, tol=1e-12).s
+    assert ours - ours.mean() == pytest.approx(theirs - theirs.mean(), abs=1e-6)
