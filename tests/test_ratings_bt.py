@@ -104,3 +104,29 @@ def test_equals_choix_maximum_likelihood():
         wins[winner, loser] += 1
     ours = fit_bt(wins, tol=1e-12).s
     assert ours - ours.mean() == pytest.approx(theirs - theirs.mean(), abs=1e-6)
+
+
+def test_bootstrap_intervals_hold_the_estimate_and_shrink_with_data():
+    from ratings.uncertainty import bootstrap_intervals
+
+    rng = np.random.default_rng(11)
+    truth = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
+    widths = []
+    for size in (150, 1200):
+        games = []
+        for _ in range(size):
+            a, b = rng.choice(5, 2, replace=False)
+            won = rng.random() < 1 / (1 + np.exp(truth[b] - truth[a]))
+            games.append(((a,), (b,), 1.0) if won else ((b,), (a,), 1.0))
+        low, high = bootstrap_intervals(games, 5, resamples=60, seed=1)
+        estimate = fit(Hypergraph(games, 5), "hbt", prior=True).s
+        assert np.all(low <= estimate) and np.all(estimate <= high)
+        widths.append(float(np.mean(high - low)))
+    assert widths[1] < widths[0] / 2  # eight times the games: about a third of the width
+
+
+def test_elo_spread():
+    from ratings.uncertainty import elo_spread
+
+    spread = elo_spread({"a": [(1, 1000.0), (2, 1010.0), (3, 990.0)], "b": [(1, 1000.0)]})
+    assert spread["a"] == pytest.approx(10.0) and np.isnan(spread["b"])

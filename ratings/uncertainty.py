@@ -1,0 +1,52 @@
+"""Uncertainty the rating methods do not give by themselves.
+
+* Bradley-Terry family: percentile intervals from refits on games resampled with replacement
+  (the prior keeps every resample estimable);
+* Elo: the spread of each player's rating over the last games of the history.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable
+
+import numpy as np
+
+from ratings.bt import Game, Hypergraph, fit
+
+
+def bootstrap_intervals(games: list[Game], n: int, model: str = "hbt", resamples: int = 200,
+                        level: float = 0.95, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper percentile bounds of each player's log-strength.
+
+    Parameters
+    ----------
+    games : list of (winners, losers, weight)
+    n : int
+        Players.
+    model : str
+        A model of :data:`ratings.bt.MODELS`.
+    resamples : int
+    level : float
+        Coverage of the interval.
+
+    Notes
+    -----
+    Each resample is fitted with the prior (one virtual win and loss each), so a player who by
+    chance has only wins in a resample still gets a finite value; HBT levels are then
+    comparable across resamples without normalisation.
+    """
+    rng = np.random.default_rng(seed)
+    draws = np.full((resamples, n), np.nan)
+    for r in range(resamples):
+        picked = [games[i] for i in rng.integers(0, len(games), len(games))]
+        draws[r] = fit(Hypergraph(picked, n, reduce_overlap=model == "hbt"), model,
+                       prior=True, tol=1e-8).s
+    tail = (1 - level) / 2 * 100
+    return np.nanpercentile(draws, tail, axis=0), np.nanpercentile(draws, 100 - tail, axis=0)
+
+
+def elo_spread(history: dict[Hashable, list[tuple[int, float]]],
+               last: int = 20) -> dict[Hashable, float]:
+    """Standard deviation of each player's rating over their last ``last`` games."""
+    return {player: float(np.std([rating for _, rating in points[-last:]], ddof=1))
+            if len(points) > 1 else float("nan") for player, points in history.items()}
