@@ -175,13 +175,22 @@ def _print_study(result) -> None:
                    f"{test.verdict}")
 
 
+def _print_rate(summary: dict[str, Any]) -> None:
+    click.echo(f"rate: {summary['team_games']:,} team boards, {summary['players']:,} players "
+               f"rated, in {summary['seconds']:.1f} s")
+    if summary.get("validation"):
+        click.echo("  held-out log-loss: " + ", ".join(
+            f"{method} {loss:.4f}" for method, loss in summary["validation"].items()))
+
+
 def _print_report(summary: dict[str, Any]) -> None:
     click.echo(f"report: {summary['report']} ({summary['bytes']:,} bytes), "
                f"{summary['csv_tables']} tables as CSV in {Path(summary['report']).parent / 'csv'}")
 
 
 _PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match,
-             "dds": _print_dds, "regress": _print_regress, "report": _print_report}
+             "dds": _print_dds, "rate": _print_rate, "regress": _print_regress,
+             "report": _print_report}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -226,8 +235,9 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 def main() -> None:
     """Judge bridge players from their hand records.
 
-    Stages, in order: ingest, clean, match, dds, regress, report. `bridgerank run` runs them
-    all, skipping those whose inputs, settings and code have not changed since their last run.
+    Stages, in order: ingest, clean, match, dds, rate, regress, report. `bridgerank run` runs
+    them all, skipping those whose inputs, settings and code have not changed since their last
+    run.
     """
 
 
@@ -322,6 +332,15 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
     folder = Path(session.settings["store"]["out"]) / "regression"
     write_csv(result_frames(result), folder)
     click.echo(f"tables written to {folder}/")
+
+
+@main.command()
+@click.option("--force", is_flag=True, help="Rate again even if nothing changed.")
+@_common
+@_fail_cleanly
+def rate(force: bool, **common: Any) -> None:
+    """Rate players from team-match results (HBT, GBT, BT, win rate) with held-out validation."""
+    _run(_Session(**common), ["rate"], (), force=force)
 
 
 @main.command()

@@ -93,10 +93,12 @@ def _registry() -> dict[str, Stage]:
     from cleaning.match import MATCH_STAGE
     from dds.stage import DDS_STAGE
     from pipeline.report import REPORT_STAGE
+    from ratings.stage import RATE_STAGE
     from regression.stage import REGRESS_STAGE
 
-    return {stage.name: stage for stage in (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE,
-                                             REGRESS_STAGE, REPORT_STAGE)}
+    stages = (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE, RATE_STAGE, REGRESS_STAGE,
+              REPORT_STAGE)
+    return {stage.name: stage for stage in stages}
 
 
 def stage_names() -> list[str]:

@@ -212,6 +212,18 @@ class AuctionAnalysis(Base):
     weight: Mapped[int] = mapped_column(Integer)  # score given away
 
 
+class Rating(Base):
+    """A player's rating by one method (log-strength for the BT family, share for win rate)."""
+
+    __tablename__ = "ratings"
+    player: Mapped[str] = mapped_column(Text, primary_key=True)
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    low: Mapped[float | None] = mapped_column(Float)  # bootstrap interval, where computed
+    high: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
 class TokenCount(Base):
     """Every raw call and card token seen, with what cleaning made of it."""
 

@@ -199,8 +199,24 @@ def _normalise(s: np.ndarray, components: np.ndarray, how: str | None) -> None:
             s[members] -= np.log(np.exp(s[members]).sum())
 
 
+def _squarem_step(sweep, s: np.ndarray) -> tuple[np.ndarray, int]:
+    """One SQUAREM cycle on the fixed-point map ``sweep``; returns the point and sweeps used."""
+    s1 = sweep(s)
+    s2 = sweep(s1)
+    r = np.nan_to_num(s1 - s)
+    v = np.nan_to_num(s2 - s1) - r
+    norm_v = float(np.sqrt(v @ v))
+    if norm_v == 0:
+        return s2, 2
+    alpha = -float(np.sqrt(r @ r)) / norm_v
+    alpha = min(alpha, -1.0)  # never shorter than two plain sweeps
+    extrapolated = s - 2 * alpha * r + alpha * alpha * v
+    extrapolated = np.where(np.isnan(s), np.nan, extrapolated)
+    return sweep(extrapolated), 3
+
+
 def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float = 1e-10,
-        max_iter: int = 10_000, normalise: str | None = "auto") -> Fit:
+        max_iter: int = 10_000, normalise: str | None = "auto", accelerate: bool = False) -> Fit:
     """Fit a model of :data:`MODELS` by Gauss-Seidel sweeps.
 
     Parameters
@@ -217,6 +233,11 @@ def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float =
     normalise : {"auto", "mean-log", "sum", None}
         "auto" follows the spec: nothing with a prior; HBT to mean log-strength 0 per component
         only when every game has equal team sizes; GBT to sum 1 per component.
+    accelerate : bool
+        SQUAREM extrapolation of the sweeps (Varadhan and Roland 2008): same fixed point, far
+        fewer sweeps where the plain iteration crawls, as along the split between fixed
+        partners (thousands of sweeps on bridge team data). Off by default, so the sweep
+        counts are those of the papers' algorithms.
 
     Returns
     -------
@@ -240,15 +261,12 @@ def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float =
         graph.check_estimable()
     played = np.asarray((graph.win + graph.lose).sum(axis=1)).ravel() > 0
     players = np.flatnonzero(played)
-    s = np.where(played, 0.0, np.nan)
     components = graph.components()
     win_t, lose_t = graph.win.T.tocsr(), graph.lose.T.tocsr()
-    values = np.nan_to_num(s)
-    converged = False
-    sweeps = 0
-    while sweeps < max_iter and not converged:
-        sweeps += 1
-        previous = s.copy()
+
+    def sweep(current: np.ndarray) -> np.ndarray:
+        """One Gauss-Seidel pass over the players, then the normalisation."""
+        values = np.nan_to_num(current)
         team_w = win_t @ (values if log_space else np.exp(values) * played)
         team_l = lose_t @ (values if log_space else np.exp(values) * played)
         for k in players:
@@ -256,12 +274,23 @@ def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float =
             old = values[k]
             values[k] = old + delta
             change = delta if log_space else np.exp(values[k]) - np.exp(old)
-            won, lost = graph.games_won(k), graph.games_lost(k)
-            team_w[won] += change
-            team_l[lost] += change
-        s = np.where(played, values, np.nan)
-        _normalise(s, components, normalise)
-        values = np.nan_to_num(s)
+            team_w[graph.games_won(k)] += change
+            team_l[graph.games_lost(k)] += change
+        result = np.where(played, values, np.nan)
+        _normalise(result, components, normalise)
+        return result
+
+    s = np.where(played, 0.0, np.nan)
+    converged = False
+    sweeps = 0
+    while sweeps < max_iter and not converged:
+        previous = s
+        if accelerate:
+            s, used = _squarem_step(sweep, s)
+            sweeps += used
+        else:
+            s = sweep(s)
+            sweeps += 1
         converged = bool(np.nanmax(np.abs(s - previous)) < tol)
     if not converged:
         warnings.warn(f"{model} did not converge in {max_iter} sweeps; try prior=True if some "
@@ -289,3 +318,67 @@ def log_likelihood(graph: Hypergraph, s: np.ndarray, model: str = "hbt") -> floa
     pi = np.exp(values)
     team_w, team_l = graph.win.T @ pi, graph.lose.T @ pi
     return float(np.sum(graph.weights * (np.log(team_w) - np.log(team_w + team_l))))
+
+
+def fit_hbt_newton(graph: Hypergraph, prior: bool = True, tol: float = 1e-10,
+                   max_iter: int = 100) -> Fit:
+    """HBT by Newton's method: the same estimate as :func:`fit` with ``model="hbt"``, faster
+    on large data.
+
+    HBT is logistic regression without intercept on rows ``x_m = 1[I_m] - 1[J_m]``, so its
+    log-likelihood is concave in s and Newton converges in a few steps where the Gauss-Seidel
+    sweeps crawl (fixed partnerships). Each step solves with the dense Hessian (players x
+    players), with a halving line search so the likelihood never decreases.
+
+    Notes
+    -----
+    Without a prior the Hessian is singular along shifts (equal team sizes) and partnership
+    splits; the minimum-norm step is taken and the result normalised as :func:`fit` does.
+    """
+    if not prior:
+        graph.check_estimable()
+    played = np.asarray((graph.win + graph.lose).sum(axis=1)).ravel() > 0
+    design = (graph.win - graph.lose).T.tocsr()  # games x players
+    weights = graph.weights
+
+    def objective(s: np.ndarray) -> float:
+        value = float(np.sum(weights * -np.logaddexp(0, -(design @ s))))
+        if prior:
+            value += float(np.sum(-np.logaddexp(0, -s[played]) - np.logaddexp(0, s[played])))
+        return value
+
+    s = np.zeros(graph.n)
+    converged = False
+    steps = 0
+    current = objective(s)
+    while steps < max_iter and not converged:
+        steps += 1
+        margin = design @ s
+        p = 1 / (1 + np.exp(-margin))
+        gradient = design.T @ (weights * (1 - p))
+        curvature = weights * p * (1 - p)
+        hessian = (design.T @ sparse.diags(curvature) @ design).toarray()
+        if prior:
+            sigma = 1 / (1 + np.exp(-s))
+            gradient = gradient + np.where(played, 1 - 2 * sigma, 0)
+            hessian = hessian + np.diag(np.where(played, 2 * sigma * (1 - sigma), 0))
+        active = np.flatnonzero(played)
+        step = np.zeros(graph.n)
+        step[active] = np.linalg.lstsq(hessian[np.ix_(active, active)], gradient[active],
+                                       rcond=None)[0]
+        length = 1.0
+        while True:
+            candidate = s + length * step
+            value = objective(candidate)
+            if value >= current - 1e-12 or length < 1e-6:
+                break
+            length /= 2
+        converged = bool(np.max(np.abs(candidate - s)) < tol)
+        s, current = candidate, value
+    result = np.where(played, s, np.nan)
+    if not prior and graph.equal_sizes:
+        _normalise(result, graph.components(), "mean-log")
+    if not converged:
+        warnings.warn(f"HBT Newton did not converge in {max_iter} steps", ConvergenceWarning,
+                      stacklevel=2)
+    return Fit(result, steps, converged, graph.components())

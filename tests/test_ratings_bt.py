@@ -112,13 +112,13 @@ def test_bootstrap_intervals_hold_the_estimate_and_shrink_with_data():
     rng = np.random.default_rng(11)
     truth = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
     widths = []
-    for size in (150, 1200):
+    for size in (100, 800):
         games = []
         for _ in range(size):
             a, b = rng.choice(5, 2, replace=False)
             won = rng.random() < 1 / (1 + np.exp(truth[b] - truth[a]))
             games.append(((a,), (b,), 1.0) if won else ((b,), (a,), 1.0))
-        low, high = bootstrap_intervals(games, 5, resamples=60, seed=1)
+        low, high = bootstrap_intervals(games, 5, resamples=40, seed=1)
         estimate = fit(Hypergraph(games, 5), "hbt", prior=True).s
         assert np.all(low <= estimate) and np.all(estimate <= high)
         widths.append(float(np.mean(high - low)))
@@ -130,3 +130,27 @@ def test_elo_spread():
 
     spread = elo_spread({"a": [(1, 1000.0), (2, 1010.0), (3, 990.0)], "b": [(1, 1000.0)]})
     assert spread["a"] == pytest.approx(10.0) and np.isnan(spread["b"])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES["hyper"] if c["desc"].startswith(
+    ("HBT-2b", "HBT-6", "GBT-1 Huang", "GBT-3"))], ids=lambda c: c["desc"])
+def test_acceleration_keeps_the_fixed_point(case):
+    n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
+    graph = Hypergraph([tuple(game) for game in case["games"]], n,
+                       reduce_overlap=not case.get("overlap", False))
+    plain = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12)
+    fast = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12, accelerate=True)
+    assert fast.s == pytest.approx(plain.s, abs=1e-8)
+    assert fast.sweeps < plain.sweeps
+
+
+@pytest.mark.parametrize("case", [c for c in CASES["hyper"] if c["model"] == "hbt"],
+                         ids=lambda c: c["desc"])
+def test_newton_reaches_the_same_estimates(case):
+    from ratings.bt import fit_hbt_newton
+
+    n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
+    graph = Hypergraph([tuple(game) for game in case["games"]], n)
+    result = fit_hbt_newton(graph, prior=case.get("prior", False))
+    assert result.converged and result.sweeps <= 10
+    assert result.s == pytest.approx(case["s"], abs=1e-6)

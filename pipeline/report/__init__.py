@@ -24,7 +24,7 @@ EXPORTED = ("exclusions", "token_counts", "name_matches", "players", "wbf_player
             "player_stats", "player_rates", "auction_analysis", "regression_models",
             "regression_coefficients", "regression_steps", "regression_vif",
             "regression_bootstrap", "regression_diagnostics", "regression_sweep",
-            "chosen_model", "rankings")
+            "chosen_model", "rankings", "ratings", "rating_validation")
 
 
 def _fmt(value: Any) -> str:
@@ -119,7 +119,7 @@ REPORT_STAGE = Stage(
     name="report",
     run=run,
     reads=("boards",),
-    optional_reads=("name_matches", "player_stats", "regression"),
+    optional_reads=("name_matches", "player_stats", "ratings", "regression"),
     writes=(),
     settings_sections=("store",),
     modules=("pipeline.report", "pipeline.report.sections"),

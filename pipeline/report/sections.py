@@ -103,6 +103,26 @@ def _players(conn: Connection) -> dict[str, Any] | None:
     return {"stats": stats.drop(columns=["player_id"]), "rates": rates.drop(columns=["player_id"])}
 
 
+@section("ratings", "Ratings from results", "ratings.html.j2")
+def _ratings(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "ratings") or not _frame(conn, "select 1 from ratings limit 1").size:
+        return None
+    table = _frame(conn, "select player, method, rating, games from ratings")
+    wide = table.pivot_table(index="player", columns="method", values="rating")
+    games = table.groupby("player")["games"].max()
+    wide.insert(0, "boards", games)
+    wide = wide.sort_values("hbt", ascending=False) if "hbt" in wide else wide
+    ranks = wide.drop(columns=["boards"]).rank(ascending=False)
+    correlation = ranks.corr(method="spearman") if len(ranks) > 2 else None
+    intervals = _frame(conn, "select player, rating, low, high, games from ratings "
+                             "where method = 'hbt' order by rating desc")
+    validation = (_frame(conn, "select * from rating_validation")
+                  if _has(conn, "rating_validation") else None)
+    return {"table": wide.reset_index(), "correlation": correlation.reset_index()
+            if correlation is not None else None, "intervals": intervals,
+            "validation": validation}
+
+
 @section("regression", "Regression of ranking points on mistake rates", "regression.html.j2")
 def _regression(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "regression_models"):

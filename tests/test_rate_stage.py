@@ -1,0 +1,83 @@
+"""The rate stage on real team boards: games from both rooms, ratings, validation, report."""
+
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import main
+from ratings.bridge import TeamGame, imps, ns_score, team_games
+from tests.conftest import TEST_DATA
+
+
+def test_imps_scale():
+    assert [imps(d) for d in (0, 10, 20, 50, 420, 430, 4000, -4500, -620)] == \
+        [0, 0, 1, 2, 9, 10, 24, -24, -12]
+
+
+def test_ns_score_signs():
+    board = {"contract": "3N", "declarer": "E", "result": 9, "ns_vulnerable": False,
+             "ew_vulnerable": True, "year": 2000}
+    assert ns_score(board) == -600
+    assert ns_score(dict(board, contract="Pass")) == 0
+    assert ns_score(dict(board, result=None)) is None
+
+
+def test_team_games_from_the_1955_rooms():
+    rows = [
+        {"id": 1, "event": "BB", "board_no": 1, "deal_hash": "d", "room": "Open", "date": "1955",
+         "north": "N1", "south": "S1", "east": "E1", "west": "W1", "contract": "3D",
+         "declarer": "N", "result": 9, "ns_vulnerable": False, "ew_vulnerable": False,
+         "year": 1955},
+        {"id": 2, "event": "BB", "board_no": 1, "deal_hash": "d", "room": "Closed",
+         "date": "1955", "north": "N2", "south": "S2", "east": "E2", "west": "W2",
+         "contract": "3N", "declarer": "S", "result": 8, "ns_vulnerable": False,
+         "ew_vulnerable": False, "year": 1955},
+    ]
+    games = team_games(rows, {"N1": "Schapiro"})
+    assert games == [TeamGame(("Schapiro", "S1", "E2", "W2"), ("E1", "W1", "N2", "S2"),
+                              110 - (-50), ("1955", 1), (1, 2))]
+    assert games[0].hyperedges() == [(games[0].team_a, games[0].team_b, 1.0)]
+    assert games[0].hyperedges("imps") == [(games[0].team_a, games[0].team_b, 4.0)]  # 160
+    tie = TeamGame(("a",), ("b",), 0, (), (0, 0))
+    assert tie.hyperedges() == [(("a",), ("b",), 0.5), (("b",), ("a",), 0.5)]
+
+
+def test_rate_stage_and_report_on_the_sample_slice(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(TEST_DATA / "bermuda1955_head.pbn"),
+                                  str(TEST_DATA / "vugraph-00070.lin"), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "rate: 22 team boards" in result.output
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        methods = dict(db.execute("select method, count(*) from ratings group by method"))
+        validation = dict(db.execute("select method, log_loss from rating_validation"))
+        lauria = db.execute("select low, rating, high from ratings where method = 'hbt' "
+                            "and player = 'Lorenzo Lauria'").fetchone()
+    assert set(methods) == {"hbt", "gbt", "bt", "win rate"} and len(set(methods.values())) == 1
+    assert set(validation) == {"hbt", "gbt", "bt", "win rate", "WBF masterpoints"}
+    assert all(0 < loss < 5 for loss in validation.values())
+    assert lauria[0] <= lauria[1] <= lauria[2]
+    html = (tmp_path / "report.html").read_text()
+    assert "Ratings from results" in html and "Rank correlations (Spearman)" in html
+    assert "Predicting boards not seen" in html
+
+
+def test_rerun_is_up_to_date(tmp_path):
+    runner = CliRunner()
+    runner.invoke(main, ["run", str(TEST_DATA / "vugraph-00070.lin"), "--to", "match",
+                         "--out", str(tmp_path)])
+    first = runner.invoke(main, ["rate", "--out", str(tmp_path)])
+    assert "rate: 16 team boards" in first.output
+    assert "rate: up to date" in runner.invoke(main, ["rate", "--out", str(tmp_path)]).output
+
+
+@pytest.mark.parametrize("weighting", ["imps"])
+def test_imp_weighting_setting(tmp_path, weighting):
+    settings = tmp_path / "rate.toml"
+    settings.write_text(f'[rate]\nweighting = "{weighting}"\nbootstrap_resamples = 0\n')
+    runner = CliRunner()
+    runner.invoke(main, ["run", str(TEST_DATA / "vugraph-00070.lin"), "--to", "match",
+                         "--out", str(tmp_path)])
+    result = runner.invoke(main, ["rate", "--out", str(tmp_path), "--config", str(settings)])
+    assert result.exit_code == 0 and "rate: 16 team boards" in result.output
