@@ -37,9 +37,9 @@ def _pairs(games):
     return [((i,), (j,), 1 / (len(w) * len(lo))) for w, lo, _ in games for i in w for j in lo]
 
 
-def _timed(function):
+def _timed(function, *args, **kwargs):
     start = time.perf_counter()
-    value = function()
+    value = function(*args, **kwargs)
     return value, time.perf_counter() - start
 
 
@@ -57,14 +57,14 @@ def main(players: int, replications: int) -> None:
             rng = np.random.default_rng(1000 * m + replication)
             truth, games = simulate(players, m, rng)
             graph = Hypergraph(games, players)
-            gs, gs_time = _timed(lambda: fit(graph, "hbt", prior=True, tol=1e-8))
-            newton, newton_time = _timed(lambda: fit_hbt_newton(graph, prior=True))
+            gs, gs_time = _timed(fit, graph, "hbt", prior=True, tol=1e-8)
+            newton, newton_time = _timed(fit_hbt_newton, graph, prior=True)
             pairs = Hypergraph(_pairs(games), players)
-            bt, bt_time = _timed(lambda: fit_hbt_newton(pairs, prior=True))
+            bt, bt_time = _timed(fit_hbt_newton, pairs, prior=True)
             choix_time = float("nan")
             if choix is not None:
-                data = [(w[0], lo[0]) for w, lo, _ in _pairs(games) for _ in range(1)]
-                _, choix_time = _timed(lambda: choix.ilsr_pairwise(players, data, alpha=0.01))
+                data = [(w[0], lo[0]) for w, lo, _ in _pairs(games)]
+                _, choix_time = _timed(choix.ilsr_pairwise, players, data, alpha=0.01)
             played = ~np.isnan(gs.s)
             rows.append((np.corrcoef(truth[played], gs.s[played])[0, 1],
                          np.corrcoef(truth[played], bt.s[played])[0, 1],
