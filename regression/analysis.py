@@ -77,12 +77,16 @@ class RegressionResult:
 
 def _study(y: pd.Series, x: pd.DataFrame, weighting: str, options: dict[str, Any]
            ) -> DatasetResult:
+    constant = [name for name in x.columns if x[name].nunique() <= 1]
+    x = x.drop(columns=constant)
     if len(y) < x.shape[1] + 3:
         result = DatasetResult(str(y.name), weighting, len(y), [], list(x.columns))
         result.note = f"too few players ({len(y)}) for {x.shape[1]} predictors"
         return result
     kept, steps = vif_screen(x, options.get("vif_bound", 5.0))
     result = DatasetResult(str(y.name), weighting, len(y), steps, kept)
+    if constant:
+        result.note = f"left out, the same for every player: {', '.join(constant)}"
     x = x[kept]
     folds = min(options.get("cv_folds", 10), len(y))
     for method in METHODS:

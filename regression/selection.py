@@ -53,7 +53,11 @@ def _partial_f(y: np.ndarray, x: pd.DataFrame,
     inverse = np.linalg.pinv(design.T @ design)
     out = {}
     for index, name in enumerate(variables, start=1):
-        t = coef[index] / np.sqrt(sigma2 * inverse[index, index])
+        variance = sigma2 * inverse[index, index]
+        if not variance > 0 or not np.isfinite(variance):
+            out[name] = (0.0, 1.0)  # no information in this column: it never enters
+            continue
+        t = coef[index] / np.sqrt(variance)
         out[name] = (float(t * t), float(2 * stats.t.sf(abs(t), dof)))
     return out
 

@@ -121,3 +121,16 @@ def test_vif_screen_drops_a_collinear_predictor():
     x["d"] = x["a"] * 2
     with pytest.warns(CollinearityWarning):
         vif_screen(x[["a", "b", "d"]], 5.0)
+
+
+def test_a_constant_predictor_is_left_out_with_a_note():
+    rng = np.random.default_rng(2)
+    x = pd.DataFrame({name: rng.random(40) for name in PREDICTOR_SETS["unweighted"][:5]})
+    x["passed_higher_contract_per_auction"] = 0.0
+    x.index = [f"p{i}" for i in range(40)]
+    responses = pd.DataFrame({"pp": rng.random(40)}, index=x.index)
+    result = run_regression(x, responses, ["pp"], {"bootstrap_resamples": 0, "plots": False})
+    study = result.datasets[0]
+    assert "passed_higher_contract_per_auction" not in study.predictors
+    assert "the same for every player: passed_higher_contract_per_auction" in study.note
+    assert len(study.methods) == 3
