@@ -176,11 +176,17 @@ def _print_study(result) -> None:
 
 
 def _print_rate(summary: dict[str, Any]) -> None:
-    click.echo(f"rate: {summary['team_games']:,} team boards, {summary['players']:,} players "
-               f"rated, in {summary['seconds']:.1f} s")
+    click.echo(f"rate: {summary['team_games']:,} team boards, "
+               f"{summary.get('pair_rankings', 0):,} pair rankings, {summary['players']:,} "
+               f"players rated, in {summary['seconds']:.1f} s")
     if summary.get("validation"):
-        click.echo("  held-out log-loss: " + ", ".join(
+        click.echo("  held-out log-loss (a coin: 0.6931): " + ", ".join(
             f"{method} {loss:.4f}" for method, loss in summary["validation"].items()))
+    skill = summary.get("skill_o_meter") or {}
+    if skill:
+        click.echo(f"  skill-o-meter: K* {skill['k']:.2f}, rating spread {skill['sigma']:.1f} over "
+                   f"{skill['players']:,} regular players: like a game decided by skill "
+                   f"{100 * skill['p']:.0f}% of the time")
 
 
 def _print_report(summary: dict[str, Any]) -> None:

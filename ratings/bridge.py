@@ -131,3 +131,43 @@ def log_loss(probabilities: np.ndarray, outcomes: np.ndarray) -> float:
     """Mean log-loss of P(team A wins) against outcomes 1, 0 or 0.5 (a tie)."""
     p = np.clip(probabilities, 1e-12, 1 - 1e-12)
     return float(-np.mean(outcomes * np.log(p) + (1 - outcomes) * np.log(1 - p)))
+
+
+@dataclass
+class Ranking:
+    """One deal at many tables: the pairs sitting one direction, and their places (1 = best)."""
+
+    teams: list[tuple[Hashable, ...]]
+    places: list[int]
+    when: tuple
+
+
+def _places(scores: list[int]) -> list[int]:
+    """Competition ranking of scores, higher first: 1, 2, 2, 4."""
+    return [1 + sum(1 for other in scores if other > value) for value in scores]
+
+
+def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
+                  min_tables: int = 3) -> list[Ranking]:
+    """Rankings of the North-South pairs and of the East-West pairs of every deal played at
+    ``min_tables`` tables or more of one event, by their score, in date order."""
+    groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
+    for board in boards:
+        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+    rankings = []
+    for tables in groups.values():
+        scored = [(board, ns_score(board)) for board in tables]
+        scored = [(board, value) for board, value in scored if value is not None
+                  and all(board[seat] for seat in ("north", "south", "east", "west"))]
+        if len(scored) < min_tables:
+            continue
+        when = min((board["date"] or "", board["id"]) for board, _ in scored)
+        for seats, sign in ((("north", "south"), 1), (("east", "west"), -1)):
+            teams = [tuple(player_of.get(board[seat], board[seat]) for seat in seats)
+                     for board, _ in scored]
+            if len(set(teams)) != len(teams):
+                continue  # the same pair twice: a copy, not a field
+            rankings.append(Ranking(teams, _places([sign * value for _, value in scored]),
+                                    when))
+    rankings.sort(key=lambda ranking: ranking.when)
+    return rankings

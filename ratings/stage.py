@@ -19,8 +19,18 @@ from sqlalchemy import delete, select, text
 
 from pipeline.stages import Stage, StageContext
 from pipeline.store import Board, NameMatch, Player, Rating, WbfPlayer
-from ratings.bridge import TeamGame, index_players, log_loss, team_games, win_rates
+from ratings.bridge import (
+    Ranking,
+    TeamGame,
+    index_players,
+    log_loss,
+    pair_rankings,
+    team_games,
+    win_rates,
+)
 from ratings.bt import Hypergraph, fit, fit_hbt_newton
+from ratings.plackett_luce import p_from_sigma
+from ratings.team_elo import calibrate, pairwise_scores, replay
 from ratings.uncertainty import bootstrap_intervals
 
 BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
@@ -115,6 +125,61 @@ def validate(games: list[TeamGame], split: float, weighting: str, prior: bool,
     return rows
 
 
+def _share_strength(rankings: list[Ranking]) -> dict:
+    """Share of opponents each player's pairs finished ahead of (ties half), per player."""
+    beaten: dict = {}
+    met: dict = {}
+    for ranking in rankings:
+        for i, team in enumerate(ranking.teams):
+            wins = sum(1.0 if ranking.places[i] < other else 0.5 if ranking.places[i] == other
+                       else 0.0 for j, other in enumerate(ranking.places) if j != i)
+            for player in team:
+                beaten[player] = beaten.get(player, 0.0) + wins
+                met[player] = met.get(player, 0) + len(ranking.teams) - 1
+    return {player: beaten[player] / met[player] for player in met}
+
+
+def elo_methods(rankings: list[Ranking], split: float, min_games: int
+                ) -> tuple[list[dict], list[dict], dict[str, Any], dict]:
+    """Multiplayer Elo on pair rankings: ratings, validation rows, skill-o-meter, histories."""
+    cut = int(len(rankings) * split)
+    train, test = rankings[:cut], rankings[cut:]
+    rows, validation, histories = [], [], {}
+    verdict: dict[str, Any] = {}
+    games: dict = {}
+    for ranking in rankings:
+        for team in ranking.teams:
+            for player in team:
+                games[player] = games.get(player, 0) + 1
+    for method in ("elo", "dlo"):
+        if train and test:
+            k_train = calibrate(train, method)
+            trained, _, _ = replay(train, method, k_train)
+            validation.append({"task": "pair rankings", "method": method,
+                               **pairwise_scores(test, lambda t, r=trained:
+                                                 float(np.mean([r.get(p, 0.0) for p in t])))})
+        k = calibrate(rankings, method)
+        ratings, history, _ = replay(rankings, method, k)
+        histories[method] = history
+        rows.extend({"player": str(player), "method": method, "rating": value, "low": None,
+                     "high": None, "games": games[player]} for player, value in ratings.items())
+        if method == "dlo":
+            regular = [value for player, value in ratings.items() if games[player] >= min_games]
+            sigma = float(np.std(regular, ddof=1)) if len(regular) > 1 else 0.0
+            verdict = {"k": k, "sigma": sigma, "players": len(regular),
+                       "p": p_from_sigma(sigma)}
+    if train and test:
+        share = _share_strength(train)
+
+        def logit(t):
+            value = float(np.clip(np.mean([share.get(p, 0.5) for p in t]), 0.01, 0.99))
+            return 400 * np.log10(value / (1 - value))
+
+        validation.append({"task": "pair rankings", "method": "win rate",
+                           **pairwise_scores(test, logit)})
+    return rows, validation, verdict, histories
+
+
 def _load(conn) -> tuple[list[dict], dict, dict]:
     boards = [dict(row) for row in conn.execute(
         select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()]
@@ -154,17 +219,36 @@ def run(context: StageContext) -> dict[str, Any]:
         rows.extend({"player": str(player), "method": "win rate", "rating": rate,
                      "low": None, "high": None, "games": count}
                     for player, (rate, count) in played.items())
-        validation = validate(games, section["train_share"], section["weighting"],
-                              section["prior"], points)
-    summary = {"team_games": len(games), "players": len(players),
-               "validation": {row["method"]: round(row["log_loss"], 4) for row in validation}}
+        validation = [{"task": "team boards", **row} for row in
+                      validate(games, section["train_share"], section["weighting"],
+                               section["prior"], points)]
+    rankings = pair_rankings(boards, names, section["min_tables"])
+    skill: dict[str, Any] = {}
+    histories: dict = {}
+    if rankings:
+        elo_rows, elo_validation, skill, histories = elo_methods(
+            rankings, section["train_share"], section["regular_games"])
+        rows.extend(elo_rows)
+        validation.extend(elo_validation)
+    summary = {"team_games": len(games), "pair_rankings": len(rankings),
+               "players": len({row["player"] for row in rows}),
+               "validation": {f"{row['task']}: {row['method']}": round(row["log_loss"], 4)
+                              for row in validation if row["log_loss"] is not None},
+               "skill_o_meter": skill}
     with context.engine.begin() as conn:
         conn.execute(delete(Rating))
         if rows:
             conn.execute(Rating.__table__.insert(), rows)
-        conn.execute(text("DROP TABLE IF EXISTS rating_validation"))
+        for table in ("rating_validation", "rating_history"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
         if validation:
             pd.DataFrame(validation).to_sql("rating_validation", conn, index=False)
+        history_rows = [{"method": method, "player": str(player), "game": number,
+                         "rating": value}
+                        for method, history in histories.items()
+                        for player, points in history.items() for number, value in points]
+        if history_rows:
+            pd.DataFrame(history_rows).to_sql("rating_history", conn, index=False)
         context.finish(conn, summary)
     return summary
 
@@ -176,6 +260,8 @@ RATE_STAGE = Stage(
     optional_reads=("name_matches",),
     writes=("ratings",),
     settings_sections=("rate",),
-    modules=("ratings.stage", "ratings.bridge", "ratings.bt", "ratings.uncertainty"),
-    description="ratings from team-match results: HBT, GBT, BT, win rate; held-out validation",
+    modules=("ratings.stage", "ratings.bridge", "ratings.bt", "ratings.uncertainty",
+             "ratings.team_elo", "ratings.elo", "ratings.plackett_luce"),
+    description="ratings from results: BT family on team boards, multiplayer Elo on pair "
+                "rankings, held-out validation, the skill-o-meter",
 )

@@ -61,15 +61,16 @@ def plots_png(fitted: np.ndarray, residuals: np.ndarray) -> dict[str, str]:
     axis.set_xlabel("predicted value")
     axis.set_ylabel("residual")
     axis.set_title("Residuals against predicted values")
-    images["residuals"] = _png(figure)
+    images["residuals"] = png_of(figure)
     figure, axis = plt.subplots(figsize=(5, 3.5), dpi=100)
     stats.probplot(residuals, dist="norm", plot=axis)
     axis.set_title("Normal QQ plot of residuals")
-    images["qq"] = _png(figure)
+    images["qq"] = png_of(figure)
     return images
 
 
-def _png(figure) -> str:
+def png_of(figure) -> str:
+    """A matplotlib figure as a base64 PNG string (the figure is closed)."""
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()

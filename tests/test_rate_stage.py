@@ -81,3 +81,38 @@ def test_imp_weighting_setting(tmp_path, weighting):
                          "--out", str(tmp_path)])
     result = runner.invoke(main, ["rate", "--out", str(tmp_path), "--config", str(settings)])
     assert result.exit_code == 0 and "rate: 16 team boards" in result.output
+
+
+def test_pair_rankings_and_team_elo():
+    from ratings.bridge import pair_rankings
+    from ratings.team_elo import calibrate, pairwise_scores, replay
+
+    base = {"event": "E", "board_no": 1, "deal_hash": "d", "date": "2000.01.01",
+            "declarer": "N", "contract": "4S", "ns_vulnerable": False, "ew_vulnerable": False,
+            "year": 2000}
+    tables = [dict(base, id=i, north=f"n{i}", south=f"s{i}", east=f"e{i}", west=f"w{i}",
+                   result=tricks) for i, tricks in enumerate([10, 11, 9, 10], start=1)]
+    rankings = pair_rankings(tables, {})
+    assert [r.places for r in rankings] == [[2, 1, 4, 2], [2, 4, 1, 2]]
+    assert rankings[0].teams[1] == ("n2", "s2") and rankings[1].teams[1] == ("e2", "w2")
+    ratings, history, _ = replay(rankings, "dlo", 32)
+    assert ratings["n2"] > ratings["n1"] > ratings["n3"] and ratings["n1"] == ratings["s1"]
+    assert sum(ratings.values()) == pytest.approx(0)  # zero-sum from 0
+    assert len(history["n1"]) == 1
+    assert 0 <= calibrate(rankings * 5, "elo") <= 200
+    scores = pairwise_scores(rankings, lambda team: ratings[team[0]])
+    assert scores["test_games"] == 10 and scores["accuracy"] == 1.0
+
+
+def test_rate_stage_on_a_pairs_event(tmp_path):
+    result = CliRunner().invoke(main, ["run", str(TEST_DATA / "capgemini1998_round01.pbn"),
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "pair rankings" in result.output and "skill-o-meter" in result.output
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        methods = {m for (m,) in db.execute("select distinct method from ratings")}
+        tasks = {t for (t,) in db.execute("select distinct task from rating_validation")}
+        history = db.execute("select count(*) from rating_history").fetchone()[0]
+    assert {"elo", "dlo"} <= methods and "pair rankings" in tasks and history > 0
+    html = (tmp_path / "report.html").read_text()
+    assert "The skill-o-meter" in html and "rating histories" in html

@@ -118,9 +118,40 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
                              "where method = 'hbt' order by rating desc")
     validation = (_frame(conn, "select * from rating_validation")
                   if _has(conn, "rating_validation") else None)
+    runs = _frame(conn, "select summary from stage_runs where stage = 'rate' "
+                        "order by id desc limit 1")
+    skill = json.loads(runs["summary"][0]).get("skill_o_meter") if len(runs) else None
+    plot = None
+    if _has(conn, "rating_history"):
+        history = _frame(conn, "select player, game, rating from rating_history "
+                               "where method = 'dlo'")
+        plot = _history_plot(history)
     return {"table": wide.reset_index(), "correlation": correlation.reset_index()
             if correlation is not None else None, "intervals": intervals,
-            "validation": validation}
+            "validation": validation, "skill": skill, "history_plot": plot}
+
+
+def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
+    """Rating histories of the most active players, as a base64 PNG."""
+    if history.empty:
+        return None
+    import matplotlib
+
+    from regression.diagnostics import png_of
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    busiest = history["player"].value_counts().head(players).index
+    figure, axis = plt.subplots(figsize=(8, 4), dpi=100)
+    for player in busiest:
+        rows = history[history["player"] == player]
+        axis.plot(rows["game"], rows["rating"], label=player, linewidth=1)
+    axis.set_xlabel("game (pair ranking) number")
+    axis.set_ylabel("rating (Elo points)")
+    axis.set_title("Multiplayer Elo (ranking probabilities) of the most active players")
+    axis.legend(fontsize=7, ncol=2)
+    return png_of(figure)
 
 
 @section("regression", "Regression of ranking points on mistake rates", "regression.html.j2")
