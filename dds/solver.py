@@ -153,3 +153,28 @@ def _checked(trace: list[int], request: PlayRequest) -> tuple[list[int] | None, 
     if cards > 48 and len(trace) == 49:
         return trace + [trace[-1]] * (cards - 48), None
     return None, f"DDS play: {len(trace)} values for {cards} cards"
+
+
+def par_score(table: str, dealer: int, ns_vulnerable: bool, ew_vulnerable: bool) -> int:
+    """Double dummy par score for North-South (DDS's Par through endplay) from a stored table.
+
+    Parameters
+    ----------
+    table : str
+        20 hex digits, strains S H D C N by seats N E S W (the ``dd_tables`` format).
+    dealer : int
+        Dealer's seat (0 = North): par depends on who may bid first.
+    """
+    from endplay import _dds
+    from endplay.dds import par
+    from endplay.dds.ddtable import DDTable
+    from endplay.types import Player, Vul
+
+    results = _dds.ddTableResults()
+    for strain in range(5):
+        for seat in range(4):
+            results.resTable[strain][seat] = int(table[strain * 4 + seat], 16)
+    vulnerability = {(False, False): Vul.none, (True, True): Vul.both, (True, False): Vul.ns,
+                     (False, True): Vul.ew}[(bool(ns_vulnerable), bool(ew_vulnerable))]
+    with _in_private_dir():
+        return int(par(DDTable(results), vulnerability, Player(dealer)).score)

@@ -177,6 +177,7 @@ def _print_study(result) -> None:
 
 def _print_rate(summary: dict[str, Any]) -> None:
     click.echo(f"rate: {summary['team_games']:,} team boards, "
+               f"{summary.get('single_table_games', 0):,} single-table boards against par, "
                f"{summary.get('pair_rankings', 0):,} pair rankings, {summary['players']:,} "
                f"players rated, in {summary['seconds']:.1f} s")
     if summary.get("validation"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 import numpy as np
 
@@ -171,3 +171,30 @@ def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, H
                                     when))
     rankings.sort(key=lambda ranking: ranking.when)
     return rankings
+
+
+def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
+                       par_of: Callable[[Mapping[str, Any]], int | None]) -> list[TeamGame]:
+    """Boards played at one table only: North-South against East-West, decided by North-South's
+    score against the double dummy par (``par_of(board)``, None when unknown)."""
+    groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
+    for board in boards:
+        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+    games = []
+    for tables in groups.values():
+        if len(tables) != 1:
+            continue
+        board = tables[0]
+        if not all(board[seat] for seat in ("north", "south", "east", "west")):
+            continue
+        score, par = ns_score(board), par_of(board)
+        if score is None or par is None:
+            continue
+        ns = tuple(player_of.get(board[seat], board[seat]) for seat in ("north", "south"))
+        ew = tuple(player_of.get(board[seat], board[seat]) for seat in ("east", "west"))
+        if set(ns) & set(ew):
+            continue
+        games.append(TeamGame(ns, ew, score - par, (board["date"] or "", board["id"]),
+                              (board["id"], board["id"])))
+    games.sort(key=lambda game: game.when)
+    return games

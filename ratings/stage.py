@@ -1,5 +1,10 @@
-"""The ``rate`` stage: ratings of every player from team-match results, and how well each
-method predicts boards it has not seen.
+"""The ``rate`` stage: ratings of every player from results, and how well each method
+predicts results it has not seen.
+
+Games: team boards played in both rooms (two pairs against two pairs, by the net score),
+single-table boards (North-South against East-West, by their score against the double dummy
+par, once the dds stage has stored the deal's table), and deals played at three or more
+tables (rankings of the pairs, for the multiplayer Elo methods).
 
 Methods: hypergraph Bradley-Terry (teams of changing make-up, strengths multiply), generalized
 Bradley-Terry (strengths add), classical Bradley-Terry on the pairs every board implies, and
@@ -18,13 +23,14 @@ from scipy.optimize import minimize_scalar
 from sqlalchemy import delete, select, text
 
 from pipeline.stages import Stage, StageContext
-from pipeline.store import Board, NameMatch, Player, Rating, WbfPlayer
+from pipeline.store import Board, DDTable, NameMatch, Player, Rating, WbfPlayer
 from ratings.bridge import (
     Ranking,
     TeamGame,
     index_players,
     log_loss,
     pair_rankings,
+    single_table_games,
     team_games,
     win_rates,
 )
@@ -35,7 +41,7 @@ from ratings.uncertainty import bootstrap_intervals
 
 BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
                  "south", "west", "contract", "declarer", "result", "ns_vulnerable",
-                 "ew_vulnerable", "year")
+                 "ew_vulnerable", "year", "bidstart")
 
 
 def _hyperedges(games: list[TeamGame], index: dict, weighting: str):
@@ -180,6 +186,28 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int
     return rows, validation, verdict, histories
 
 
+def _par_function(conn) -> Callable[[dict], int | None]:
+    """Par of a board from the stored dd tables (None without a table or vulnerability)."""
+    from dds.solver import par_score
+
+    tables = dict(conn.execute(select(DDTable.deal_hash, DDTable.tricks)
+                               .where(DDTable.tricks.is_not(None))).all())
+
+    def par_of(board: dict) -> int | None:
+        table = tables.get(board["deal_hash"])
+        if table is None or board["ns_vulnerable"] is None or board["ew_vulnerable"] is None:
+            return None
+        if board["bidstart"]:
+            dealer = "NESW".index(board["bidstart"])
+        elif board["board_no"]:
+            dealer = (board["board_no"] - 1) % 4
+        else:
+            return None
+        return par_score(table, dealer, board["ns_vulnerable"], board["ew_vulnerable"])
+
+    return par_of
+
+
 def _load(conn) -> tuple[list[dict], dict, dict]:
     boards = [dict(row) for row in conn.execute(
         select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()]
@@ -195,7 +223,10 @@ def run(context: StageContext) -> dict[str, Any]:
     section = context.settings["rate"]
     with context.engine.connect() as conn:
         boards, names, points = _load(conn)
-    games = team_games(boards, names)
+        par_of = _par_function(conn)
+    team = team_games(boards, names)
+    single = single_table_games(boards, names, par_of)
+    games = sorted(team + single, key=lambda game: game.when)
     index = index_players(games)
     players = list(index)
     rows: list[dict[str, Any]] = []
@@ -219,7 +250,7 @@ def run(context: StageContext) -> dict[str, Any]:
         rows.extend({"player": str(player), "method": "win rate", "rating": rate,
                      "low": None, "high": None, "games": count}
                     for player, (rate, count) in played.items())
-        validation = [{"task": "team boards", **row} for row in
+        validation = [{"task": "boards (team and single-table)", **row} for row in
                       validate(games, section["train_share"], section["weighting"],
                                section["prior"], points)]
     rankings = pair_rankings(boards, names, section["min_tables"])
@@ -230,7 +261,8 @@ def run(context: StageContext) -> dict[str, Any]:
             rankings, section["train_share"], section["regular_games"])
         rows.extend(elo_rows)
         validation.extend(elo_validation)
-    summary = {"team_games": len(games), "pair_rankings": len(rankings),
+    summary = {"team_games": len(team), "single_table_games": len(single),
+               "pair_rankings": len(rankings),
                "players": len({row["player"] for row in rows}),
                "validation": {f"{row['task']}: {row['method']}": round(row["log_loss"], 4)
                               for row in validation if row["log_loss"] is not None},
@@ -257,7 +289,7 @@ RATE_STAGE = Stage(
     name="rate",
     run=run,
     reads=("boards",),
-    optional_reads=("name_matches",),
+    optional_reads=("name_matches", "card_analysis"),
     writes=("ratings",),
     settings_sections=("rate",),
     modules=("ratings.stage", "ratings.bridge", "ratings.bt", "ratings.uncertainty",

@@ -104,3 +104,25 @@ def test_card_by_card_equal_dds_trace(golden_db):
         ours = [rows[0][1]] + [after for _, _, after in rows]
         assert ours[:len(trace)] == trace, number
         assert all(value == trace[-1] for value in ours[len(trace):]), number
+
+
+def test_par_scores_equal_dds_par():
+    """The PAR line of every list100 deal ("NS -110") from our stored table format."""
+    from dds.solver import par_score
+
+    lines = shared("dds", "list100.txt").read_text().splitlines()
+    checked = 0
+    for number, line in enumerate(lines):
+        if not line.startswith("PBN"):
+            continue
+        dealer, vul = int(line.split()[1]), int(line.split()[2])
+        table_line = next(text for text in lines[number:] if text.startswith("TABLE"))
+        par_line = next(text for text in lines[number:] if text.startswith("PAR "))
+        values = [int(value) for value in table_line.split()[1:]]
+        table = "".join(format(value, "x") for value in values)
+        ns_vul, ew_vul = {0: (False, False), 1: (True, True), 2: (True, False),
+                          3: (False, True)}[vul]
+        expected = int(par_line.split('"')[1].split()[1])
+        assert par_score(table, dealer, ns_vul, ew_vul) == expected, line
+        checked += 1
+    assert checked == 100

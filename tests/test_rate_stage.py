@@ -116,3 +116,17 @@ def test_rate_stage_on_a_pairs_event(tmp_path):
     assert {"elo", "dlo"} <= methods and "pair rankings" in tasks and history > 0
     html = (tmp_path / "report.html").read_text()
     assert "The skill-o-meter" in html and "rating histories" in html
+
+
+def test_single_table_boards_play_against_par():
+    from ratings.bridge import single_table_games
+
+    board = {"id": 7, "event": "Pairs", "board_no": 3, "deal_hash": "x", "date": "2001",
+             "north": "N", "south": "S", "east": "E", "west": "W", "contract": "4S",
+             "declarer": "N", "result": 10, "ns_vulnerable": False, "ew_vulnerable": False,
+             "year": 2001}
+    games = single_table_games([board], {}, lambda b: 450)  # par: 4S+1 by North
+    assert [(g.team_a, g.team_b, g.net) for g in games] == [(("N", "S"), ("E", "W"), -30)]
+    assert games[0].hyperedges() == [(("E", "W"), ("N", "S"), 1.0)]
+    assert single_table_games([board], {}, lambda b: None) == []
+    assert single_table_games([board, dict(board, id=8)], {}, lambda b: 0) == []  # two tables
