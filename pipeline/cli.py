@@ -281,33 +281,6 @@ def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
 
 
 @main.command()
-@click.option("--force", is_flag=True, help="Clean again even if nothing changed.")
-@_common
-@_fail_cleanly
-def clean(force: bool, **common: Any) -> None:
-    """Validate raw records into boards, recording every exclusion and its reason."""
-    _run(_Session(**common), ["clean"], (), force=force)
-
-
-@main.command()
-@click.option("--force", is_flag=True, help="Match again even if nothing changed.")
-@_common
-@_fail_cleanly
-def match(force: bool, **common: Any) -> None:
-    """Match raw player names to the WBF ranking lists, with an audit trail."""
-    _run(_Session(**common), ["match"], (), force=force)
-
-
-@main.command()
-@click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
-@_common
-@_fail_cleanly
-def dds(force: bool, **common: Any) -> None:
-    """Judge every card and auction double dummy; 33 counters and 28 rates per player."""
-    _run(_Session(**common), ["dds"], (), force=force)
-
-
-@main.command()
 @click.option("--rates", "rate_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="CSV of mistake rates per player (repeatable); runs on files, not the database.")
 @click.option("--responses", "response_file", type=click.Path(exists=True, dir_okay=False),
@@ -342,24 +315,6 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
 
 
 @main.command()
-@click.option("--force", is_flag=True, help="Rate again even if nothing changed.")
-@_common
-@_fail_cleanly
-def rate(force: bool, **common: Any) -> None:
-    """Rate players from team-match results (HBT, GBT, BT, win rate) with held-out validation."""
-    _run(_Session(**common), ["rate"], (), force=force)
-
-
-@main.command()
-@click.option("--force", is_flag=True, help="Write the report even if nothing changed.")
-@_common
-@_fail_cleanly
-def report(force: bool, **common: Any) -> None:
-    """Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."""
-    _run(_Session(**common), ["report"], (), force=force)
-
-
-@main.command()
 @_common
 @_fail_cleanly
 def status(**common: Any) -> None:
@@ -370,6 +325,29 @@ def status(**common: Any) -> None:
     for row in stage_status(session.engine, session.settings):
         click.echo(f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
                    f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}")
+
+
+def _stage_command(name: str, summary: str) -> None:
+    """Register ``bridgerank NAME``: run that one stage (stages with no options of their own)."""
+
+    @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
+    @_common
+    @_fail_cleanly
+    def command(force: bool, **common: Any) -> None:
+        _run(_Session(**common), [name], (), force=force)
+
+    command.__doc__ = summary
+    main.command(name=name)(command)
+
+
+for _name, _summary in (
+    ("clean", "Validate raw records into boards, recording every exclusion and its reason."),
+    ("match", "Match raw player names to the WBF ranking lists, with an audit trail."),
+    ("dds", "Judge every card and auction double dummy; 33 counters and 28 rates per player."),
+    ("rate", "Rate players from results (BT family, multiplayer Elo) with held-out validation."),
+    ("report", "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."),
+):
+    _stage_command(_name, _summary)
 
 
 if __name__ == "__main__":  # pragma: no cover
