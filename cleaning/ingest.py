@@ -89,7 +89,7 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
             raise SourceError(path, "not a bridge hand-record file (PBN, LIN or SQL dump)")
         return "not bridge data", 0
     text, encoding = decode(data)
-    records = [_row(0, record) for record in READERS[fmt](text)]
+    records = [_row(0, record) for record in READERS[fmt](text, path)]
     with engine.begin() as conn:
         source_id = conn.execute(SourceFile.__table__.insert().values(
             path=str(path), sha256=sha, format=fmt, size=len(data), encoding=encoding,

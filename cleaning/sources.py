@@ -10,6 +10,8 @@ from typing import Callable, Iterator, NamedTuple
 from cleaning.ingest_lin import read_lin
 from cleaning.ingest_pbn import read_pbn
 from cleaning.ingest_sqldump import read_sqldump
+from cleaning.ingest_valet import LINE as VALET_LINE
+from cleaning.ingest_valet import SKIPPED_FOLDERS, is_valet_folder, read_valet
 from cleaning.records import RawRecord
 from pipeline.errors import SourceError
 
@@ -17,8 +19,12 @@ _SQL = re.compile(rb"INSERT\s+INTO\s", re.IGNORECASE)
 _PBN = re.compile(rb'(?m)^\s*\[(Event|Deal|Board|Dealer|Site|North|South|West|East)\s+"')
 _LIN = re.compile(rb"(?:^|\|)\s*(?:md|qx|pn|vg|mb|pc|ah|sv)\|", re.IGNORECASE | re.MULTILINE)
 
-READERS: dict[str, Callable[[str], Iterator[RawRecord]]] = {
-    "sql": read_sqldump, "pbn": read_pbn, "lin": read_lin,
+# Every reader takes the text and, for formats that read files beside it, the path.
+READERS: dict[str, Callable[..., Iterator[RawRecord]]] = {
+    "sql": lambda text, source=None: read_sqldump(text),
+    "pbn": lambda text, source=None: read_pbn(text),
+    "lin": lambda text, source=None: read_lin(text),
+    "valet": read_valet,
 }
 
 
@@ -30,9 +36,12 @@ class Candidate(NamedTuple):
 
 
 def sniff(head: bytes) -> str | None:
-    """Format of a file from its first bytes: ``sql``, ``pbn``, ``lin``, or None."""
+    """Format of a file from its first bytes: ``sql``, ``pbn``, ``lin``, ``valet``, or None."""
     if b"\x00" in head[:8192]:
         return None
+    first = head.split(b"\n", 1)[0].decode("latin-1").strip()
+    if VALET_LINE.match(first):
+        return "valet"
     if _SQL.search(head[:4096]):
         return "sql"
     if _PBN.search(head):
@@ -66,6 +75,9 @@ def discover(sources: list[str], extensions: list[str]) -> list[Candidate]:
         path = Path(source)
         if path.is_dir():
             for folder, subfolders, files in os.walk(path):
+                if is_valet_folder(Path(folder)):
+                    # deals are read through scores.txt; altnames/ and postproc/ repeat it
+                    subfolders[:] = [name for name in subfolders if name not in SKIPPED_FOLDERS]
                 subfolders.sort()
                 for name in sorted(files):
                     if name.lower().endswith(endings):

@@ -9,16 +9,18 @@ from hypothesis import strategies as st
 from cleaning.ingest_lin import read_lin
 from cleaning.ingest_pbn import read_pbn
 from cleaning.ingest_sqldump import read_sqldump
+from cleaning.ingest_valet import read_valet
 from cleaning.reasons import REASON_BY_CODE
 from cleaning.records import RAW_FIELDS, RawRecord
 from cleaning.rules import clean_record
 from cleaning.sources import decode, sniff
 from tests.conftest import TEST_DATA
 
-READERS = (read_pbn, read_lin, read_sqldump)
+READERS = (read_pbn, read_lin, read_sqldump, read_valet)
 PBN_TEXT = (TEST_DATA / "bermuda1955_head.pbn").read_text()
 LIN_TEXT = (TEST_DATA / "vugraph-00070.lin").read_text()
 SQL_TEXT = (TEST_DATA / "defects_dump.sql").read_text()
+VALET_TEXT = (TEST_DATA / "valet" / "2006-Euro" / "Men" / "scores.txt").read_text()
 REAL_RECORDS = [record.values for record in read_pbn(PBN_TEXT)]
 SYNTAX = st.sampled_from(list("[]\"'|;,()#%{}-*=!\n\\ ") + ["\r\n", "[Deal \"", "md|", "pc|",
                                                           "INSERT INTO t VALUES ", "NULL"])
@@ -75,7 +77,8 @@ def _mutate(text, data):
 @fast
 @given(st.data())
 def test_mutated_real_files(data):
-    for reader, text in ((read_pbn, PBN_TEXT), (read_lin, LIN_TEXT), (read_sqldump, SQL_TEXT)):
+    for reader, text in ((read_pbn, PBN_TEXT), (read_lin, LIN_TEXT), (read_sqldump, SQL_TEXT),
+                         (read_valet, VALET_TEXT)):
         _check_records(list(reader(_mutate(text, data))))
 
 

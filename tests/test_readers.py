@@ -115,3 +115,28 @@ def test_sniff():
     assert sniff(b"INSERT INTO bridgedeals VALUES (1);") == "sql"
     assert sniff(b"# a readme\nnothing here") is None
     assert sniff(b"\x00\x01[Event") is None
+
+
+def test_valet_travellers_with_names_and_deals(tmp_path):
+    from pathlib import Path
+
+    from cleaning.ingest_valet import read_valet
+    from cleaning.sources import discover
+
+    folder = TEST_DATA / "valet" / "2006-Euro" / "Men"
+    found = [candidate.path.relative_to(folder).as_posix()
+             for candidate in discover([str(folder)], [".txt", ".pbn"])]
+    assert found == ["names.txt", "scores.txt"]  # hands/ and the altnames/ copy are skipped
+    source = folder / "scores.txt"
+    records = list(read_valet(source.read_text(), source))
+    assert len(records) == 24
+    first = records[0].values
+    assert first["event"] == "2006-Euro/Men" and first["stage"] == "round 1"
+    assert first["northname"] == "MARSAL Reiner"  # id 103 in names.txt
+    assert first["contract"] == "4SX" and first["declarer"] == "N" and first["result"] == "10"
+    assert first["deal"] == "N:QT98652.Q864.93. 3.732.T74.J98654 KJ4.J5.KQ652.KQ7 A7.AKT9.AJ8.AT32"
+    assert sniff(source.read_bytes()[:200]) == "valet"
+    assert sniff((folder / "names.txt").read_bytes()[:200]) is None
+    broken = list(read_valet("1|1|2|3|4|5|4S|N|10\nnot a line\n", Path(tmp_path) / "scores.txt"))
+    assert broken[1].parse_error.startswith("not a traveller line")
+    assert broken[0].values["northname"] == ""  # no names.txt beside it
