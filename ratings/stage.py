@@ -145,9 +145,16 @@ def _share_strength(rankings: list[Ranking]) -> dict:
     return {player: beaten[player] / met[player] for player in met}
 
 
-def elo_methods(rankings: list[Ranking], split: float, min_games: int
+def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibration: int = 0
                 ) -> tuple[list[dict], list[dict], dict[str, Any], dict]:
-    """Multiplayer Elo on pair rankings: ratings, validation rows, skill-o-meter, histories."""
+    """Multiplayer Elo on pair rankings: ratings, validation rows, skill-o-meter, histories.
+
+    K is calibrated on the first ``calibration`` rankings of each set (0: all of them): the
+    prequential search replays its rankings some twenty times.
+    """
+    def head(items: list[Ranking]) -> list[Ranking]:
+        return items[:calibration] if calibration else items
+
     cut = int(len(rankings) * split)
     train, test = rankings[:cut], rankings[cut:]
     rows, validation, histories = [], [], {}
@@ -159,12 +166,12 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int
                 games[player] = games.get(player, 0) + 1
     for method in ("elo", "dlo"):
         if train and test:
-            k_train = calibrate(train, method)
+            k_train = calibrate(head(train), method)
             trained, _, _ = replay(train, method, k_train)
             validation.append({"task": "pair rankings", "method": method,
                                **pairwise_scores(test, lambda t, r=trained:
                                                  float(np.mean([r.get(p, 0.0) for p in t])))})
-        k = calibrate(rankings, method)
+        k = calibrate(head(rankings), method)
         ratings, history, _ = replay(rankings, method, k)
         histories[method] = history
         rows.extend({"player": str(player), "method": method, "rating": value, "low": None,
@@ -258,7 +265,8 @@ def run(context: StageContext) -> dict[str, Any]:
     histories: dict = {}
     if rankings:
         elo_rows, elo_validation, skill, histories = elo_methods(
-            rankings, section["train_share"], section["regular_games"])
+            rankings, section["train_share"], section["regular_games"],
+            section["calibration_rankings"])
         rows.extend(elo_rows)
         validation.extend(elo_validation)
     summary = {"team_games": len(team), "single_table_games": len(single),
