@@ -13,6 +13,7 @@ from pipeline.stages import StageContext, get_stage, stage_fingerprint, stage_na
 
 
 def _brief(stage: str, summary: dict[str, Any]) -> str:
+    """One line on what a stage's last run produced."""
     if stage == "ingest":
         files = sum(summary.get("files", {}).values())
         return f"{summary.get('records', 0):,} records from {files:,} files"
@@ -22,6 +23,17 @@ def _brief(stage: str, summary: dict[str, Any]) -> str:
     if stage == "match":
         return (f"{summary.get('matched', 0):,} of {summary.get('raw_names', 0):,} names matched, "
                 f"{100 * summary.get('seat_share_matched', 0):.1f}% of board-seats")
+    if stage == "dds":
+        return (f"{summary.get('boards', 0):,} boards, {summary.get('failed', 0):,} failed, "
+                f"{summary.get('players', 0):,} players")
+    if stage == "rate":
+        return (f"{summary.get('players', 0):,} players from {summary.get('team_games', 0):,} team "
+                f"boards and {summary.get('pair_rankings', 0):,} pair rankings")
+    if stage == "regress":
+        chosen = summary.get("chosen")
+        return f"chosen: {chosen}" if chosen else "; ".join(summary.get("notes", [])[:1])
+    if stage == "report":
+        return str(summary.get("report", ""))
     return ""
 
 
