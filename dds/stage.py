@@ -13,11 +13,11 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from typing import Any
+from typing import Any, Iterator
 
 from sqlalchemy import delete, select
 
-from dds.analysis import BOARD_FIELDS
+from dds.analysis import BOARD_FIELDS, BoardResult
 from dds.counters import COUNTERS, OPPORTUNITIES, rates
 from dds.workers import ChunkResult, plan_chunks, run_chunks
 from pipeline import ledger
@@ -143,28 +143,28 @@ def run(context: StageContext) -> dict[str, Any]:
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
         del board["digest"]
-    bar = context.progress(iter(()), "dds boards", len(todo))
     counts = {"ok": 0, "skipped": 0, "failed": 0, "tables": 0, "table_seconds": 0.0,
               "play_seconds": 0.0}
 
-    def commit(result: ChunkResult) -> None:
-        _commit_chunk(context.engine, result, digests)
-        for board in result.boards:
-            counts[board.status] += 1
-        counts["tables"] += sum(1 for _, table, _ in result.tables if table)
-        counts["table_seconds"] += result.table_seconds
-        counts["play_seconds"] += result.play_seconds
-        if hasattr(bar, "update"):
-            bar.update(len(result.boards))
+    def committed_boards(results: Iterator[ChunkResult]) -> Iterator[BoardResult]:
+        """Commit each chunk as it arrives; yield its boards (for the progress bar)."""
+        for result in results:
+            _commit_chunk(context.engine, result, digests)
+            for board in result.boards:
+                counts[board.status] += 1
+            counts["tables"] += sum(1 for _, table, _ in result.tables if table)
+            counts["table_seconds"] += result.table_seconds
+            counts["play_seconds"] += result.play_seconds
+            yield from result.boards
 
     client = _connect_dask(section["scheduler"]) if section["backend"] == "dask" else None
     try:
-        run_chunks(chunks, context.jobs, section["backend"], section["retries"], commit)
+        results = run_chunks(chunks, context.jobs, section["backend"], section["retries"])
+        for _ in context.progress(committed_boards(results), "dds boards", len(todo)):
+            pass
     finally:
         if client is not None:
             client.close()
-        if hasattr(bar, "close"):
-            bar.close()
     with context.engine.begin() as conn:
         stats, rate_rows = aggregate_players(conn)
         failures = dict(conn.execute(select(BoardAnalysis.reason, BoardAnalysis.board_id)

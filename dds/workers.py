@@ -2,8 +2,8 @@
 
 A worker gets a chunk (boards, the tables already known for their deals, the deals still to
 solve), calls DDS, analyses each board and returns rows; it never touches the database. The
-parent commits each finished chunk in one transaction, so an interrupted run resumes from the
-last committed chunk.
+parent commits each finished chunk in one transaction as :func:`run_chunks` yields it, so an
+interrupted run resumes from the last committed chunk.
 
 A chunk whose worker dies (a crash in native code) is run again alone; if it dies again its
 boards are returned as failed, with the reason, and the other chunks go on.
@@ -15,7 +15,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from dds.analysis import BoardResult, analyse_board, needs_table, play_request
 from dds.solver import set_threads, solve_plays, solve_tables
@@ -141,9 +141,9 @@ def _parallel(chunks: list[Chunk], jobs: int, backend: str) -> Iterator[ChunkRes
         yield from Parallel(return_as="generator")(delayed(solve_chunk)(c) for c in chunks)
 
 
-def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retries: int = 1,
-               on_result: Callable[[ChunkResult], None] | None = None) -> None:
-    """Run chunks in parallel and hand each result to ``on_result`` as it comes, in order.
+def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky",
+               retries: int = 1) -> Iterator[ChunkResult]:
+    """Run chunks in parallel and yield each result as it comes, in order.
 
     Parameters
     ----------
@@ -154,31 +154,29 @@ def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retrie
         joblib backend; "dask" needs a ``dask.distributed.Client`` already connected.
     retries : int
         Times a chunk whose worker died is run again alone before its boards fail.
-    on_result : callable
-        Called in the parent with each ChunkResult (it commits it).
+
+    Notes
+    -----
+    A worker's death ends the parallel run it belonged to: the chunk at its head is run
+    alone, and the chunks after it start a new parallel run.
     """
     pending = list(chunks)
     deaths: dict[int, int] = {}
     while pending:
-        results = _parallel(pending, jobs, backend)
-        while pending:
-            try:
-                result = next(results)
-            except StopIteration:
-                break
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except Exception as problem:  # noqa: BLE001 - a worker died: isolate the chunk
-                result = _alone(pending[0], backend, retries, deaths, problem)
-                if result is None:
-                    break  # run the rest again
+        try:
+            for result in _parallel(pending, jobs, backend):
+                pending.pop(0)
+                yield result
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as problem:  # noqa: BLE001 - a worker died: isolate the chunk
+            result = _alone(pending[0], backend, retries, deaths, problem)
             pending.pop(0)
-            if on_result:
-                on_result(result)
+            yield result
 
 
 def _alone(chunk: Chunk, backend: str, retries: int, deaths: dict[int, int],
-           problem: Exception) -> ChunkResult | None:
+           problem: Exception) -> ChunkResult:
     """Run a suspect chunk by itself; after ``retries`` deaths its boards fail."""
     deaths[chunk.number] = deaths.get(chunk.number, 0) + 1
     while True:

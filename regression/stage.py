@@ -55,9 +55,10 @@ def regress_files(rate_files: list[str], response_file: str | None, responses: l
     rates = rates.loc[:, ~rates.columns.duplicated()]
     if response_file:
         points = read_responses_csv(response_file)
+        # the responses come from the file: a rates file's own mp/pp columns are not used
+        rates = rates.drop(columns=[name for name in responses if name in rates.columns])
     else:
         points = rates.select_dtypes("number")
-    rates = rates.drop(columns=[c for c in responses if c in rates.columns and response_file])
     return run_regression(rates, points, responses, options)
 
 
