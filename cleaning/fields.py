@@ -24,6 +24,12 @@ _VULNERABILITY = {
 _YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _RESULT = re.compile(r"^\s*(?:(NS|EW|N-S|E-W)\s*:?\s*)?(\d{1,2})\s*$", re.IGNORECASE)
+# A score followed by a group letter ("NS 100F"): a fouled board's group (club recaps).
+_FOULED_SCORE = re.compile(r"^\s*(?:NS|EW)\s+-?\d+\s*([A-Z])\s*$", re.IGNORECASE)
+# Artificial scores a director assigns when a deal is not played: Ave, Ave+, Ave-, A60, A40/60.
+_ARTIFICIAL_SCORE = re.compile(r"^\s*(?:AVE?G?\s*[+=-]?|A\d\d(?:/\d\d)?|NOT\s*PLAYED|NP)\s*$",
+                               re.IGNORECASE)
+_NOT_PLAYED_CONTRACTS = frozenset({"NP", "LP", "NOTPLAYED"})
 _PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
 
 
@@ -94,6 +100,23 @@ def trick_count(raw: str | int | None, declarer: int | None = None) -> int | Non
         declarer_side = "NS" if declarer % 2 == 0 else "EW"
         return value if side.upper().replace("-", "") == declarer_side else 13 - value
     return value
+
+
+def unplayed_result(contract: str | None, score: str | None) -> tuple[str, str] | None:
+    """Why a table has no result to use, as ``(reason code, detail)``, or None when it has one.
+
+    ``fouled_board`` for a score carrying a fouled board's group letter (``NS 100F``);
+    ``not_played`` for an artificial score (``Ave+``, ``A60``) or a contract written ``NP``
+    (not played) or ``LP`` (late play, never entered).
+    """
+    fouled = _FOULED_SCORE.match(score or "")
+    if fouled:
+        return "fouled_board", f"score {score!r}, group {fouled.group(1).upper()}"
+    if _ARTIFICIAL_SCORE.match(score or ""):
+        return "not_played", f"score {score!r}"
+    if (contract or "").strip().upper().replace(" ", "") in _NOT_PLAYED_CONTRACTS:
+        return "not_played", f"contract {contract!r}"
+    return None
 
 
 def board_number(raw: str | int | None) -> int | None:

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 
 from cleaning.records import RAW_FIELDS, RawRecord
-from cleaning.sources import READERS, decode, discover, sniff
+from cleaning.sources import READERS, decode, discover, sniff, unpack
 from config import PROJECT_ROOT
 from pipeline import ledger
 from pipeline.errors import SourceError
@@ -76,6 +76,9 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
         data = path.read_bytes()
     except OSError as problem:
         raise SourceError(path, f"cannot read ({problem.strerror or problem})") from None
+    # Identity is the content: a gzip copy of a stored file (or a re-compressed copy, whose
+    # header differs) adds nothing.
+    data = unpack(data, path)
     sha = hashlib.sha256(data).hexdigest()
     with engine.connect() as conn:
         stored = conn.execute(
@@ -86,7 +89,8 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
     fmt = sniff(data[:65536])
     if fmt is None:
         if named:
-            raise SourceError(path, "not a bridge hand-record file (PBN, LIN or SQL dump)")
+            raise SourceError(path, "not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
+                                     "scores or a BridgeComposer recap)")
         return "not bridge data", 0
     text, encoding = decode(data)
     records = [_row(0, record) for record in READERS[fmt](text, path)]
@@ -157,8 +161,8 @@ INGEST_STAGE = Stage(
     writes=("raw_boards",),
     settings_sections=("ingest",),
     modules=("cleaning.ingest", "cleaning.sources", "cleaning.ingest_pbn", "cleaning.ingest_lin",
-             "cleaning.ingest_sqldump"),
-    description="read PBN, LIN and SQL-dump files into raw_boards",
+             "cleaning.ingest_sqldump", "cleaning.ingest_valet", "cleaning.ingest_recap"),
+    description="read PBN, LIN, SQL-dump, Valet and recap files into raw_boards",
     extra_input=_extra_input,
     idle_reason=_idle_reason,
 )

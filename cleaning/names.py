@@ -21,9 +21,11 @@ _SPLIT = re.compile(r"[\s,/&()\"\[\]-]+")
 _DOT_GLUED = re.compile(r"\.(?=[^\s.])")
 _INITIAL_GLUED = re.compile(r"(?<=[a-z]{3})([A-Z])$")
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
+# A program's name alone or followed by a version or a setting ("GIB 2.6.3", "GIB 60 Seconds"),
+# never by a word: "Jack Zhao" and "Jack Waters" are people.
 _ROBOT = re.compile(
     r"^(gib|jack|wbridge ?5|q-?plus|micro ?bridge|bridge ?baron|shark ?bridge|robot|computer|"
-    r"argine|synrey|bbo ?robot)\b|^\S+ \d+(\.\d+)+$", re.IGNORECASE)
+    r"argine|synrey|bbo ?robot)(\s*v?\d[\w.]*(\s+\w+)?)?$|^\S+ \d+(\.\d+)+$", re.IGNORECASE)
 
 # Common given-name short forms, each to the formal names it may stand for.
 NICKNAMES: dict[str, tuple[str, ...]] = {

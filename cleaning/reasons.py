@@ -33,6 +33,12 @@ REASONS: tuple[Reason, ...] = (
     Reason("duplicate_record", "board",
            "The same table result (deal, players, auction, play) is already stored."),
     Reason("all_names_missing", "board", "All names are missing."),
+    Reason("fouled_board", "board",
+           "The board was fouled: tables in different groups played different deals, and the "
+           "record does not say which deal its table played."),
+    Reason("not_played", "board",
+           "The deal was not played at this table: an artificial score (average plus or minus) "
+           "or a 'not played' mark stands in for a result."),
     Reason("missing_deal", "board", "Missing deal."),
     Reason("hand_not_13_cards", "board", "The deal had a hand that did not have 13 cards."),
     Reason("invalid_card", "board",

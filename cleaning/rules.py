@@ -118,6 +118,9 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     names = [fields.player_name(values.get(name)) for name in NAME_FIELDS]
     if not any(names):
         raise BadRecord("all_names_missing", "")
+    unplayed = fields.unplayed_result(values.get("contract"), values.get("score"))
+    if unplayed:
+        raise BadRecord(*unplayed)
     deal = parse_deal(values.get("deal"))
     board_no = fields.board_number(values.get("board"))
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple
 
 from cleaning.ingest_lin import read_lin
 from cleaning.ingest_pbn import read_pbn
+from cleaning.ingest_recap import read_recap
 from cleaning.ingest_sqldump import read_sqldump
 from cleaning.ingest_valet import LINE as VALET_LINE
 from cleaning.ingest_valet import SKIPPED_FOLDERS, is_valet_folder, read_valet
@@ -17,6 +20,8 @@ from pipeline.errors import SourceError
 
 _SQL = re.compile(rb"INSERT\s+INTO\s", re.IGNORECASE)
 _PBN = re.compile(rb'(?m)^\s*\[(Event|Deal|Board|Dealer|Site|North|South|West|East)\s+"')
+_RECAP = re.compile(rb"BridgeComposer", re.IGNORECASE)
+_HTML = re.compile(rb"(?:\xef\xbb\xbf)?\s*(?:<!DOCTYPE\s+html|<html)", re.IGNORECASE)
 _LIN = re.compile(rb"(?:^|\|)\s*(?:md|qx|pn|vg|mb|pc|ah|sv)\|", re.IGNORECASE | re.MULTILINE)
 
 # Every reader takes the text and, for formats that read files beside it, the path.
@@ -25,6 +30,7 @@ READERS: dict[str, Callable[..., Iterator[RawRecord]]] = {
     "pbn": lambda text, source=None: read_pbn(text),
     "lin": lambda text, source=None: read_lin(text),
     "valet": read_valet,
+    "recap": read_recap,
 }
 
 
@@ -36,12 +42,16 @@ class Candidate(NamedTuple):
 
 
 def sniff(head: bytes) -> str | None:
-    """Format of a file from its first bytes: ``sql``, ``pbn``, ``lin``, ``valet``, or None."""
+    """Format of a file from its first bytes: ``sql``, ``pbn``, ``lin``, ``valet``, ``recap``
+    (a BridgeComposer club recap page), or None."""
     if b"\x00" in head[:8192]:
         return None
     first = head.split(b"\n", 1)[0].decode("latin-1").strip()
     if VALET_LINE.match(first):
         return "valet"
+    if _HTML.match(head):
+        # Only BridgeComposer's recap pages are read; other HTML is not bridge data to us.
+        return "recap" if _RECAP.search(head) else None
     if _SQL.search(head[:4096]):
         return "sql"
     if _PBN.search(head):
@@ -49,6 +59,22 @@ def sniff(head: bytes) -> str | None:
     if _LIN.search(head):
         return "lin"
     return None
+
+
+def unpack(data: bytes, path: Path) -> bytes:
+    """A file's content: gzip-compressed files (``.pbn.gz``, ``.html.gz``) are decompressed.
+
+    Raises
+    ------
+    SourceError
+        When the file starts like a gzip file but does not decompress.
+    """
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as problem:
+        raise SourceError(path, f"a damaged gzip file ({problem})") from None
 
 
 def decode(data: bytes) -> tuple[str, str]:

@@ -259,7 +259,8 @@ def main() -> None:
 @_fail_cleanly
 def run(sources: tuple[str, ...], start: str | None, stop: str | None, only: tuple[str, ...],
         force: bool, **common: Any) -> None:
-    """Run the pipeline on SOURCES (files or folders of PBN, LIN or SQL dumps).
+    """Run the pipeline on SOURCES: files or folders of PBN, LIN, SQL dumps, Valet travellers
+    or BridgeComposer recap pages (gzipped or not).
 
     With no SOURCES and an empty database, runs on the embedded sample in data/.
     """

@@ -162,7 +162,8 @@ def test_bad_files_are_reported_and_skipped(tmp_path):
     result = _invoke("ingest", folder, named, "--out", out)
     assert result.exit_code == 0
     assert "1 ingested" in result.output and "2 not bridge data" in result.output
-    assert f"error: {named}: not a bridge hand-record file (PBN, LIN or SQL dump)" in result.output
+    assert (f"error: {named}: not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
+            "scores or a BridgeComposer recap)") in result.output
     missing = _invoke("ingest", tmp_path / "nowhere.pbn", "--out", out)
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines()[0] == (

@@ -1,0 +1,118 @@
+"""BridgeComposer club recap pages (ACBL matchpoint pair games) through ingest, clean and rate."""
+
+import gzip
+import re
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cleaning.ingest import ingest_file
+from cleaning.ingest_recap import read_recap
+from cleaning.rules import clean_record
+from cleaning.sources import sniff, unpack
+from pipeline.cli import main
+from pipeline.errors import SourceError
+from ratings.bridge import ns_score
+from tests.conftest import TEST_DATA
+
+RECAPS = TEST_DATA / "acbl"
+JULY = RECAPS / "recap_e_20170724.html.gz"  # two artificial scores, two "not played"
+JUNE = RECAPS / "recap_f_20170605.html.gz"  # a fouled board: groups F and G
+
+
+def _records(path: Path):
+    return list(read_recap(gzip.decompress(path.read_bytes()).decode("utf-8"), path))
+
+
+def _result_rows(path: Path) -> int:
+    """Result rows counted straight from the HTML, independently of the reader."""
+    html = gzip.decompress(path.read_bytes()).decode("utf-8")
+    return len(re.findall(r"<tr class=bcst(?:shade)?[ >]", html))
+
+
+def test_sniff_reads_gzip_and_recognises_recaps():
+    head = unpack(JULY.read_bytes(), JULY)[:65536]
+    assert sniff(head) == "recap"
+    assert sniff(b"\xef\xbb\xbf" + head) == "recap"  # a byte-order mark first
+    assert sniff(b"<!DOCTYPE html><html><body>no bridge here</body></html>") is None
+
+
+def test_every_result_row_is_a_record_with_the_pair_lists_names():
+    records = _records(JULY)
+    assert len(records) == _result_rows(JULY) == 192
+    first = records[0].values
+    # Board 1, first row of the page: E1 Mauzey-Sexton v E1 Boultwood-Carter, 2D by E down 2.
+    assert first["board"] == "Board 1" and first["dealer"] == "N" and first["vulnerable"] == "None"
+    assert (first["northname"], first["southname"]) == ("Karl Mauzey", "David Sexton")
+    assert (first["eastname"], first["westname"]) == ("Joyce Boultwood", "George Carter")
+    assert (first["contract"], first["declarer"], first["result"]) == ("2D", "E", "6")
+    assert first["score"] == "NS 100" and first["lead_card"] == "CK"
+    assert first["deal"] == ("N:A76.76.J8732.A62 QJ4.J54.AKT6.T97 532.Q32.Q9.KQJ85 "
+                             "KT98.AKT98.54.43")
+    assert first["event"] == "MONDAY STRAT 299'ER PAIRS Monday Eve Session July 24, 2017"
+    assert first["date"] == "2017.07.24" and first["scoring"] == "MP"
+    assert first["stage"] == "Section E" and first["points"] == "7.00 0.00"
+    assert all(len(r.values["northname"].split()) >= 2 for r in records)
+
+
+@pytest.mark.parametrize("path", [JULY, JUNE], ids=["july", "june"])
+def test_cleaned_scores_equal_the_recaps_scores(path):
+    """Deal, vulnerability, declarer and tricks read right: the score we compute is theirs."""
+    compared = 0
+    for record in _records(path):
+        outcome = clean_record(record.values)
+        raw = record.values["score"]
+        if outcome.board is None or not re.fullmatch(r"(NS|EW) -?\d+", raw):
+            continue
+        side, value = raw.split()
+        expected = int(value) if side == "NS" else -int(value)
+        assert ns_score(outcome.board) == expected, record.values
+        compared += 1
+    assert compared >= _result_rows(path) - 12
+
+
+def test_fouled_boards_and_artificial_scores_are_excluded_with_a_reason():
+    june = Counter(clean_record(r.values).issues[0][1] for r in _records(JUNE)
+                   if clean_record(r.values).board is None)
+    html = gzip.decompress(JUNE.read_bytes()).decode("utf-8")
+    assert june == {"fouled_board": len(re.findall(r"\d[FG]</td>", html))} == {"fouled_board": 10}
+    july = [clean_record(r.values) for r in _records(JULY)]
+    reasons = Counter(o.issues[0][1] for o in july if o.board is None)
+    assert reasons == {"not_played": 2}
+    details = sorted(o.issues[0][2] for o in july if o.board is None)
+    assert details == ["contract 'NP'", "score 'Ave-'"]
+
+
+def test_a_recompressed_copy_is_already_stored_and_a_damaged_gzip_is_reported(engine, tmp_path):
+    assert ingest_file(engine, JULY) == ("ingested", 192)
+    copy = tmp_path / "copy.html.gz"
+    copy.write_bytes(gzip.compress(gzip.decompress(JULY.read_bytes()), mtime=1))
+    assert copy.read_bytes() != JULY.read_bytes()
+    assert ingest_file(engine, copy) == ("already stored", 0)
+    broken = tmp_path / "broken.html.gz"
+    broken.write_bytes(JULY.read_bytes()[:500])
+    with pytest.raises(SourceError, match="damaged gzip"):
+        ingest_file(engine, broken)
+
+
+def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["run", str(RECAPS), "--to", "match", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"{_result_rows(JULY) + _result_rows(JUNE)} records from 2 files" in result.output
+    assert "fouled_board" in result.output and "not_played" in result.output
+    result = runner.invoke(main, ["rate", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        events = dict(db.execute("select event, count(*) from boards group by event"))
+        rated = dict(db.execute("select method, count(*) from ratings group by method"))
+        validated = {m for (m,) in db.execute(
+            "select method from rating_validation where task = 'pair rankings'")}
+        mauzey = db.execute("select games from ratings where method = 'dlo' "
+                            "and player = 'Karl Mauzey'").fetchone()
+    assert len(events) == 2 and sum(events.values()) == 192 + 240 - 10 - 2
+    assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
+    assert mauzey is not None and mauzey[0] > 0
