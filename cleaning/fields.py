@@ -29,6 +29,7 @@ _FOULED_SCORE = re.compile(r"^\s*(?:NS|EW)\s+-?\d+\s*([A-Z])\s*$", re.IGNORECASE
 # Artificial scores a director assigns when a deal is not played: Ave, Ave+, Ave-, A60, A40/60.
 _ARTIFICIAL_SCORE = re.compile(r"^\s*(?:AVE?G?\s*[+=-]?|A\d\d(?:/\d\d)?|NOT\s*PLAYED|NP)\s*$",
                                re.IGNORECASE)
+_SIDE_SCORE = re.compile(r"^\s*(NS|EW|N-S|E-W)\s*:?\s*(-?\d+)\s*$", re.IGNORECASE)
 _NOT_PLAYED_CONTRACTS = frozenset({"NP", "LP", "NOTPLAYED"})
 _PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
 
@@ -117,6 +118,16 @@ def unplayed_result(contract: str | None, score: str | None) -> tuple[str, str] 
     if (contract or "").strip().upper().replace(" ", "") in _NOT_PLAYED_CONTRACTS:
         return "not_played", f"contract {contract!r}"
     return None
+
+
+def side_score(raw: str | None) -> int | None:
+    """A recorded score written with its side (``NS 100``, ``EW -50``) as North-South's score;
+    None for anything else (a bare number names no side)."""
+    match = _SIDE_SCORE.match(raw or "")
+    if not match:
+        return None
+    value = int(match.group(2))
+    return value if match.group(1).upper().replace("-", "") == "NS" else -value
 
 
 def board_number(raw: str | int | None) -> int | None:

@@ -79,6 +79,9 @@ REASONS: tuple[Reason, ...] = (
            "Dealer and first bidder differ; the first bidder is kept."),
     Reason("year_unknown", "note", "No plausible year in the date or the event name."),
     Reason("result_invalid", "note", "The result is missing or not a trick count from 0 to 13."),
+    Reason("score_mismatch", "note",
+           "The score recorded with the board differs from the score of its contract and "
+           "result; the contract and result are kept."),
 )
 
 REASON_BY_CODE: dict[str, Reason] = {reason.code: reason for reason in REASONS}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -198,3 +198,25 @@ def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[s
                               (board["id"], board["id"])))
     games.sort(key=lambda game: game.when)
     return games
+
+
+def pairwise_scores(rankings: Sequence[Ranking], strength: Callable[[tuple], float]
+                    ) -> dict[str, float]:
+    """Log-loss and accuracy of P(team i ahead of team j) over every decided pair of teams.
+
+    ``strength`` maps a team to a rating on the Elo scale (400 points = factor 10 in odds).
+    """
+    losses, hits = [], []
+    for ranking in rankings:
+        values = [strength(team) for team in ranking.teams]
+        for i in range(len(values)):
+            for j in range(i + 1, len(values)):
+                if ranking.places[i] == ranking.places[j]:
+                    continue
+                p = 1 / (1 + 10 ** ((values[j] - values[i]) / 400))
+                ahead = ranking.places[i] < ranking.places[j]
+                p_true = min(max(p if ahead else 1 - p, 1e-12), 1 - 1e-12)
+                losses.append(-np.log(p_true))
+                hits.append(p_true > 0.5)
+    return {"log_loss": float(np.mean(losses)) if losses else None,
+            "accuracy": float(np.mean(hits)) if hits else None, "test_games": len(losses)}

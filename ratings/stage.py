@@ -30,13 +30,14 @@ from ratings.bridge import (
     index_players,
     log_loss,
     pair_rankings,
+    pairwise_scores,
     single_table_games,
     team_games,
     win_rates,
 )
 from ratings.bt import Hypergraph, fit, fit_hbt_newton
-from ratings.plackett_luce import p_from_sigma
-from ratings.team_elo import calibrate, pairwise_scores, replay
+from ratings.replay import Games, calibrate, replay
+from ratings.skill import p_from_sigma
 from ratings.uncertainty import bootstrap_intervals
 
 BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
@@ -164,16 +165,18 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
         for team in ranking.teams:
             for player in team:
                 games[player] = games.get(player, 0) + 1
+    train_games, all_games = Games.from_rankings(train), Games.from_rankings(rankings)
     for method in ("elo", "dlo"):
         if train and test:
-            k_train = calibrate(head(train), method)
-            trained, _, _ = replay(train, method, k_train)
+            k_train, _ = calibrate(Games.from_rankings(head(train)), method, xatol=1e-3)
+            trained = replay(train_games, method, k_train).by_player(train_games)
             validation.append({"task": "pair rankings", "method": method,
                                **pairwise_scores(test, lambda t, r=trained:
                                                  float(np.mean([r.get(p, 0.0) for p in t])))})
-        k = calibrate(head(rankings), method)
-        ratings, history, _ = replay(rankings, method, k)
-        histories[method] = history
+        k, _ = calibrate(Games.from_rankings(head(rankings)), method, xatol=1e-3)
+        outcome = replay(all_games, method, k, keep_history=True)
+        ratings = outcome.by_player(all_games)
+        histories[method] = outcome.history_by_player(all_games)
         rows.extend({"player": str(player), "method": method, "rating": value, "low": None,
                      "high": None, "games": games[player]} for player, value in ratings.items())
         if method == "dlo":
@@ -301,7 +304,7 @@ RATE_STAGE = Stage(
     writes=("ratings",),
     settings_sections=("rate",),
     modules=("ratings.stage", "ratings.bridge", "ratings.bt", "ratings.uncertainty",
-             "ratings.team_elo", "ratings.elo", "ratings.plackett_luce"),
+             "ratings.replay", "ratings.skill", "ratings.elo", "ratings.plackett_luce"),
     description="ratings from results: BT family on team boards, multiplayer Elo on pair "
                 "rankings, held-out validation, the skill-o-meter",
 )

@@ -84,8 +84,8 @@ def test_imp_weighting_setting(tmp_path, weighting):
 
 
 def test_pair_rankings_and_team_elo():
-    from ratings.bridge import pair_rankings
-    from ratings.team_elo import calibrate, pairwise_scores, replay
+    from ratings.bridge import pair_rankings, pairwise_scores
+    from ratings.replay import Games, calibrate, replay
 
     base = {"event": "E", "board_no": 1, "deal_hash": "d", "date": "2000.01.01",
             "declarer": "N", "contract": "4S", "ns_vulnerable": False, "ew_vulnerable": False,
@@ -95,11 +95,13 @@ def test_pair_rankings_and_team_elo():
     rankings = pair_rankings(tables, {})
     assert [r.places for r in rankings] == [[2, 1, 4, 2], [2, 4, 1, 2]]
     assert rankings[0].teams[1] == ("n2", "s2") and rankings[1].teams[1] == ("e2", "w2")
-    ratings, history, _ = replay(rankings, "dlo", 32)
+    games = Games.from_rankings(rankings)
+    outcome = replay(games, "dlo", 32, keep_history=True)
+    ratings, history = outcome.by_player(games), outcome.history_by_player(games)
     assert ratings["n2"] > ratings["n1"] > ratings["n3"] and ratings["n1"] == ratings["s1"]
     assert sum(ratings.values()) == pytest.approx(0)  # zero-sum from 0
     assert len(history["n1"]) == 1
-    assert 0 <= calibrate(rankings * 5, "elo") <= 200
+    assert 0 <= calibrate(Games.from_rankings(rankings * 5), "elo")[0] <= 200
     scores = pairwise_scores(rankings, lambda team: ratings[team[0]])
     assert scores["test_games"] == 10 and scores["accuracy"] == 1.0
 

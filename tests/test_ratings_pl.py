@@ -4,16 +4,9 @@ import numpy as np
 import pytest
 
 from ratings import elo
-from ratings.plackett_luce import (
-    calibrate_k,
-    expected_payoffs,
-    p_from_sigma,
-    payoffs,
-    position_matrix,
-    replay,
-    simulate_p_deterministic,
-    update,
-)
+from ratings.plackett_luce import expected_payoffs, payoffs, position_matrix, update
+from ratings.replay import Games, calibrate, replay
+from ratings.skill import p_from_sigma, simulate_p_deterministic
 
 DLO1 = [1200, 1000, 900, 1050]
 DLO1_P = [[0.521988, 0.303939, 0.138309, 0.035763], [0.165067, 0.243733, 0.326187, 0.265013],
@@ -66,15 +59,16 @@ def test_dlo2_seven_players():
 
 
 def test_dlo3_k_calibration():
+    games = Games.from_matches(DLO3, 6)
     for k, loss in [(8, 0.162724), (16, 0.159476), (32, 0.154713), (64, 0.149957)]:
-        assert replay(DLO3, k, 6)[1] == pytest.approx(loss, abs=1e-6)
-    k, loss = calibrate_k(DLO3, 6)
+        assert replay(games, "dlo", k).loss == pytest.approx(loss, abs=1e-6)
+    k, loss = calibrate(games, "dlo")
     assert k == pytest.approx(93.576211, abs=1e-3) and loss == pytest.approx(0.148891, abs=1e-6)
-    ratings, _ = replay(DLO3, k, 6)
+    ratings = replay(games, "dlo", k).ratings
     assert ratings == pytest.approx([97.109755, -6.121271, 160.499015, 23.079552, -146.533953,
                                      -128.033097], abs=1e-3)
     assert np.std(ratings) == pytest.approx(110.773829, abs=1e-3)
-    k_log, log_loss = calibrate_k(DLO3, 6, loss="log")
+    k_log, log_loss = calibrate(games, "dlo", loss="log")
     assert k_log == pytest.approx(86.373574, abs=1e-3)
     assert log_loss == pytest.approx(1.686105, abs=1e-6)
 
@@ -91,6 +85,6 @@ def test_p_deterministic_simulation_spreads_with_p():
     spreads = []
     for p in (0.0, 0.5, 0.9):
         matches = simulate_p_deterministic(60, 3000, 2, p, rng)
-        ratings, _ = replay(matches, 16, 60)
+        ratings = replay(Games.from_matches(matches, 60), "dlo", 16).ratings
         spreads.append(np.std(ratings))
     assert spreads[0] < spreads[1] < spreads[2]

@@ -116,3 +116,30 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
     assert len(events) == 2 and sum(events.values()) == 192 + 240 - 10 - 2
     assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
     assert mauzey is not None and mauzey[0] > 0
+
+
+@pytest.mark.slow
+def test_every_recap_of_the_acbl_folder(tmp_path):
+    """All 220 recap files: the copies under quicktricks/ add nothing; every played table's
+    score as we compute it from deal, contract, declarer and tricks is the recap's own, except
+    the few the club entered inconsistently, which carry a score_mismatch note."""
+    from tests.conftest import shared
+
+    folder = shared("acbl")
+    result = CliRunner().invoke(main, ["run", str(folder), "--to", "clean", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "from 220 files (111 already stored, 109 ingested)" in result.output
+    agree = disagree = 0
+    for path in sorted(folder.glob("results/[0-9]*/*.html.gz")):
+        for record in _records(path):
+            outcome = clean_record(record.values)
+            recorded = record.values["score"]
+            if outcome.board is None or outcome.board["contract"] in ("", "P") \
+                    or not re.fullmatch(r"(NS|EW) -?\d+", recorded):
+                continue
+            side, value = recorded.split()
+            same = ns_score(outcome.board) == (int(value) if side == "NS" else -int(value))
+            noted = any(code == "score_mismatch" for _, code, _ in outcome.issues)
+            assert same != noted, (path.name, record.line, recorded, outcome.issues)
+            agree, disagree = agree + same, disagree + (not same)
+    assert agree > 33_000 and disagree == 28

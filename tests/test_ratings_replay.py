@@ -1,0 +1,77 @@
+"""The compiled replay driver against the models' own one-game updates."""
+
+import numpy as np
+import pytest
+
+from ratings import elo, plackett_luce
+from ratings.bridge import Ranking
+from ratings.replay import Games, calibrate, replay
+
+UPDATES = {"elo": elo.update, "dlo": plackett_luce.update}
+
+
+def _random_rankings(seed: int, count: int = 300, skill: float = 0.0) -> list[Ranking]:
+    """Pairs of 40 players; places random (ties happen), or by hidden skill plus noise."""
+    rng = np.random.default_rng(seed)
+    hidden = rng.normal(0, 1, 40)
+    rankings = []
+    for number in range(count):
+        size = int(rng.integers(2, 9))
+        players = rng.choice(40, 2 * size, replace=False).reshape(size, 2)
+        teams = [(f"p{a}", f"p{b}") for a, b in players]
+        if skill:
+            performance = skill * hidden[players].sum(axis=1) + rng.normal(0, 1, size)
+            places = list(np.argsort(np.argsort(-performance)) + 1)
+        else:
+            places = list(rng.integers(1, size + 1, size))
+        rankings.append(Ranking(teams, places, (number,)))
+    return rankings
+
+
+def _one_game_at_a_time(rankings, method, k):
+    """The plain reading of the method: team = mean of members, members take the change."""
+    ratings, history, total = {}, {}, 0.0
+    for number, ranking in enumerate(rankings, start=1):
+        team = np.array([np.mean([ratings.get(p, 0.0) for p in t]) for t in ranking.teams])
+        n = len(team)
+        error = (plackett_luce.payoffs(ranking.places)
+                 - plackett_luce.expected_payoffs(team)) / (n - 1)
+        total += float(np.mean(error ** 2))
+        for t, change in zip(ranking.teams, UPDATES[method](team, ranking.places, k) - team):
+            for player in t:
+                ratings[player] = ratings.get(player, 0.0) + float(change)
+                history.setdefault(player, []).append((number, ratings[player]))
+    return ratings, history, total / len(rankings)
+
+
+@pytest.mark.parametrize("method", ["elo", "dlo"])
+def test_replay_equals_the_models_one_game_updates(method):
+    rankings = _random_rankings(5)
+    games = Games.from_rankings(rankings)
+    outcome = replay(games, method, 24.0, keep_history=True)
+    ratings, history, loss = _one_game_at_a_time(rankings, method, 24.0)
+    assert outcome.by_player(games) == pytest.approx(ratings, abs=1e-9)
+    assert outcome.loss == pytest.approx(loss, abs=1e-12)
+    got = outcome.history_by_player(games)
+    assert got.keys() == history.keys()
+    for player, points in history.items():
+        assert [n for n, _ in got[player]] == [n for n, _ in points]
+        assert [v for _, v in got[player]] == pytest.approx([v for _, v in points], abs=1e-9)
+
+
+def test_a_player_in_two_teams_of_one_game_takes_both_changes():
+    rankings = [Ranking([("a", "b"), ("a", "c"), ("d", "e")], [1, 2, 3], (0,))]
+    games = Games.from_rankings(rankings)
+    ratings, _, _ = _one_game_at_a_time(rankings, "dlo", 32.0)
+    assert replay(games, "dlo", 32.0).by_player(games) == pytest.approx(ratings)
+
+
+def test_calibrated_k_minimises_the_loss_and_bad_games_are_refused():
+    games = Games.from_rankings(_random_rankings(7, 400, skill=1.0))
+    k, loss = calibrate(games, "dlo")
+    assert 1 < k < 200 and loss == pytest.approx(replay(games, "dlo", k).loss)
+    assert loss <= min(replay(games, "dlo", k * f).loss for f in (0.5, 0.9, 1.1, 2.0))
+    with pytest.raises(ValueError, match="two teams"):
+        Games.from_matches([([0], [1])], 3)
+    with pytest.raises(ValueError, match="unknown method"):
+        replay(games, "glicko", 10.0)
