@@ -1,9 +1,9 @@
 """The dds stage against the solver itself, on the same boards, in one run.
 
-    python benchmarks/bench_dds.py [SOURCES...]     # default: the embedded sample (477 boards)
+    python benchmarks/bench_dds.py [SOURCES...]     # default: the embedded sample
 
 Baseline (the floor): a bare loop of endplay calls, ``calc_all_tables`` over the distinct
-deals in batches of 40 and ``analyse_all_plays`` over the plays in batches of 200, in this
+deals whose auction the stage judges (the only use of a table) in batches of 40 and ``analyse_all_plays`` over the plays in batches of 200, in this
 process with DDS using every core. Then the whole dds stage (chunking, workers, analysis,
 database writes, per-player aggregation) on a fresh copy of the same cleaned database, with
 1 and with 2 jobs. Printed: seconds, boards per second, and the stage's throughput as a share
@@ -21,7 +21,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from config import PROJECT_ROOT, load_settings
-from dds.analysis import BOARD_FIELDS, play_request
+from dds.analysis import BOARD_FIELDS, needs_table, play_request
 from dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
 from pipeline.stages import get_stage, run_stages, select_stages
 from pipeline.store import Board, open_engine
@@ -32,7 +32,9 @@ def _bare_loop(boards: list[dict]) -> tuple[float, float]:
     from endplay.types import Deal, Denom, Player
 
     set_threads(0)
-    deals = sorted({board["deal_hash"]: board["deal"] for board in boards}.items())
+    # The same work as the stage: a table only for a deal whose auction is judged.
+    deals = sorted({board["deal_hash"]: board["deal"] for board in boards
+                    if needs_table(board)}.items())
     start = time.perf_counter()
     for i in range(0, len(deals), TABLE_BATCH):
         calc_all_tables([Deal(pbn) for _, pbn in deals[i:i + TABLE_BATCH]])
@@ -63,7 +65,8 @@ def main(sources: list[str]) -> None:
         tables, plays = _bare_loop(boards)
         bare = tables + plays
         count = len(boards)
-        print(f"{count:,} boards, {len({b['deal_hash'] for b in boards}):,} distinct deals, "
+        print(f"{count:,} boards, {len({b['deal_hash'] for b in boards if needs_table(b)}):,} "
+              f"distinct deals with an auction to judge, "
               f"{sum(1 for b in boards if play_request(b)):,} plays")
         print(f"{'run':<34}{'seconds':>9}{'boards/s':>10}{'share of bare':>15}")
         print(f"{'bare loop: tables':<34}{tables:>9.2f}")

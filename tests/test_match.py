@@ -119,8 +119,8 @@ def _db(out):
 def test_match_stage_on_the_sample(tmp_path):
     result = CliRunner().invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "match: 22 raw names, 18 matched to the 724 WBF players, 1 ambiguous" in result.output
-    assert "board-seats covered: 1,577 of 1,908 (82.7%)" in result.output
+    assert "match: 70 raw names, 18 matched to the 724 WBF players, 1 ambiguous" in result.output
+    assert "board-seats covered: 1,577 of 3,528 (44.7%)" in result.output
     engine = _db(tmp_path)
     with engine.connect() as conn:
         rows = {row.raw_name: row for row in conn.execute(select(NameMatch.__table__))}
@@ -133,7 +133,8 @@ def test_match_stage_on_the_sample(tmp_path):
     assert rows["Weinstein"].runner_up == "Howard Weinstein"
     assert rows["Cliff Bishop"].player_id == rows["Clifford Bishop"].player_id
     assert rows["Milton Elleby"].player_id != rows["Milton Ellenby"].player_id
-    assert len(players) == 21 and sum(player.seats for player in players) == 1908
+    # 21 championship players and 48 club players (whom no WBF name matches)
+    assert len(players) == 69 and sum(player.seats for player in players) == 1908 + 405 * 4
 
 
 def test_match_reruns_only_when_its_inputs_change(tmp_path):
@@ -146,13 +147,13 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
     changed = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
                                    "--config", str(settings)])
     assert "clean: up to date" in changed.output
-    assert "match: 22 raw names, 11 matched" in changed.output  # 7 bare surnames refused
+    assert "match: 70 raw names, 11 matched" in changed.output  # 7 bare surnames refused
     new_list = tmp_path / "list.csv"
     new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
     relisted = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
                                     "--config", str(settings)])
-    assert "match: 22 raw names, 1 matched to the 1 WBF players" in relisted.output
+    assert "match: 70 raw names, 1 matched to the 1 WBF players" in relisted.output
     engine = _db(tmp_path)
     with engine.connect() as conn:
         runs = conn.execute(select(StageRun.stage)).scalars().all()

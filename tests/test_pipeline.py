@@ -37,11 +37,11 @@ def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     first = _invoke("run", "--to", "match", "--out", out)
     assert first.exit_code == 0, first.output
     assert "using the sample" in first.output
-    assert "ingest: 478 records from 2 files (2 ingested)" in first.output
-    assert "clean: 478 records, 477 boards kept, 1 excluded" in first.output
+    assert "ingest: 886 records from 4 files (4 ingested)" in first.output
+    assert "clean: 886 records, 882 boards kept, 4 excluded" in first.output
     assert "claim_inconsistent" in first.output
     counts = _counts(out)
-    assert counts["raw_boards"] == 478 and counts["boards"] == 477
+    assert counts["raw_boards"] == 886 and counts["boards"] == 882
     assert counts["runs"] == {"ingest": 1, "clean": 1, "match": 1}
 
     second = _invoke("run", "--to", "match", "--out", out)
@@ -68,7 +68,7 @@ def test_a_changed_setting_reruns_only_what_depends_on_it(tmp_path):
     settings.write_text("[clean]\nfirst_year = 1960\n")
     rerun = _invoke("run", "--to", "match", "--out", out, "--config", settings)
     assert "ingest: no sources given" in rerun.output
-    assert "clean: 478 records" in rerun.output
+    assert "clean: 886 records" in rerun.output
     assert "year_unknown" in rerun.output  # the 1955 boards now have no plausible year
     assert _counts(out)["runs"] == {"ingest": 1, "clean": 2, "match": 2}
     same = _invoke("run", "--to", "match", "--out", out, "--config", settings)
@@ -90,10 +90,10 @@ def test_only_from_to(tmp_path):
     assert "error: stage 'clean' needs 'raw_boards', which has not run yet" in not_ready.output
     assert _invoke("run", "--to", "ingest", "--out", out).exit_code == 0
     assert _counts(out)["runs"] == {"ingest": 1}
-    assert "clean: 478 records" in _invoke("run", "--from", "clean", "--to", "match",
+    assert "clean: 886 records" in _invoke("run", "--from", "clean", "--to", "match",
                                            "--out", out).output
     forced = _invoke("clean", "--force", "--out", out)
-    assert "clean: 478 records" in forced.output
+    assert "clean: 886 records" in forced.output
     assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 1
 
 
@@ -104,7 +104,7 @@ def test_status(tmp_path):
     _invoke("run", "--to", "match", "--out", out)
     after = _invoke("status", "--out", out)
     assert "ingest   done" in after.output
-    assert "clean    up to date" in after.output and "477 boards kept of 478" in after.output
+    assert "clean    up to date" in after.output and "882 boards kept of 886" in after.output
 
 
 def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
@@ -126,7 +126,7 @@ def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
     assert _counts(out)["boards"] == 0 and _counts(out)["runs"] == {"ingest": 1}
     monkeypatch.setattr(clean_module, "_insert", real_insert)
     resumed = _invoke("run", "--to", "match", "--out", out)
-    assert "clean: 478 records, 477 boards kept" in resumed.output
+    assert "clean: 886 records, 882 boards kept" in resumed.output
 
 
 def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monkeypatch):
@@ -146,8 +146,8 @@ def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monk
     monkeypatch.setattr(ingest_module, "ingest_file", real)
     resumed = _invoke("run", "--to", "match", "--out", out)
     assert "resuming the interrupted ingest" in resumed.output
-    assert "1 already stored, 1 ingested" in resumed.output
-    assert _counts(out)["boards"] == 477
+    assert "1 already stored, 3 ingested" in resumed.output
+    assert _counts(out)["boards"] == 882
 
 
 def test_bad_files_are_reported_and_skipped(tmp_path):
@@ -216,8 +216,9 @@ def test_exclusion_tables_match_the_summary(tmp_path):
         board_rows, board_total, kept = exclusion_table(conn, "board")
         play_rows, play_total, plays = exclusion_table(conn, "play")
     engine.dispose()
-    assert board_total == 1 and kept == 477
+    assert board_total == 4 and kept == 882
     assert [row.code for row in board_rows][:3] == ["unparseable_record", "duplicate_record",
                                                     "all_names_missing"]
-    assert {row.code: row.count for row in play_rows}["play_missing"] == 2
+    # two Bermuda Bowl boards without play, and the 401 club boards (recaps carry no play)
+    assert {row.code: row.count for row in play_rows}["play_missing"] == 2 + 401
     assert plays == 467
