@@ -3,8 +3,9 @@
     python benchmarks/bench_dds.py [SOURCES...]     # default: the embedded sample
 
 Baseline (the floor): a bare loop of endplay calls, ``calc_all_tables`` over the distinct
-deals whose auction the stage judges (the only use of a table) in batches of 40 and ``analyse_all_plays`` over the plays in batches of 200, in this
-process with DDS using every core. Then the whole dds stage (chunking, workers, analysis,
+deals whose auction the stage judges (the only use of a table) in batches of 40 and
+``analyse_all_plays`` over the plays in batches of 200, in this process with DDS using every
+core. Then the whole dds stage (chunking, workers, analysis,
 database writes, per-player aggregation) on a fresh copy of the same cleaned database, with
 1 and with 2 jobs. Printed: seconds, boards per second, and the stage's throughput as a share
 of the bare loop's (the target is at least 90%).

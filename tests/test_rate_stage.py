@@ -60,7 +60,8 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path):
     assert lauria[0] <= lauria[1] <= lauria[2]
     html = (tmp_path / "report.html").read_text()
     assert "Ratings from results" in html and "Rank correlations (Spearman)" in html
-    assert "Predicting boards not seen" in html
+    assert "Predicting results not seen" in html and "log-strengths" in html
+    assert "22 team boards played in both rooms" in html
 
 
 def test_rerun_is_up_to_date(tmp_path):

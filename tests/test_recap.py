@@ -4,6 +4,7 @@ import gzip
 import re
 import sqlite3
 from collections import Counter
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,18 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
     assert len(events) == 2 and sum(events.values()) == 192 + 240 - 10 - 2
     assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
     assert mauzey is not None and mauzey[0] > 0
+    assert runner.invoke(main, ["report", "--out", str(tmp_path)]).exit_code == 0
+    html = (tmp_path / "report.html").read_text()
+    ratings = html[html.index("Ratings from results"):html.index("The skill-o-meter")]
+    assert "0 team boards played in both rooms" in ratings and "Elo points" in ratings
+    assert "log-strengths" not in ratings and "HBT ratings with bootstrap" not in ratings
+    # the rankings are sorted by the ranking-probability Elo, best first
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        best = db.execute("select player from ratings where method = 'dlo' "
+                          "order by rating desc limit 1").fetchone()[0]
+    table = ratings[ratings.index("Rankings side by side"):]
+    others = [name for name in ("Karl Mauzey", "Jesse Levy") if name != best]
+    assert table.index(escape(best)) < min(table.index(name) for name in others)
 
 
 @pytest.mark.slow

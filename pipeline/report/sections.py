@@ -111,7 +111,9 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
     wide = table.pivot_table(index="player", columns="method", values="rating")
     games = table.groupby("player")["games"].max()
     wide.insert(0, "boards", games)
-    wide = wide.sort_values("hbt", ascending=False) if "hbt" in wide else wide
+    # Sorted by the model the data supports best: HBT for team boards, else the DLO Elo.
+    first = next((m for m in ("hbt", "dlo", "elo") if m in wide), None)
+    wide = wide.sort_values(first, ascending=False) if first else wide
     ranks = wide.drop(columns=["boards"]).rank(ascending=False)
     correlation = ranks.corr(method="spearman") if len(ranks) > 2 else None
     intervals = _frame(conn, "select player, rating, low, high, games from ratings "
@@ -120,7 +122,10 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
                   if _has(conn, "rating_validation") else None)
     runs = _frame(conn, "select summary from stage_runs where stage = 'rate' "
                         "order by id desc limit 1")
-    skill = json.loads(runs["summary"][0]).get("skill_o_meter") if len(runs) else None
+    summary = json.loads(runs["summary"][0]) if len(runs) else {}
+    skill = summary.get("skill_o_meter")
+    games = {key: summary.get(key, 0) for key in ("team_games", "single_table_games",
+                                                    "pair_rankings")}
     plot = None
     if _has(conn, "rating_history"):
         history = _frame(conn, "select player, game, rating from rating_history "
@@ -128,7 +133,8 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
         plot = _history_plot(history)
     return {"table": wide.reset_index(), "correlation": correlation.reset_index()
             if correlation is not None else None, "intervals": intervals,
-            "validation": validation, "skill": skill, "history_plot": plot}
+            "validation": validation, "skill": skill, "history_plot": plot, "games": games,
+            "methods": [m for m in wide.columns if m != "boards"]}
 
 
 def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
