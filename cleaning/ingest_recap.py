@@ -115,8 +115,8 @@ class _RecapParser(HTMLParser):
             self._start_capture("cell:" + cls[4:])
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _VOID_ELEMENTS:
-            return
+        if tag in _VOID_ELEMENTS or all(open_tag != tag for open_tag, _ in self._stack):
+            return  # a stray end tag closes nothing
         while self._stack:
             open_tag, cls = self._stack.pop()
             if self._capture is not None and len(self._stack) < self._capture[0]:

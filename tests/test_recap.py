@@ -156,3 +156,68 @@ def test_every_recap_of_the_acbl_folder(tmp_path):
             assert same != noted, (path.name, record.line, recorded, outcome.issues)
             agree, disagree = agree + same, disagree + (not same)
     assert agree > 33_000 and disagree == 28
+
+
+HOWELL_PAGE = """<!DOCTYPE html><html><head>
+<meta name="Generator" content="BridgeComposer Version 5.60"></head><body>
+<pre id=bcrecap>
+TUESDAY AFTERNOON PAIRS Tuesday Aft Session March 7, 2017
+Scores after  3 rounds  Average:    6.0      Section  A
+Pair    Pct   Score  Rank   MPs
+  1   60.00   7.50   1    0.50(A)  Ann O'Neil - Bo Lee
+  2   50.00   6.00   2             Cy Young - Di Ross
+  3   40.00   4.50                 Ed Wu - Flo Kay
+</pre></span>
+<span class=bclabelboard>Board 5</span><span class=bclabeldealer>North Deals</span>
+<span class=bclabelvul>N-S Vul</span>
+<table class=bchd><tr class=bchd1><td class=bchd><table class=bchand>
+<tr><td class=bcpip><span class=bcspades>&spades;</span></td>
+<td class=bchand>A K Q J 10 9 8</td></tr>
+<tr><td class=bcpip><span class=bchearts>&hearts;</span></td><td class=bchand>A K Q</td></tr>
+<tr><td class=bcpip><span class=bcdiams>&diams;</span></td><td class=bchand>A K Q</td></tr>
+<tr><td class=bcpip><span class=bcclubs>&clubs;</span></td><td class=bchand>&mdash;</td></tr>
+</table></td></tr>
+<tr class=bchd2><td class=bchd2a><table class=bchand>
+<tr><td class=bcpip><span class=bcspades>&spades;</span></td><td class=bchand>7 6 5 4</td></tr>
+<tr><td class=bcpip><span class=bchearts>&hearts;</span></td><td class=bchand>J 10 9</td></tr>
+<tr><td class=bcpip><span class=bcdiams>&diams;</span></td><td class=bchand>J 10 9</td></tr>
+<tr><td class=bcpip><span class=bcclubs>&clubs;</span></td><td class=bchand>A K Q</td></tr>
+</table></td><td class=bchd2c><table class=bchandhl>
+<tr><td class=bcpip><span class=bcspades>&spades;</span></td><td class=bchand>3 2</td></tr>
+<tr><td class=bcpip><span class=bchearts>&hearts;</span></td><td class=bchand>8 7 6 5</td></tr>
+<tr><td class=bcpip><span class=bcdiams>&diams;</span></td><td class=bchand>8 7 6</td></tr>
+<tr><td class=bcpip><span class=bcclubs>&clubs;</span></td><td class=bchand>J 10 9 2</td></tr>
+</table></td></tr>
+<tr class=bchd3><td class=bchd3b><table class=bchand>
+<tr><td class=bcpip><span class=bcspades>&spades;</span></td><td class=bchand>&mdash;</td></tr>
+<tr><td class=bcpip><span class=bchearts>&hearts;</span></td><td class=bchand>4 3 2</td></tr>
+<tr><td class=bcpip><span class=bcdiams>&diams;</span></td><td class=bchand>5 4 3 2</td></tr>
+<tr><td class=bcpip><span class=bcclubs>&clubs;</span></td><td class=bchand>8 7 6 5 4 3</td></tr>
+</table></td></tr></table>
+<table class=bcst><tbody class=bcst>
+<tr class=bcst><td class=bcstcontract>7&thinsp;NT</td><td class=bcstdeclarer>N</span></td>
+<td class=bcstmade>7</td><td class=bcstlead><span class=bcclubs>&clubs;</span>&thinsp;A</td>
+<td class=bcstscorens>2220</td><td class=bcstscoreew></td><td class=bcstmpns>2.00</td>
+<td class=bcstmpew>0.00</td><td class=bcstpairns>1-O'Neil-Lee</td>
+<td class=bcstpairew>2-Young-Ross</td></tr>
+<tr class=bcstshade><td class=bcstcontract>Pass</td><td class=bcstdeclarer></td>
+<td class=bcstmade></td><td class=bcstlead></td><td class=bcstscorens>Pass</td>
+<td class=bcstscoreew></td><td class=bcstmpns>0.00</td><td class=bcstmpew>2.00</td>
+<td class=bcstpairns>3-Wu-Kay</td><td class=bcstpairew>1-O'Neil-Lee</td></tr>
+</tbody></table></body></html>"""
+
+
+def test_a_howell_page_with_one_section_stray_tags_and_voids():
+    """No direction in the pair list (every pair plays both ways), no section letter in the
+    pair cells, a highlighted hand, voids, a stray end tag, and a passed-out board."""
+    records = list(read_recap(HOWELL_PAGE))
+    assert [r.values["contract"] for r in records] == ["7NT", "Pass"]
+    grand, passed = records[0].values, records[1].values
+    assert grand["deal"] == ("N:AKQJT98.AKQ.AKQ. 32.8765.876.JT92 .432.5432.876543 "
+                             "7654.JT9.JT9.AKQ")
+    assert (grand["northname"], grand["southname"]) == ("Ann O'Neil", "Bo Lee")
+    assert (passed["eastname"], passed["westname"]) == ("Ann O'Neil", "Bo Lee")
+    assert grand["date"] == "2017.03.07" and grand["scoring"] == "MP"
+    assert grand["vulnerable"] == "NS" and grand["result"] == "13"
+    assert ns_score(clean_record(grand).board) == 2220
+    assert ns_score(clean_record(passed).board) == 0
