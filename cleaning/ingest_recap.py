@@ -40,8 +40,6 @@ _SUIT_SYMBOLS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 _HAND_PLACES = (("bchd2a", "W"), ("bchd2c", "E"), ("bchd3", "S"), ("bchd1", "N"))
 _DEALERS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 _VULNERABILITY = {"None": "None", "N-S": "NS", "E-W": "EW", "Both": "All"}
-_RESULT_COLUMNS = ("contract", "declarer", "made", "lead", "scorens", "scoreew",
-                   "mpns", "mpew", "impns", "impew", "pairns", "pairew")
 _VOID_ELEMENTS = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr"})
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")

@@ -16,7 +16,7 @@ from cleaning.auction import PASSED_OUT, Contract, final_contract, parse_contrac
 from cleaning.cards import SEATS, deal_hash, deal_to_pbn, parse_deal, seat_after
 from cleaning.play import replay
 from cleaning.tokens import normalise_call, normalise_card
-from dds.scoring import score
+from dds.scoring import north_south_score
 from pipeline.errors import BadRecord
 
 NAME_FIELDS = ("northname", "eastname", "southname", "westname")
@@ -194,10 +194,8 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     recorded = fields.side_score(values.get("score"))
     if recorded is not None and isinstance(contract, Contract) and declarer is not None \
             and result is not None and ns_vul is not None and ew_vul is not None:
-        vulnerable = ns_vul if declarer % 2 == 0 else ew_vul
-        computed = score(contract.level, contract.strain, contract.doubled, vulnerable, result,
-                         year)
-        computed = computed if declarer % 2 == 0 else -computed
+        computed = north_south_score(contract.level, contract.strain, contract.doubled,
+                                     declarer, ns_vul, ew_vul, result, year)
         if computed != recorded:
             issues.append(("note", "score_mismatch",
                            f"recorded NS {recorded}, {contract} by {SEATS[declarer]} making "

@@ -15,7 +15,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from cleaning.auction import Contract, parse_contract
-from dds.scoring import score
+from dds.scoring import north_south_score
 
 # The IMP scale: the lower bound of each IMP count from 1 to 24.
 _IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
@@ -36,12 +36,11 @@ def ns_score(board: Mapping[str, Any]) -> int | None:
     if not isinstance(contract, Contract) or board["result"] is None or not board["declarer"]:
         return None
     declarer = "NESW".index(board["declarer"])
-    vulnerable = board["ns_vulnerable"] if declarer % 2 == 0 else board["ew_vulnerable"]
-    if vulnerable is None:
+    if board["ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable"] is None:
         return None
-    value = score(contract.level, contract.strain, contract.doubled, bool(vulnerable),
-                  board["result"], board["year"])
-    return value if declarer % 2 == 0 else -value
+    return north_south_score(contract.level, contract.strain, contract.doubled, declarer,
+                             bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"]),
+                             board["result"], board["year"])
 
 
 @dataclass

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from dds.scoring import contract_score, score
+from dds.scoring import contract_score, north_south_score, score
 
 endplay_types = pytest.importorskip("endplay.types")
 Contract, Denom, Penalty, Player, Vul = (endplay_types.Contract, endplay_types.Denom,
@@ -45,3 +45,11 @@ def test_every_result_equals_endplay_from_1988():
 ])
 def test_by_hand(contract, vulnerable, tricks, year, expected):
     assert contract_score(contract, vulnerable, tricks, year) == expected
+
+
+def test_north_south_score_takes_the_declaring_sides_vulnerability_and_sign():
+    # 4S making 10: North non-vulnerable (East-West vulnerable) +420; East vulnerable -620.
+    assert north_south_score(4, "S", 0, 0, False, True, 10) == 420
+    assert north_south_score(4, "S", 0, 1, False, True, 10) == -620
+    # 3NT doubled two down by West, East-West non-vulnerable: North-South +300.
+    assert north_south_score(3, "N", 1, 3, True, False, 7) == 300
