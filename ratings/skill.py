@@ -59,15 +59,21 @@ class SkillReading:
     players: int
 
 
+def read_spread(k: float, ratings: Sequence[float], played: Sequence[int], min_games: int = 25,
+                table: str = "pooled") -> SkillReading:
+    """The verdict on ratings already replayed with K: spread of regular players, inverted."""
+    values, counts = np.asarray(ratings, dtype=float), np.asarray(played)
+    regular = values[counts >= min_games]
+    sigma = float(np.std(regular, ddof=1)) if len(regular) > 1 else 0.0
+    return SkillReading(k, sigma, p_from_sigma(sigma, table), int(len(regular)))
+
+
 def skill_o_meter(matches: Sequence[Match], n_players: int, min_games: int = 25,
                   table: str = "pooled") -> SkillReading:
     """Calibrate K, rate, take the spread of regular players' ratings, invert it into p."""
     games = Games.from_matches(matches, n_players)
     k, _ = calibrate(games, "dlo")
-    ratings = replay(games, "dlo", k).ratings
     played = np.zeros(n_players, dtype=int)
     for players, _ in matches:
         played[list(players)] += 1
-    regular = ratings[played >= min_games]
-    sigma = float(np.std(regular, ddof=1)) if len(regular) > 1 else 0.0
-    return SkillReading(k, sigma, p_from_sigma(sigma, table), int(len(regular)))
+    return read_spread(k, replay(games, "dlo", k).ratings, played, min_games, table)

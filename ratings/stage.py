@@ -15,6 +15,7 @@ ratings kept are then fitted on all games, with bootstrap intervals for HBT.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any, Callable
 
 import numpy as np
@@ -37,7 +38,7 @@ from ratings.bridge import (
 )
 from ratings.bt import Hypergraph, fit, fit_hbt_newton
 from ratings.replay import Games, calibrate, replay
-from ratings.skill import p_from_sigma
+from ratings.skill import read_spread
 from ratings.uncertainty import bootstrap_intervals
 
 BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
@@ -180,10 +181,8 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
         rows.extend({"player": str(player), "method": method, "rating": value, "low": None,
                      "high": None, "games": games[player]} for player, value in ratings.items())
         if method == "dlo":
-            regular = [value for player, value in ratings.items() if games[player] >= min_games]
-            sigma = float(np.std(regular, ddof=1)) if len(regular) > 1 else 0.0
-            verdict = {"k": k, "sigma": sigma, "players": len(regular),
-                       "p": p_from_sigma(sigma)}
+            verdict = asdict(read_spread(k, list(ratings.values()),
+                                         [games[player] for player in ratings], min_games))
     if train and test:
         share = _share_strength(train)
 

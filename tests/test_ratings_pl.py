@@ -88,3 +88,17 @@ def test_p_deterministic_simulation_spreads_with_p():
         ratings = replay(Games.from_matches(matches, 60), "dlo", 16).ratings
         spreads.append(np.std(ratings))
     assert spreads[0] < spreads[1] < spreads[2]
+
+
+def test_skill_o_meter_reads_more_skill_in_a_more_skilful_game():
+    from ratings.skill import read_spread, skill_o_meter
+
+    rng = np.random.default_rng(8)
+    chance = skill_o_meter(simulate_p_deterministic(40, 2000, 4, 0.0, rng), 40)
+    skilful = skill_o_meter(simulate_p_deterministic(40, 2000, 4, 0.8, rng), 40)
+    assert chance.players == skilful.players == 40
+    assert chance.p < skilful.p and chance.sigma < skilful.sigma
+    # only regular players count: the one with 3 games is left out of the spread
+    reading = read_spread(10.0, [100.0, -100.0, 5000.0], [30, 30, 3])
+    assert reading.players == 2 and reading.sigma == pytest.approx(np.std([100, -100], ddof=1))
+    assert reading.p == p_from_sigma(reading.sigma) and reading.k == 10.0
