@@ -18,14 +18,15 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from cleaning.clean import CLEAN_STAGE, clean_rows, clean_settings
-from cleaning.ingest import INGEST_STAGE
-from config import PROJECT_ROOT, load_settings
-from pipeline.stages import run_stages
-from pipeline.store import RawBoard, SourceFile, open_engine
+from bridgerank.cleaning.clean.stage import CLEAN_STAGE, clean_rows, clean_settings
+from bridgerank.cleaning.ingest.stage import INGEST_STAGE
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.settings import load_settings
+from bridgerank.core.store import open_engine
+from bridgerank.pipeline.stages import run_stages
 
-DEFAULT_SOURCES = [str(PROJECT_ROOT.parent / "shared" / "data" / "pbn"),
-                   str(PROJECT_ROOT.parent / "shared" / "data" / "lin")]
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+DEFAULT_SOURCES = [str(SHARED_DATA / "pbn"), str(SHARED_DATA / "lin")]
 
 
 def _timed(function):

@@ -21,11 +21,12 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from config import PROJECT_ROOT, load_settings
-from dds.analysis import BOARD_FIELDS, needs_table, play_request
-from dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
-from pipeline.stages import get_stage, run_stages, select_stages
-from pipeline.store import Board, open_engine
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.core.settings import load_settings, resolve_path
+from bridgerank.core.store import open_engine
+from bridgerank.dds.analysis import BOARD_FIELDS, needs_table, play_request
+from bridgerank.dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
+from bridgerank.pipeline.stages import get_stage, run_stages, select_stages
 
 
 def _bare_loop(boards: list[dict]) -> tuple[float, float]:
@@ -89,4 +90,4 @@ def main(sources: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or [str(PROJECT_ROOT / "data" / "sample")])
+    main(sys.argv[1:] or [str(resolve_path("embedded:sample"))])

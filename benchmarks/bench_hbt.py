@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from ratings.bt import Hypergraph, fit, fit_hbt_newton
+from bridgerank.ratings.bt import Hypergraph, fit, fit_hbt_newton
 
 
 def simulate(n: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, list]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import sys
 import time
 
-from cleaning.match import load_wbf, match_settings, seat_counts
-from cleaning.matcher import NameMatcher, _score
-from cleaning.names import name_parts
-from config import load_settings
-from pipeline.store import open_engine
+from bridgerank.cleaning.match.matcher import NameMatcher, _score
+from bridgerank.cleaning.match.names import name_parts
+from bridgerank.cleaning.match.stage import load_wbf, match_settings, seat_counts
+from bridgerank.core.settings import load_settings
+from bridgerank.core.store import open_engine
 
 
 def main(database: str) -> None:

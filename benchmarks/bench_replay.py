@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from ratings import elo, plackett_luce
-from ratings.bridge import Ranking
-from ratings.replay import Games, calibrate, replay
+from bridgerank.ratings import elo, plackett_luce
+from bridgerank.ratings.games import Ranking
+from bridgerank.ratings.replay import Games, calibrate, replay
 
 UPDATES = {"elo": elo.update, "dlo": plackett_luce.update}
 

@@ -1,1 +1,2 @@
-"""Ingest of PBN, LIN and SQL-dump hand records, and the cleaning rules."""
+"""The stages that bring records in: ``ingest`` (files -> raw records), ``clean`` (raw
+records -> boards and exclusions) and ``match`` (player names -> the WBF lists)."""

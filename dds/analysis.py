@@ -10,12 +10,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from cleaning.auction import PASSED_OUT, Contract, parse_contract
-from cleaning.cards import SEAT_INDEX, SEATS
-from dds.auction import judge_auction
-from dds.counters import seat_counters
-from dds.play import judge_cards, judge_claim, seats_of
-from dds.solver import PlayRequest
+from bridgerank.bridge.auction import PASSED_OUT, Contract, parse_contract
+from bridgerank.bridge.cards import SEAT_INDEX, SEATS
+from bridgerank.dds.auction_verdicts import judge_auction
+from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
+from bridgerank.dds.counters import seat_counters
+from bridgerank.dds.solver import PlayRequest
 
 # The board columns the analysis reads; their digest tells when a board must be redone.
 BOARD_FIELDS = ("id", "deal", "deal_hash", "auction", "bidstart", "contract", "declarer", "lead",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from dds.auction import AUCTION_TYPES, SideVerdict
-from dds.play import CardVerdict, ClaimVerdict
+from bridgerank.dds.auction_verdicts import AUCTION_TYPES, SideVerdict
+from bridgerank.dds.card_verdicts import CardVerdict, ClaimVerdict
 
 # In the column order of the thesis's dds_final_results.csv.
 COUNTERS: tuple[str, ...] = (

@@ -17,26 +17,26 @@ from typing import Any, Iterator
 
 from sqlalchemy import delete, select
 
-from dds.analysis import BOARD_FIELDS, BoardResult
-from dds.counters import COUNTERS, OPPORTUNITIES, rates
-from dds.workers import ChunkResult, plan_chunks, run_chunks
-from pipeline import ledger
-from pipeline.stages import Stage, StageContext
-from pipeline.store import (
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.match.tables import NameMatch, Player
+from bridgerank.core.codehash import code_fingerprint
+from bridgerank.core.stage import Stage, StageContext
+from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
+from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
+from bridgerank.dds.tables import (
     AuctionAnalysis,
-    Board,
     BoardAnalysis,
     CardAnalysis,
     DDTable,
-    NameMatch,
-    Player,
     PlayerRates,
     PlayerStats,
     SeatStats,
 )
+from bridgerank.dds.workers import ChunkResult, plan_chunks, run_chunks
 
-ANALYSIS_MODULES = ("dds.analysis", "dds.auction", "dds.play", "dds.scoring", "dds.counters",
-                    "dds.solver")
+# A board's analysis depends on its fields and on the code a worker runs on it: the analysis
+# module and all it imports (verdicts, counters, scoring, the solver and endplay's version).
+ANALYSIS_MODULE = "bridgerank.dds.analysis"
 _PER_BOARD = (CardAnalysis, AuctionAnalysis, SeatStats, BoardAnalysis)
 
 
@@ -133,7 +133,7 @@ def _connect_dask(address: str):
 def run(context: StageContext) -> dict[str, Any]:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings["dds"]
-    code = ledger.code_version(ANALYSIS_MODULES)
+    code = code_fingerprint(ANALYSIS_MODULE)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
         known = {h: t for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
@@ -187,10 +187,11 @@ def run(context: StageContext) -> dict[str, Any]:
 DDS_STAGE = Stage(
     name="dds",
     run=run,
-    reads=("boards",),
-    optional_reads=("name_matches",),
-    writes=("card_analysis", "auction_analysis", "player_stats", "player_rates"),
+    reads=(Board,),
+    optional_reads=(NameMatch, Player),
+    writes=(DDTable, BoardAnalysis, CardAnalysis, AuctionAnalysis, SeatStats, PlayerStats,
+            PlayerRates),
     settings_sections=("dds",),
-    modules=("dds.stage", "dds.workers") + ANALYSIS_MODULES,
-    description="judge every card and auction double dummy; 33 counters and 28 rates per player",
+    description="Judge every card and auction double dummy; 33 counters and 28 rates per "
+                "player.",
 )

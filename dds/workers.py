@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from dds.analysis import BoardResult, analyse_board, needs_table, play_request
-from dds.solver import set_threads, solve_plays, solve_tables
+from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
+from bridgerank.dds.solver import set_threads, solve_plays, solve_tables
 
 # Fault injection for tests: a worker given this board id kills itself, like a DDS segfault.
 CRASH_ENV = "BRIDGERANK_TEST_CRASH_BOARD"

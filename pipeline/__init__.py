@@ -1,3 +1,1 @@
-"""bridgerank's orchestration: the store, the stage ledger, the runner and the CLI."""
-
-__version__ = "0.1.0"
+"""The app: the ``bridgerank`` command, the stage registry and runner, status, the report."""

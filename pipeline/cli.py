@@ -15,14 +15,15 @@ from typing import Any, Callable, Iterable, Sequence
 import click
 from tqdm import tqdm
 
-from cleaning.ingest import default_sources
-from cleaning.reasons import REASON_BY_CODE, reasons_of_level
-from config import load_settings
-from pipeline import __version__
-from pipeline.errors import BridgerankError
-from pipeline.stages import StageOutcome, run_stages, select_stages, stage_names
-from pipeline.status import stage_status
-from pipeline.store import database_url, open_engine
+from bridgerank import __version__
+from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
+from bridgerank.cleaning.ingest.stage import default_sources
+from bridgerank.core.errors import BridgerankError
+from bridgerank.core.settings import load_settings
+from bridgerank.core.stage import StageOutcome
+from bridgerank.core.store import database_url, open_engine
+from bridgerank.pipeline.stages import run_stages, select_stages, stage_names
+from bridgerank.pipeline.status import stage_status
 
 
 def _progress(items: Iterable, label: str = "", total: int | None = None):
@@ -302,8 +303,8 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
     if not rate_files:
         _run(session, ["regress"], (), force=force)
         return
-    from regression.export import result_frames, write_csv
-    from regression.stage import options_from, regress_files
+    from bridgerank.regression.export import result_frames, write_csv
+    from bridgerank.regression.stage import options_from, regress_files
 
     names = list(response_names) or session.settings["regress"]["responses"]
     options = options_from(session.settings)

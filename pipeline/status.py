@@ -7,9 +7,10 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from pipeline import ledger
-from pipeline.errors import StageNotReady
-from pipeline.stages import StageContext, get_stage, stage_fingerprint, stage_names
+from bridgerank.core import ledger
+from bridgerank.core.errors import StageNotReady
+from bridgerank.core.stage import StageContext, stage_fingerprint
+from bridgerank.pipeline.stages import get_stage, stage_names
 
 
 def _brief(stage: str, summary: dict[str, Any]) -> str:

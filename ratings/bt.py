@@ -33,7 +33,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from pipeline.errors import BridgerankError
+from bridgerank.core.errors import BridgerankError
 
 Game = tuple[Sequence[int], Sequence[int], float]
 

@@ -19,7 +19,7 @@ from typing import Hashable, Iterable, Sequence
 
 import numpy as np
 
-from pipeline.errors import SettingsError
+from bridgerank.core.errors import SettingsError
 
 
 def score_function(n: int, alpha: float = 1.0) -> np.ndarray:

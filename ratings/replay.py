@@ -24,7 +24,7 @@ from typing import Hashable, Sequence
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from ratings import elo, plackett_luce
+from bridgerank.ratings import elo, plackett_luce
 
 SCALE = plackett_luce.SCALE
 METHODS = ("elo", "dlo")

@@ -12,7 +12,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ratings.replay import Games, calibrate, replay
+from bridgerank.ratings.replay import Games, calibrate, replay
 
 Match = tuple[Sequence[int], Sequence[float]]
 

@@ -19,13 +19,15 @@ from dataclasses import asdict
 from typing import Any, Callable
 
 import numpy as np
-import pandas as pd
 from scipy.optimize import minimize_scalar
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, select
 
-from pipeline.stages import Stage, StageContext
-from pipeline.store import Board, DDTable, NameMatch, Player, Rating, WbfPlayer
-from ratings.bridge import (
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.core.stage import Stage, StageContext
+from bridgerank.dds.tables import DDTable
+from bridgerank.ratings.bt import Hypergraph, fit, fit_hbt_newton
+from bridgerank.ratings.games import (
     Ranking,
     TeamGame,
     index_players,
@@ -36,10 +38,10 @@ from ratings.bridge import (
     team_games,
     win_rates,
 )
-from ratings.bt import Hypergraph, fit, fit_hbt_newton
-from ratings.replay import Games, calibrate, replay
-from ratings.skill import read_spread
-from ratings.uncertainty import bootstrap_intervals
+from bridgerank.ratings.replay import Games, calibrate, replay
+from bridgerank.ratings.skill import read_spread
+from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
+from bridgerank.ratings.uncertainty import bootstrap_intervals
 
 BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
                  "south", "west", "contract", "declarer", "result", "ns_vulnerable",
@@ -197,7 +199,7 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
 
 def _par_function(conn) -> Callable[[dict], int | None]:
     """Par of a board from the stored dd tables (None without a table or vulnerability)."""
-    from dds.solver import par_score
+    from bridgerank.dds.solver import par_score
 
     tables = dict(conn.execute(select(DDTable.deal_hash, DDTable.tricks)
                                .where(DDTable.tricks.is_not(None))).all())
@@ -277,20 +279,15 @@ def run(context: StageContext) -> dict[str, Any]:
                "validation": {f"{row['task']}: {row['method']}": round(row["log_loss"], 4)
                               for row in validation if row["log_loss"] is not None},
                "skill_o_meter": skill}
+    history_rows = [{"method": method, "player": str(player), "game": number, "rating": value}
+                    for method, history in histories.items()
+                    for player, points in history.items() for number, value in points]
     with context.engine.begin() as conn:
-        conn.execute(delete(Rating))
-        if rows:
-            conn.execute(Rating.__table__.insert(), rows)
-        for table in ("rating_validation", "rating_history"):
-            conn.execute(text(f"DROP TABLE IF EXISTS {table}"))
-        if validation:
-            pd.DataFrame(validation).to_sql("rating_validation", conn, index=False)
-        history_rows = [{"method": method, "player": str(player), "game": number,
-                         "rating": value}
-                        for method, history in histories.items()
-                        for player, points in history.items() for number, value in points]
-        if history_rows:
-            pd.DataFrame(history_rows).to_sql("rating_history", conn, index=False)
+        for model, table_rows in ((Rating, rows), (RatingValidation, validation),
+                                  (RatingHistory, history_rows)):
+            conn.execute(delete(model))
+            if table_rows:
+                conn.execute(model.__table__.insert(), table_rows)
         context.finish(conn, summary)
     return summary
 
@@ -298,12 +295,10 @@ def run(context: StageContext) -> dict[str, Any]:
 RATE_STAGE = Stage(
     name="rate",
     run=run,
-    reads=("boards",),
-    optional_reads=("name_matches", "card_analysis"),
-    writes=("ratings",),
+    reads=(Board,),
+    optional_reads=(NameMatch, Player, WbfPlayer, DDTable),
+    writes=(Rating, RatingValidation, RatingHistory),
     settings_sections=("rate",),
-    modules=("ratings.stage", "ratings.bridge", "ratings.bt", "ratings.uncertainty",
-             "ratings.replay", "ratings.skill", "ratings.elo", "ratings.plackett_luce"),
-    description="ratings from results: BT family on team boards, multiplayer Elo on pair "
-                "rankings, held-out validation, the skill-o-meter",
+    description="Rate players from results (BT family, multiplayer Elo) with held-out "
+                "validation.",
 )

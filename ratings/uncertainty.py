@@ -11,7 +11,7 @@ from typing import Hashable
 
 import numpy as np
 
-from ratings.bt import Game, Hypergraph, fit, fit_hbt_newton
+from bridgerank.ratings.bt import Game, Hypergraph, fit, fit_hbt_newton
 
 
 def bootstrap_intervals(games: list[Game], n: int, model: str = "hbt", resamples: int = 200,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from dds.counters import OPPORTUNITIES, RATES
-from pipeline.errors import SettingsError, SourceError
+from bridgerank.core.errors import SettingsError, SourceError
+from bridgerank.dds.counters import OPPORTUNITIES, RATES
 
 UNWEIGHTED = [name for name in RATES if not name.startswith("weighted_")]
 WEIGHTED = [name for name in RATES if name.startswith("weighted_")]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 
-from regression.analysis import RegressionResult
+from bridgerank.regression.study import RegressionResult
 
 TABLES = ("regression_models", "regression_coefficients", "regression_steps", "regression_vif",
           "regression_bootstrap", "regression_diagnostics", "rankings")
@@ -59,7 +60,7 @@ def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
             "model": result.chosen_from, "response": chosen.response,
             "variables": ", ".join(chosen.variables), "adj_r2": chosen.adj_r2,
             "cv_r2": result.chosen_cv_r2,
-            **{f"coef:{name}": value for name, value in chosen.coefficients.items()},
+            "coefficients": json.dumps(chosen.coefficients),
         }])
         ranking = result.ranking.reset_index().rename(columns={"index": "player", "name": "player"})
         frames["rankings"] = ranking.rename(columns={chosen.response: "actual"})

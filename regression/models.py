@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import statsmodels.api as sm
 
-from regression.selection import select
+from bridgerank.regression.selection import select
 
 
 @dataclass

@@ -12,13 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import select, text
+from sqlalchemy import Connection, delete, select
 
-from pipeline.stages import Stage, StageContext
-from pipeline.store import Player, PlayerRates, WbfPlayer
-from regression.analysis import RegressionResult, run_regression, threshold_sweep
-from regression.data import check_thresholds, read_rates_csv, read_responses_csv
-from regression.export import result_frames
+from bridgerank.cleaning.match.tables import Player, WbfPlayer
+from bridgerank.core.stage import Stage, StageContext
+from bridgerank.dds.tables import PlayerRates
+from bridgerank.regression.data import check_thresholds, read_rates_csv, read_responses_csv
+from bridgerank.regression.export import result_frames
+from bridgerank.regression.study import RegressionResult, run_regression, threshold_sweep
+from bridgerank.regression.tables import REGRESSION_TABLES
 
 
 def options_from(settings: dict[str, Any]) -> dict[str, Any]:
@@ -62,11 +64,14 @@ def regress_files(rate_files: list[str], response_file: str | None, responses: l
     return run_regression(rates, points, responses, options)
 
 
-def _write(conn, frames: dict[str, pd.DataFrame]) -> None:
-    for name, frame in frames.items():
-        conn.execute(text(f'DROP TABLE IF EXISTS "{name}"'))
-        if not frame.empty:
-            frame.to_sql(name, conn, index=False)
+def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
+    """Replace every result table; a table the study produced nothing for is left empty."""
+    for model in REGRESSION_TABLES:
+        conn.execute(delete(model))
+        frame = frames.get(model.__tablename__)
+        if frame is not None and not frame.empty:
+            rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
+            conn.execute(model.__table__.insert(), rows)
 
 
 def run(context: StageContext) -> dict[str, Any]:
@@ -102,12 +107,11 @@ def run(context: StageContext) -> dict[str, Any]:
 REGRESS_STAGE = Stage(
     name="regress",
     run=run,
-    reads=("player_rates", "players"),
-    writes=("regression",),
+    reads=(PlayerRates, Player),
+    optional_reads=(WbfPlayer,),
+    writes=REGRESSION_TABLES,
     settings_sections=("regress",),
-    modules=("regression.stage", "regression.analysis", "regression.models",
-             "regression.selection", "regression.vif", "regression.diagnostics",
-             "regression.data", "regression.export"),
-    description="regress ranking points on mistake rates; diagnostics, validation, ranking",
+    description="Regress ranking points on mistake rates (VIF, SAS-style selection, "
+                "diagnostics).",
 )
 

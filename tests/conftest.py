@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.store import open_engine
+from bridgerank.core.store import open_engine
 
 TESTS = Path(__file__).parent
 TEST_DATA = TESTS / "data"

@@ -1,7 +1,7 @@
 import pytest
 
-from cleaning.auction import Contract, final_contract, parse_contract, validate_auction
-from pipeline.errors import BadRecord
+from bridgerank.bridge.auction import Contract, final_contract, parse_contract, validate_auction
+from bridgerank.core.errors import BadRecord
 
 N, E, S, W = range(4)
 

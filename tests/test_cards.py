@@ -1,7 +1,7 @@
 import pytest
 
-from cleaning.cards import deal_hash, deal_to_pbn, parse_deal
-from pipeline.errors import BadRecord
+from bridgerank.bridge.cards import deal_hash, deal_to_pbn, parse_deal
+from bridgerank.core.errors import BadRecord
 
 # Board 1 of the 2004 Olympiad final as PBN and as the LIN file writes it.
 PBN = "S:74.K43.Q9532.J94 K9.QJT76.KJ7.QT3 AT532.982.8.A865 QJ86.A5.AT64.K72"

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from config import load_settings
-from pipeline.cli import main
-from pipeline.errors import SettingsError
+from bridgerank.core.errors import SettingsError
+from bridgerank.core.settings import load_settings
+from bridgerank.pipeline.cli import main
 
 README = (Path(__file__).parent.parent / "README.md").read_text()
 

@@ -10,9 +10,9 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from cleaning.cards import SEATS, seat_after
-from cleaning.play import trick_winner
-from pipeline.cli import main
+from bridgerank.bridge.cards import SEATS, seat_after
+from bridgerank.cleaning.clean.play import trick_winner
+from bridgerank.pipeline.cli import main
 from tests.conftest import shared
 
 STRAINS = "SHDCN"
@@ -108,7 +108,7 @@ def test_card_by_card_equal_dds_trace(golden_db):
 
 def test_par_scores_equal_dds_par():
     """The PAR line of every list100 deal ("NS -110") from our stored table format."""
-    from dds.solver import par_score
+    from bridgerank.dds.solver import par_score
 
     lines = shared("dds", "list100.txt").read_text().splitlines()
     checked = 0

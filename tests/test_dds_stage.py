@@ -7,10 +7,11 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import select, update
 
-from dds import stage as dds_stage
-from dds.workers import CRASH_ENV
-from pipeline.cli import main
-from pipeline.store import Board, open_engine
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.core.store import open_engine
+from bridgerank.dds import stage as dds_stage
+from bridgerank.dds.workers import CRASH_ENV
+from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA
 
 SLICE = TEST_DATA / "bermuda1955_head.pbn"  # 12 records, 6 deals

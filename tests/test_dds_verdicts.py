@@ -6,10 +6,10 @@ scores below are worked out by hand in the comments (non-vulnerable unless said)
 
 import pytest
 
-from cleaning.auction import Contract
-from dds.auction import judge_auction, tricks
-from dds.counters import COUNTERS, RATES, rates, seat_counters
-from dds.play import judge_cards, judge_claim
+from bridgerank.bridge.auction import Contract
+from bridgerank.dds.auction_verdicts import judge_auction, tricks
+from bridgerank.dds.card_verdicts import judge_cards, judge_claim
+from bridgerank.dds.counters import COUNTERS, RATES, rates, seat_counters
 
 N, E, S, W = range(4)
 

@@ -8,8 +8,8 @@ order must be the same as ours.
 
 import pytest
 
-from cleaning.ingest_pbn import read_pbn
-from cleaning.rules import clean_record
+from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.ingest.pbn import read_pbn
 from tests.conftest import TEST_DATA
 
 pbn = pytest.importorskip("endplay.parsers.pbn")

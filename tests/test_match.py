@@ -1,19 +1,19 @@
 """Name matching: the WBF list loader, a table of real cases, a hand-checked sample, the stage."""
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from cleaning.match import load_wbf, match_settings
-from cleaning.matcher import MatchSettings, NameMatcher
-from cleaning.names import name_parts
-from cleaning.wbf_lists import read_wbf_lists
-from config import PROJECT_ROOT, load_settings
-from pipeline.cli import main
-from pipeline.store import NameMatch, Player, StageRun, WbfPlayer, open_engine
+from bridgerank.cleaning.match.matcher import MatchSettings, NameMatcher
+from bridgerank.cleaning.match.names import name_parts
+from bridgerank.cleaning.match.stage import load_wbf, match_settings
+from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.match.wbf_lists import read_wbf_lists
+from bridgerank.core.settings import load_settings, resolve_path
+from bridgerank.core.store import StageRun, open_engine
+from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA, shared
 
 CASES = json.loads((TEST_DATA / "name_cases.json").read_text())
@@ -163,5 +163,5 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
 
 def test_default_lists_are_the_embedded_copies():
     for path in load_settings()["match"]["wbf_lists"]:
-        assert (PROJECT_ROOT / path).exists()
-        assert Path(PROJECT_ROOT / path).parent.name == "wbf"
+        assert resolve_path(path).exists()
+        assert resolve_path(path).parent.name == "wbf"

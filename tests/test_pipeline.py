@@ -5,11 +5,13 @@ import shutil
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from cleaning import clean as clean_module
-from cleaning import ingest as ingest_module
-from cleaning.audit import exclusion_table
-from pipeline.cli import main
-from pipeline.store import Board, Exclusion, RawBoard, SourceFile, StageRun, open_engine
+from bridgerank.cleaning.clean import stage as clean_module
+from bridgerank.cleaning.clean.audit import exclusion_table
+from bridgerank.cleaning.clean.tables import Board, Exclusion
+from bridgerank.cleaning.ingest import stage as ingest_module
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.store import StageRun, open_engine
+from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA
 
 

@@ -6,14 +6,14 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cleaning.ingest_lin import read_lin
-from cleaning.ingest_pbn import read_pbn
-from cleaning.ingest_sqldump import read_sqldump
-from cleaning.ingest_valet import read_valet
-from cleaning.reasons import REASON_BY_CODE
-from cleaning.records import RAW_FIELDS, RawRecord
-from cleaning.rules import clean_record
-from cleaning.sources import decode, sniff
+from bridgerank.cleaning.clean.reasons import REASON_BY_CODE
+from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.ingest.lin import read_lin
+from bridgerank.cleaning.ingest.pbn import read_pbn
+from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
+from bridgerank.cleaning.ingest.sources import decode, sniff
+from bridgerank.cleaning.ingest.sqldump import read_sqldump
+from bridgerank.cleaning.ingest.valet import read_valet
 from tests.conftest import TEST_DATA
 
 READERS = (read_pbn, read_lin, read_sqldump, read_valet)

@@ -5,8 +5,8 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from pipeline.cli import main
-from ratings.bridge import TeamGame, imps, ns_score, team_games
+from bridgerank.pipeline.cli import main
+from bridgerank.ratings.games import TeamGame, imps, ns_score, team_games
 from tests.conftest import TEST_DATA
 
 
@@ -85,8 +85,8 @@ def test_imp_weighting_setting(tmp_path, weighting):
 
 
 def test_pair_rankings_and_team_elo():
-    from ratings.bridge import pair_rankings, pairwise_scores
-    from ratings.replay import Games, calibrate, replay
+    from bridgerank.ratings.games import pair_rankings, pairwise_scores
+    from bridgerank.ratings.replay import Games, calibrate, replay
 
     base = {"event": "E", "board_no": 1, "deal_hash": "d", "date": "2000.01.01",
             "declarer": "N", "contract": "4S", "ns_vulnerable": False, "ew_vulnerable": False,
@@ -122,7 +122,7 @@ def test_rate_stage_on_a_pairs_event(tmp_path):
 
 
 def test_single_table_boards_play_against_par():
-    from ratings.bridge import single_table_games
+    from bridgerank.ratings.games import single_table_games
 
     board = {"id": 7, "event": "Pairs", "board_no": 3, "deal_hash": "x", "date": "2001",
              "north": "N", "south": "S", "east": "E", "west": "W", "contract": "4S",

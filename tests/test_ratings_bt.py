@@ -5,7 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from ratings.bt import ConvergenceWarning, Hypergraph, NoEstimate, fit, fit_bt, log_likelihood
+from bridgerank.ratings.bt import (
+    ConvergenceWarning,
+    Hypergraph,
+    NoEstimate,
+    fit,
+    fit_bt,
+    log_likelihood,
+)
 from tests.conftest import TEST_DATA
 
 CASES = json.loads((TEST_DATA / "bt_cases.json").read_text())
@@ -107,7 +114,7 @@ def test_equals_choix_maximum_likelihood():
 
 
 def test_bootstrap_intervals_hold_the_estimate_and_shrink_with_data():
-    from ratings.uncertainty import bootstrap_intervals
+    from bridgerank.ratings.uncertainty import bootstrap_intervals
 
     rng = np.random.default_rng(11)
     truth = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
@@ -126,7 +133,7 @@ def test_bootstrap_intervals_hold_the_estimate_and_shrink_with_data():
 
 
 def test_elo_spread():
-    from ratings.uncertainty import elo_spread
+    from bridgerank.ratings.uncertainty import elo_spread
 
     spread = elo_spread({"a": [(1, 1000.0), (2, 1010.0), (3, 990.0)], "b": [(1, 1000.0)]})
     assert spread["a"] == pytest.approx(10.0) and np.isnan(spread["b"])
@@ -147,7 +154,7 @@ def test_acceleration_keeps_the_fixed_point(case):
 @pytest.mark.parametrize("case", [c for c in CASES["hyper"] if c["model"] == "hbt"],
                          ids=lambda c: c["desc"])
 def test_newton_reaches_the_same_estimates(case):
-    from ratings.bt import fit_hbt_newton
+    from bridgerank.ratings.bt import fit_hbt_newton
 
     n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
     graph = Hypergraph([tuple(game) for game in case["games"]], n)

@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.elo import EloTracker, actual_scores, expected_scores, score_function, update
+from bridgerank.ratings.elo import (
+    EloTracker,
+    actual_scores,
+    expected_scores,
+    score_function,
+    update,
+)
 
 
 @pytest.mark.parametrize("k,d,alpha,ratings,expected,new", [

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from ratings import elo
-from ratings.plackett_luce import expected_payoffs, payoffs, position_matrix, update
-from ratings.replay import Games, calibrate, replay
-from ratings.skill import p_from_sigma, simulate_p_deterministic
+from bridgerank.ratings import elo
+from bridgerank.ratings.plackett_luce import expected_payoffs, payoffs, position_matrix, update
+from bridgerank.ratings.replay import Games, calibrate, replay
+from bridgerank.ratings.skill import p_from_sigma, simulate_p_deterministic
 
 DLO1 = [1200, 1000, 900, 1050]
 DLO1_P = [[0.521988, 0.303939, 0.138309, 0.035763], [0.165067, 0.243733, 0.326187, 0.265013],
@@ -91,7 +91,7 @@ def test_p_deterministic_simulation_spreads_with_p():
 
 
 def test_skill_o_meter_reads_more_skill_in_a_more_skilful_game():
-    from ratings.skill import read_spread, skill_o_meter
+    from bridgerank.ratings.skill import read_spread, skill_o_meter
 
     rng = np.random.default_rng(8)
     chance = skill_o_meter(simulate_p_deterministic(40, 2000, 4, 0.0, rng), 40)

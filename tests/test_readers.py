@@ -1,9 +1,9 @@
 """The three readers on real slices of ../shared/data and on crafted defects."""
 
-from cleaning.ingest_lin import read_lin
-from cleaning.ingest_pbn import read_pbn
-from cleaning.ingest_sqldump import read_sqldump
-from cleaning.sources import decode, sniff
+from bridgerank.cleaning.ingest.lin import read_lin
+from bridgerank.cleaning.ingest.pbn import read_pbn
+from bridgerank.cleaning.ingest.sources import decode, sniff
+from bridgerank.cleaning.ingest.sqldump import read_sqldump
 from tests.conftest import TEST_DATA
 
 
@@ -120,8 +120,8 @@ def test_sniff():
 def test_valet_travellers_with_names_and_deals(tmp_path):
     from pathlib import Path
 
-    from cleaning.ingest_valet import read_valet
-    from cleaning.sources import discover
+    from bridgerank.cleaning.ingest.sources import discover
+    from bridgerank.cleaning.ingest.valet import read_valet
 
     folder = TEST_DATA / "valet" / "2006-Euro" / "Men"
     found = [candidate.path.relative_to(folder).as_posix()

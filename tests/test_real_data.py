@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
-from cleaning.audit import exclusion_table
-from pipeline.cli import main
-from pipeline.store import Board, RawBoard, open_engine
+from bridgerank.cleaning.clean.audit import exclusion_table
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.tables import RawBoard
+from bridgerank.core.store import open_engine
+from bridgerank.pipeline.cli import main
 from tests.conftest import shared
 
 
@@ -63,7 +65,7 @@ def test_whole_corpus(tmp_path):
 @pytest.mark.slow
 def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path):
     sources = [str(shared("pbn")), str(shared("lin"))]
-    command = [sys.executable, "-m", "pipeline.cli", "run", "--to", "clean", *sources]
+    command = [sys.executable, "-m", "bridgerank", "run", "--to", "clean", *sources]
     killed = tmp_path / "killed"
     process = subprocess.Popen(command + ["--out", str(killed)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -71,7 +73,7 @@ def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert _tables(killed / "bridgerank.db")["raw"] < 48790  # it really was cut short
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "run", "--to", "clean",
+    subprocess.run([sys.executable, "-m", "bridgerank", "run", "--to", "clean",
                     "--out", str(killed)],
                    check=True, stdout=subprocess.DEVNULL)
     whole = tmp_path / "whole"

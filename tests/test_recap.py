@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cleaning.ingest import ingest_file
-from cleaning.ingest_recap import read_recap
-from cleaning.rules import clean_record
-from cleaning.sources import sniff, unpack
-from pipeline.cli import main
-from pipeline.errors import SourceError
-from ratings.bridge import ns_score
+from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.ingest.recap import read_recap
+from bridgerank.cleaning.ingest.sources import sniff, unpack
+from bridgerank.cleaning.ingest.stage import ingest_file
+from bridgerank.core.errors import SourceError
+from bridgerank.pipeline.cli import main
+from bridgerank.ratings.games import ns_score
 from tests.conftest import TEST_DATA
 
 RECAPS = TEST_DATA / "acbl"

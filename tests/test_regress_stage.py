@@ -4,12 +4,14 @@ import pandas as pd
 from click.testing import CliRunner
 from sqlalchemy import insert
 
-from config import load_settings
-from dds.counters import OPPORTUNITIES, RATES
-from pipeline.cli import main
-from pipeline.stages import get_stage, run_stages
-from pipeline.store import Player, PlayerRates, TableVersion, WbfPlayer, open_engine
-from regression.data import read_rates_csv
+from bridgerank.cleaning.match.tables import Player, WbfPlayer
+from bridgerank.core.settings import load_settings
+from bridgerank.core.store import TableVersion, open_engine
+from bridgerank.dds.counters import OPPORTUNITIES, RATES
+from bridgerank.dds.tables import PlayerRates
+from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.stages import get_stage, run_stages
+from bridgerank.regression.data import read_rates_csv
 from tests.conftest import shared
 
 

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regression.analysis import run_regression, threshold_sweep
-from regression.data import PREDICTOR_SETS, dataset, read_rates_csv, read_responses_csv
-from regression.models import fit_model
-from regression.selection import select
-from regression.vif import CollinearityWarning, vif_screen, vif_table
+from bridgerank.regression.data import PREDICTOR_SETS, dataset, read_rates_csv, read_responses_csv
+from bridgerank.regression.models import fit_model
+from bridgerank.regression.selection import select
+from bridgerank.regression.study import run_regression, threshold_sweep
+from bridgerank.regression.vif import CollinearityWarning, vif_screen, vif_table
 from tests.conftest import TEST_DATA, shared
 
 THESIS = json.loads((TEST_DATA / "thesis_regression.json").read_text())

@@ -4,7 +4,7 @@ import re
 
 from click.testing import CliRunner
 
-from pipeline.cli import main
+from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA
 
 HOSTILE = "<script>alert(1)</script>"

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from cleaning.reasons import REASONS
-from cleaning.rules import clean_record
+from bridgerank.cleaning.clean.reasons import REASONS
+from bridgerank.cleaning.clean.rules import clean_record
 
 CASES = json.loads((Path(__file__).parent / "data" / "clean_cases.json").read_text())
 

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from dds.scoring import contract_score, north_south_score, score
+from bridgerank.bridge.scoring import contract_score, north_south_score, score
 
 endplay_types = pytest.importorskip("endplay.types")
 Contract, Denom, Penalty, Player, Vul = (endplay_types.Contract, endplay_types.Denom,

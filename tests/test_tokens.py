@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from cleaning.tokens import normalise_call, normalise_card
+from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
 from tests.conftest import shared
 
 

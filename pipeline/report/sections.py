@@ -15,7 +15,7 @@ import pandas as pd
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from cleaning.audit import exclusion_table, records_read
+from bridgerank.cleaning.clean.audit import exclusion_table, records_read
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,10 @@ def section(key: str, title: str, template: str):
 
 
 def _has(conn: Connection, *tables: str) -> bool:
+    """Whether each table holds at least one row (a stage that has not run left it empty)."""
     names = set(inspect(conn).get_table_names())
-    return all(table in names for table in tables)
+    return all(table in names and conn.execute(text(f'select 1 from "{table}" limit 1')).first()
+               for table in tables)
 
 
 def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
@@ -61,7 +63,7 @@ def _settings(conn: Connection) -> dict[str, Any] | None:
 
 @section("funnel", "Data funnel: records read, kept and excluded", "funnel.html.j2")
 def _funnel(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "boards", "exclusions") or not records_read(conn):
+    if not records_read(conn):
         return None
     levels = {}
     for level, title in (("board", "Boards excluded (thesis Table 5)"),
@@ -143,7 +145,7 @@ def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
         return None
     import matplotlib
 
-    from regression.diagnostics import png_of
+    from bridgerank.regression.diagnostics import png_of
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -1,0 +1,1 @@
+"""The ``clean`` stage: token normalisation, the cleaning rules and their reasons."""

@@ -1,0 +1,155 @@
+"""Reader for BBO LIN files: single hands and multi-board vugraph files with both rooms.
+
+A LIN file is a stream of ``key|value|`` pairs; line breaks carry no meaning. Keys used:
+
+========  ============================================================================
+``vg``    vugraph header: event, segment, scoring, first board, last board, team 1,
+          score, team 2, score
+``rs``    results of every table, in order open 1, closed 1, open 2, ... (``3NE+1``)
+``pn``    player names, South, West, North, East; 8 names = open room then closed room
+``qx``    start of a table: ``o12`` open room board 12, ``c12`` closed room
+``md``    the deal, dealer digit first (1 = South ... 4 = East)
+``sv``    vulnerability: ``o`` none, ``n`` NS, ``e`` EW, ``b`` both
+``ah``    board title (``Board 12``), used when there is no ``qx``
+``mb``    a call (``!`` suffix = alerted); ``an`` annotates it
+``pc``    a card played, in playing order
+``mc``    a claim: the declarer side's total tricks
+``nt``    commentary, skipped
+========  ============================================================================
+
+endplay's LIN parser reads single tables only, which is why this reader exists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from bridgerank.cleaning.ingest.records import RawRecord
+
+_DEALER_DIGIT = {"1": "S", "2": "W", "3": "N", "4": "E"}
+_SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
+_RESULT = re.compile(r"^\s*([1-7])\s*([CDHSN])T?\s*([NESW])\s*([xX]{0,2})\s*([=+-]?)(\d*)\s*$",
+                     re.IGNORECASE)
+# pn lists seats South, West, North, East.
+_PN_FIELDS = ("southname", "westname", "northname", "eastname")
+
+
+def _pairs(text: str) -> Iterator[tuple[str, str, int]]:
+    """Yield ``(key, value, line)`` pairs of a LIN text."""
+    line = 1
+    parts = text.split("|")
+    # parts alternate key, value; count newlines to know where each pair starts.
+    for index in range(0, len(parts) - 1, 2):
+        key_raw, value = parts[index], parts[index + 1]
+        line_of_key = line + key_raw.count("\n")
+        line = line_of_key + value.count("\n")
+        yield key_raw.strip().lower(), value.strip(), line_of_key
+
+
+def _parse_result(text: str) -> tuple[str, str, str] | None:
+    """``3NE+1`` -> (contract ``3N``, declarer ``E``, total tricks ``10``); passed out -> P."""
+    token = text.strip()
+    if token.upper() in {"P", "PASS", "PASSED", "AP"}:
+        return "Pass", "", ""
+    match = _RESULT.match(token)
+    if not match:
+        return None
+    level, strain, declarer, doubled, sign, amount = match.groups()
+    tricks = int(level) + 6
+    if sign == "+" and amount:
+        tricks += int(amount)
+    elif sign == "-" and amount:
+        tricks -= int(amount)
+    return f"{level}{strain.upper()}{doubled.upper()}", declarer.upper(), str(tricks)
+
+
+class _Table:
+    def __init__(self, line: int, room: str, board: str) -> None:
+        self.line = line
+        self.values: dict[str, str] = {"room": room, "board": board}
+        self.calls: list[str] = []
+        self.cards: list[str] = []
+
+
+def read_lin(text: str) -> Iterator[RawRecord]:
+    """Yield one raw record per table of a LIN text.
+
+    Names come from the last ``pn`` seen (4 names apply to the table, 8 to the open and
+    closed room); contract and declarer from the table's entry in ``rs``; the result from a
+    claim (``mc``) when there is one, else from ``rs``.
+    """
+    header: dict[str, str] = {}
+    names: list[str] = []
+    results: list[str] = []
+    first_board = 1
+    table: _Table | None = None
+    number = 0
+
+    def finish(current: _Table) -> RawRecord:
+        values = dict(header)
+        values.update(current.values)
+        room = values.get("room", "")
+        offset = 4 if room == "Closed" and len(names) >= 8 else 0
+        for field, name in zip(_PN_FIELDS, names[offset:offset + 4]):
+            values[field] = name
+        values["auction"] = " ".join(current.calls)
+        values["play"] = " ".join(current.cards)
+        if results and current.values.get("board", "").isdigit():
+            index = 2 * (int(current.values["board"]) - first_board) + (room == "Closed")
+            if 0 <= index < len(results) and results[index].strip():
+                parsed = _parse_result(results[index])
+                if parsed:
+                    values["contract"], values["declarer"], tricks = parsed
+                    values.setdefault("result", tricks)
+        return RawRecord(record_no=number, line=current.line, values=values,
+                         play_layout="played")
+
+    for key, value, line in _pairs(text):
+        if key == "vg":
+            parts = [part.strip() for part in value.split(",")]
+            parts += [""] * (9 - len(parts))
+            header = {"event": parts[0], "stage": parts[1],
+                      "scoring": _SCORING.get(parts[2].upper(), parts[2]),
+                      "home_team": parts[5], "visit_team": parts[7]}
+            first_board = int(parts[3]) if parts[3].isdigit() else 1
+        elif key == "rs":
+            results = value.split(",")
+        elif key == "pn":
+            names = [name.strip() for name in value.split(",")]
+        elif key in {"qx", "md"} and (key == "qx" or table is None or table.values.get("deal")):
+            if table is not None:
+                number += 1
+                yield finish(table)
+            room, board = "", ""
+            if key == "qx":
+                tag = value.split(",")[0].strip()
+                room = {"o": "Open", "c": "Closed"}.get(tag[:1].lower(), "")
+                board = tag[1:] if room else tag
+            table = _Table(line, room, board)
+            if key == "md":
+                _set_deal(table, value)
+        elif table is None:
+            continue
+        elif key == "md":
+            _set_deal(table, value)
+        elif key == "sv":
+            table.values["vulnerable"] = value
+        elif key == "ah":
+            digits = re.sub(r"\D", "", value)
+            table.values["board"] = table.values.get("board") or digits
+        elif key == "mb":
+            table.calls.append(value)
+        elif key == "pc":
+            table.cards.append(value)
+        elif key == "mc":
+            table.values["result"] = value
+    if table is not None:
+        number += 1
+        yield finish(table)
+
+
+def _set_deal(table: _Table, value: str) -> None:
+    table.values["deal"] = value
+    table.values["dealer"] = _DEALER_DIGIT.get(value[:1], "")
+    table.values["bidstart"] = table.values["dealer"]

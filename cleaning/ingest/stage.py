@@ -1,0 +1,192 @@
+"""The ``ingest`` stage: files in, ``source_files`` and ``raw_boards`` rows out.
+
+One transaction per file: a file is either wholly stored or not at all, and a file whose
+bytes are already stored (a rerun, or a copy under another name) adds nothing. A file that
+cannot be read, or is not bridge data, is reported by name and the stage goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
+from bridgerank.cleaning.ingest.sources import READERS, decode, discover, sniff, unpack
+from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
+from bridgerank.core import ledger
+from bridgerank.core.errors import SourceError
+from bridgerank.core.settings import resolve_path
+from bridgerank.core.stage import Stage, StageContext
+
+log = logging.getLogger(__name__)
+_RAW_COLUMNS = frozenset(RAW_FIELDS)
+
+
+def sample_sources(settings: dict[str, Any]) -> list[str]:
+    """The sample's paths (``embedded:`` names the data shipped with bridgerank)."""
+    return [str(resolve_path(path)) for path in settings["ingest"]["sample"]]
+
+
+def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
+    row: dict[str, Any] = {field: None for field in RAW_FIELDS}
+    extra = {}
+    for key, value in record.values.items():
+        if key in _RAW_COLUMNS:
+            row[key] = value
+        else:
+            extra[key] = value
+    row.update(source_id=source_id, record_no=record.record_no, line=record.line,
+               play_layout=record.play_layout, parse_error=record.parse_error,
+               extra=json.dumps(extra, ensure_ascii=False) if extra else None)
+    return row
+
+
+def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
+    """Store one file's records.
+
+    Parameters
+    ----------
+    engine : Engine
+    path : Path
+    named : bool
+        True when the user named the file: then a file that is not bridge data is an error;
+        found in a folder, it is skipped.
+
+    Returns
+    -------
+    status : str
+        ``ingested``, ``empty`` (bridge data with no record), ``already stored`` or
+        ``not bridge data``.
+    records : int
+        Records stored.
+
+    Raises
+    ------
+    SourceError
+        When the file cannot be read, or was named and is not bridge data.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as problem:
+        raise SourceError(path, f"cannot read ({problem.strerror or problem})") from None
+    # Identity is the content: a gzip copy of a stored file (or a re-compressed copy, whose
+    # header differs) adds nothing.
+    data = unpack(data, path)
+    sha = hashlib.sha256(data).hexdigest()
+    with engine.connect() as conn:
+        stored = conn.execute(
+            select(SourceFile.path).where(SourceFile.sha256 == sha)
+        ).scalar_one_or_none()
+    if stored is not None:
+        return "already stored", 0
+    fmt = sniff(data[:65536])
+    if fmt is None:
+        if named:
+            raise SourceError(path, "not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
+                                     "scores or a BridgeComposer recap)")
+        return "not bridge data", 0
+    text, encoding = decode(data)
+    records = [_row(0, record) for record in READERS[fmt](text, path)]
+    with engine.begin() as conn:
+        source_id = conn.execute(SourceFile.__table__.insert().values(
+            path=str(path), sha256=sha, format=fmt, size=len(data), encoding=encoding,
+            records=len(records), status="ingested" if records else "empty",
+        )).inserted_primary_key[0]
+        for row in records:
+            row["source_id"] = source_id
+        if records:
+            conn.execute(RawBoard.__table__.insert(), records)
+        version = ledger.table_versions(conn, ["raw_boards"])["raw_boards"]
+        ledger.bump_table(conn, "raw_boards", ledger.chain(version, sha))
+    return ("ingested" if records else "empty"), len(records)
+
+
+def _candidates(context: StageContext):
+    return discover(list(context.sources), context.settings["ingest"]["extensions"])
+
+
+def _extra_input(context: StageContext) -> list[tuple[str, int, int]]:
+    listing = []
+    for candidate in _candidates(context):
+        try:
+            info = candidate.path.stat()
+        except OSError:
+            continue
+        listing.append((str(candidate.path.resolve()), info.st_size, info.st_mtime_ns))
+    return listing
+
+
+def _idle_reason(context: StageContext) -> str | None:
+    return None if context.sources else "no sources given; using what is stored"
+
+
+def run(context: StageContext) -> dict[str, Any]:
+    """Ingest every source of the context (see the module docstring)."""
+    statuses: Counter[str] = Counter()
+    errors: list[str] = []
+    records = 0
+    candidates = _candidates(context)
+    pending = PendingIngest.__table__
+    with context.engine.begin() as conn:
+        conn.execute(pending.delete())
+        conn.execute(pending.insert().values(sources=json.dumps(list(map(str, context.sources)))))
+    for candidate in context.progress(candidates, "ingest files", len(candidates)):
+        try:
+            status, count = ingest_file(context.engine, candidate.path, named=candidate.named)
+        except SourceError as problem:
+            log.info("%s", problem)
+            errors.append(str(problem))
+            statuses["unreadable"] += 1
+            continue
+        statuses[status] += 1
+        records += count
+    summary = {"files": dict(statuses), "records": records, "errors": errors}
+    with context.engine.begin() as conn:
+        conn.execute(pending.delete())
+        context.finish(conn, summary, outputs=())
+    return summary
+
+
+INGEST_STAGE = Stage(
+    name="ingest",
+    run=run,
+    reads=(),
+    writes=(SourceFile, RawBoard, PendingIngest),
+    settings_sections=("ingest",),
+    description="Read SOURCES (files or folders) into raw_boards; files already stored add "
+                "nothing.",
+    extra_input=_extra_input,
+    idle_reason=_idle_reason,
+)
+
+
+def default_sources(engine, settings: dict[str, Any], sources: list[str]) -> tuple[list[str], str]:
+    """The sources ``bridgerank run`` uses.
+
+    Those given; else those of an ingest that was interrupted; else, on an empty database,
+    the embedded sample; else none (the stored records are used).
+
+    Returns
+    -------
+    sources : list of str
+    note : str
+        What was chosen and why, for the user ("" when the sources were given).
+    """
+    if sources:
+        return sources, ""
+    with engine.connect() as conn:
+        stored = conn.execute(select(SourceFile.id).limit(1)).first()
+        pending = conn.execute(select(PendingIngest.sources)).scalars().first()
+    if pending is not None:
+        resumed = json.loads(pending)
+        return resumed, f"resuming the interrupted ingest of {resumed}"
+    if stored is None:
+        sample = sample_sources(settings)
+        return sample, f"no sources given and the database is empty: using the sample {sample}"
+    return [], ""

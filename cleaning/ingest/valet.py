@@ -1,0 +1,96 @@
+"""Reader for Valet traveller files (``scores.txt`` of the valet-bridge archive).
+
+A Valet event folder holds ``scores.txt``, one table result a line,
+``round|board|north|east|south|west|contract|declarer|tricks|lead card``, with player ids;
+``names.txt``, ``id|name``; and, for some events, ``hands/round<R>.pbn`` with the deals.
+Contract ``P`` is passed out; ``X``/``XX`` mark doubles. The lead card is kept in the raw
+record's extra fields (a one-card play is not a play record).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+from bridgerank.cleaning.ingest.pbn import read_pbn
+from bridgerank.cleaning.ingest.records import RawRecord
+
+LINE = re.compile(r"^\d+\|\d+\|\d+\|\d+\|\d+\|\d+\|[^|]*\|[NESWnesw]?\|\d*(\|.*)?$")
+# Sub-folders of a Valet event that are not results to ingest: deals (read through
+# scores.txt) and the archive's duplicate copies of the same results.
+SKIPPED_FOLDERS = frozenset({"hands", "altnames", "postproc"})
+
+
+def is_valet_folder(folder: Path) -> bool:
+    """Whether a folder is a Valet event (scores and names side by side)."""
+    return (folder / "scores.txt").is_file() and (folder / "names.txt").is_file()
+
+
+def _names(folder: Path) -> dict[str, str]:
+    names = {}
+    path = folder / "names.txt"
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            number, _, name = line.partition("|")
+            if name.strip():
+                names[number.strip()] = name.strip()
+    return names
+
+
+class _Deals:
+    """Deals of an event by (round, board), read from hands/round<R>.pbn when first needed."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / "hands"
+        self.rounds: dict[str, dict[str, str]] = {}
+
+    def get(self, round_number: str, board: str) -> str | None:
+        if round_number not in self.rounds:
+            path = self.folder / f"round{round_number}.pbn"
+            deals: dict[str, str] = {}
+            if path.is_file():
+                text = path.read_text(encoding="utf-8", errors="replace")
+                for record in read_pbn(text):
+                    if record.values.get("board") and record.values.get("deal"):
+                        deals[record.values["board"]] = record.values["deal"]
+            self.rounds[round_number] = deals
+        return self.rounds[round_number].get(board)
+
+
+def read_valet(text: str, source: Path | None = None) -> Iterator[RawRecord]:
+    """Yield one raw record per traveller line of a Valet ``scores.txt``.
+
+    Parameters
+    ----------
+    text : str
+        The file's text.
+    source : Path, optional
+        Where it was read from: ``names.txt`` and ``hands/`` are looked up beside it.
+    """
+    folder = source.parent if source is not None else Path(".")
+    names = _names(folder) if source is not None else {}
+    deals = _Deals(folder)
+    event = f"{folder.parent.name}/{folder.name}" if source is not None else "valet"
+    number = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        number += 1
+        if not LINE.match(line.strip()):
+            yield RawRecord(number, line_no, parse_error=f"not a traveller line: {line[:60]!r}")
+            continue
+        parts = line.strip().split("|") + [""]
+        round_number, board, north, east, south, west, contract, declarer, tricks, lead = \
+            parts[:10]
+        values = {
+            "event": event, "stage": f"round {round_number}", "board": board,
+            "northname": names.get(north, ""), "eastname": names.get(east, ""),
+            "southname": names.get(south, ""), "westname": names.get(west, ""),
+            "contract": contract, "declarer": declarer.upper(), "result": tricks,
+            "lead_card": lead, "room": "",
+        }
+        deal = deals.get(round_number, board)
+        if deal:
+            values["deal"] = deal
+        yield RawRecord(number, line_no, values=values, play_layout="seat")

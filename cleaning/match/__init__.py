@@ -1,0 +1,1 @@
+"""The ``match`` stage: player names matched to the WBF ranking lists."""

@@ -1,0 +1,172 @@
+"""The ``match`` stage: raw player names in ``boards`` -> ``wbf_players``, ``players``,
+``name_matches``.
+
+Every distinct raw name is matched once (:mod:`cleaning.matcher`); matched names become
+the WBF player, unmatched ones a player of their own keyed by the folded raw name (so
+``fORRESTER`` and ``Forrester`` are one player), robots a player of kind ``robot``. The
+outputs are replaced in one transaction with the ledger row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, func, select
+
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.match.matcher import Match, MatchSettings, NameMatcher
+from bridgerank.cleaning.match.names import display_key
+from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
+from bridgerank.core.settings import resolve_path
+from bridgerank.core.stage import Stage, StageContext
+
+SEAT_COLUMNS = (Board.north, Board.east, Board.south, Board.west)
+
+
+def _files(settings: dict[str, Any]) -> list[Path]:
+    section = settings["match"]
+    files = [resolve_path(value) for value in section["wbf_lists"]]
+    files += [resolve_path(section[key]) for key in ("wbf_codes", "alternative_names")
+              if section[key]]
+    return files
+
+
+def match_settings(settings: dict[str, Any]) -> MatchSettings:
+    """The matcher's knobs from the ``[match]`` section."""
+    section = settings["match"]
+    return MatchSettings(**{name: section[name] for name in MatchSettings.__dataclass_fields__})
+
+
+def load_wbf(settings: dict[str, Any]) -> tuple[list[WbfEntry], list[str], dict[str, str]]:
+    """WBF entries (deduplicated, codes attached), problem lines, alternative names."""
+    section = settings["match"]
+    wbf = read_wbf_lists([resolve_path(value) for value in section["wbf_lists"]])
+    codes = read_pairs(resolve_path(section["wbf_codes"])) if section["wbf_codes"] else {}
+    alternatives = (read_pairs(resolve_path(section["alternative_names"]))
+                    if section["alternative_names"] else {})
+    seen = set()
+    entries = []
+    for entry in wbf.entries:
+        identity = (entry.name, entry.country, entry.mp, entry.pp)
+        if identity in seen:
+            continue
+        seen.add(identity)
+        entry.code = entry.code or codes.get(entry.name)
+        entries.append(entry)
+    return entries, wbf.problems, alternatives
+
+
+def seat_counts(conn) -> Counter:
+    """Board-seats per raw name (empty names left out)."""
+    counts: Counter = Counter()
+    for column in SEAT_COLUMNS:
+        for name, count in conn.execute(select(column, func.count()).group_by(column)).all():
+            if name:
+                counts[name] += count
+    return counts
+
+
+def _players(matches: list[Match], seats: Counter, entries: list[WbfEntry]):
+    """Players and the player index of each raw name."""
+    players: list[dict[str, Any]] = []
+    by_key: dict[tuple, int] = {}
+    spellings: dict[int, Counter] = defaultdict(Counter)
+    player_of: dict[str, int] = {}
+    for match in matches:
+        if match.index is not None:
+            key: tuple = ("wbf", match.index)
+            kind, name, wbf_id = "wbf", entries[match.index].name, match.index + 1
+        else:
+            kind = match.reason if match.reason in ("robot", "handle") else "raw"
+            key, name, wbf_id = (kind, display_key(match.raw)), None, None
+        if key not in by_key:
+            by_key[key] = len(players)
+            players.append({"id": len(players) + 1, "name": name, "kind": kind,
+                            "wbf_id": wbf_id, "seats": 0})
+        index = by_key[key]
+        players[index]["seats"] += seats[match.raw]
+        spellings[index][match.raw] += seats[match.raw]
+        player_of[match.raw] = index + 1
+    for index, player in enumerate(players):
+        if player["name"] is None:  # the most played spelling names an unmatched player
+            player["name"] = spellings[index].most_common(1)[0][0]
+    return players, player_of
+
+
+def _text(score) -> str | None:
+    return None if score is None else ",".join(str(value) for value in score)
+
+
+def run(context: StageContext) -> dict[str, Any]:
+    """Match every raw name of ``boards`` (see the module docstring)."""
+    entries, problems, alternatives = load_wbf(context.settings)
+    matcher = NameMatcher([entry.name for entry in entries], alternatives,
+                          match_settings(context.settings))
+    with context.engine.connect() as conn:
+        seats = seat_counts(conn)
+    names = sorted(seats)
+    matches = [matcher.match(name) for name in context.progress(names, "match names", len(names))]
+    players, player_of = _players(matches, seats, entries)
+    rows = [{
+        "raw_name": match.raw, "player_id": player_of[match.raw],
+        "wbf_id": None if match.index is None else match.index + 1, "reason": match.reason,
+        "score": _text(match.score), "runner_up_score": _text(match.runner_up_score),
+        "runner_up": None if match.runner_up is None else entries[match.runner_up].name,
+        "seats": seats[match.raw],
+    } for match in matches]
+    reasons = Counter(match.reason for match in matches)
+    matched_seats = sum(seats[m.raw] for m in matches if m.index is not None)
+    total_seats = sum(seats.values())
+    summary = {
+        "raw_names": len(matches),
+        "matched": sum(1 for match in matches if match.index is not None),
+        "ambiguous": reasons["ambiguous"],
+        "unmatched": sum(1 for match in matches if match.index is None),
+        "robots": reasons["robot"],
+        "handles": reasons["handle"],
+        "reasons": dict(reasons.most_common()),
+        "wbf_players": len(entries),
+        "players": len(players),
+        "seats": total_seats,
+        "seats_matched": matched_seats,
+        "seat_share_matched": round(matched_seats / total_seats, 4) if total_seats else 0.0,
+        "wbf_problems": problems,
+    }
+    with context.engine.begin() as conn:
+        for table in (NameMatch, Player, WbfPlayer):
+            conn.execute(delete(table))
+        conn.execute(WbfPlayer.__table__.insert(), [
+            {"id": index + 1, "name": entry.name, "country": entry.country, "mp": entry.mp,
+             "pp": entry.pp, "source": f"{entry.source}:{entry.line}", "code": entry.code}
+            for index, entry in enumerate(entries)])
+        if players:
+            conn.execute(Player.__table__.insert(), players)
+            conn.execute(NameMatch.__table__.insert(), rows)
+        context.finish(conn, summary)
+    return summary
+
+
+def _extra_input(context: StageContext) -> list[str]:
+    """Content hashes of the WBF files: a newer list reruns the stage."""
+    digests = []
+    for path in _files(context.settings):
+        try:
+            digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
+        except OSError:
+            digests.append(f"missing:{path}")
+    return digests
+
+
+MATCH_STAGE = Stage(
+    name="match",
+    run=run,
+    reads=(Board,),
+    writes=(WbfPlayer, Player, NameMatch),
+    settings_sections=("match",),
+    description="Match raw player names to the WBF ranking lists, with an audit trail.",
+    extra_input=_extra_input,
+)

@@ -1,0 +1,48 @@
+"""The match stage's tables: the WBF lists, players and the audit trail of name matching."""
+
+from __future__ import annotations
+
+from sqlalchemy import Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from bridgerank.core.store import Base
+
+
+class WbfPlayer(Base):
+    """One player of the WBF ranking lists the match stage read."""
+
+    __tablename__ = "wbf_players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    country: Mapped[str] = mapped_column(Text)
+    mp: Mapped[float | None] = mapped_column(Float)  # open masterpoints
+    pp: Mapped[float | None] = mapped_column(Float)  # open placing points
+    source: Mapped[str] = mapped_column(Text)  # file and line
+    code: Mapped[str | None] = mapped_column(String(16))  # WBF player code, where known
+
+
+class Player(Base):
+    """One distinct person: a WBF player when matched, else the normalised raw name."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(8))  # wbf | raw | robot | handle
+    wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"), unique=True)
+    seats: Mapped[int] = mapped_column(Integer)  # board-seats played under any matched name
+
+
+class NameMatch(Base):
+    """The audit trail of name matching: one row per distinct raw name in ``boards``."""
+
+    __tablename__ = "name_matches"
+    raw_name: Mapped[str] = mapped_column(Text, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"))
+    # exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak | ambiguous |
+    # no candidate | robot | handle
+    reason: Mapped[str] = mapped_column(String(16), index=True)
+    score: Mapped[str | None] = mapped_column(Text)  # the score tuple, as text
+    runner_up: Mapped[str | None] = mapped_column(Text)  # best other WBF name
+    runner_up_score: Mapped[str | None] = mapped_column(Text)
+    seats: Mapped[int] = mapped_column(Integer)  # board-seats with this raw name

@@ -1,0 +1,126 @@
+"""The stage type: what a stage declares, what it gets when it runs, and its fingerprint.
+
+A stage is a function ``run(context) -> summary`` plus what it declares: the tables it reads
+and writes (ORM classes) and the settings sections it uses. The code it runs is not
+declared but derived (:mod:`bridgerank.core.codehash`): its own module and every project
+module that one imports, plus the versions of the libraries they use. The fingerprint of a
+stage (:mod:`bridgerank.core.ledger`) hashes those with the versions of the tables it reads.
+The registry and the runner live above every stage, in :mod:`bridgerank.pipeline.stages`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+
+from sqlalchemy import Connection
+from sqlalchemy.engine import Engine
+
+from bridgerank.core import ledger
+from bridgerank.core.codehash import code_fingerprint
+from bridgerank.core.errors import StageNotReady
+from bridgerank.core.store import Base
+
+T = TypeVar("T")
+Progress = Callable[[Iterable[T], str, int | None], Iterator[T]]
+
+
+def no_progress(items: Iterable[T], _label: str = "", _total: int | None = None) -> Iterator[T]:
+    """The default progress reporter: none."""
+    return iter(items)
+
+
+@dataclass
+class StageContext:
+    """What a running stage gets: the database, settings, options, and its ledger entry."""
+
+    engine: Engine
+    settings: dict[str, Any]
+    stage: "Stage"
+    fingerprint: str = ""
+    sources: Sequence[str] = ()
+    jobs: int = 1
+    progress: Progress = no_progress
+    started_at: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
+    _clock: float = field(default_factory=time.perf_counter)
+
+    def finish(self, conn: Connection, summary: dict[str, Any],
+               outputs: Iterable[type[Base]] | None = None) -> None:
+        """Record the run and bump the versions of the tables it wrote.
+
+        Call it inside the stage's last transaction, so that the ledger row and the outputs
+        are committed together or not at all.
+        """
+        for table in outputs if outputs is not None else self.stage.writes:
+            ledger.bump_table(conn, table.__tablename__, self.fingerprint)
+        summary["seconds"] = round(time.perf_counter() - self._clock, 3)
+        ledger.record_run(conn, self.stage.name, self.fingerprint,
+                          self.started_at.replace(tzinfo=None), summary["seconds"], summary)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A pipeline stage and what its fingerprint depends on."""
+
+    name: str
+    run: Callable[[StageContext], dict[str, Any]]
+    reads: tuple[type[Base], ...]
+    writes: tuple[type[Base], ...]
+    settings_sections: tuple[str, ...]
+    description: str  # the command's help text
+    # Tables read when present (their version joins the fingerprint; absent is no error).
+    optional_reads: tuple[type[Base], ...] = ()
+    # Extra fingerprint input (ingest: the source files' names, sizes and times).
+    extra_input: Callable[[StageContext], Any] | None = None
+    # A stage with nothing to do says why here (ingest without sources).
+    idle_reason: Callable[[StageContext], str | None] | None = None
+    # A stage whose output lives outside the database says whether it is still there.
+    outputs_present: Callable[[StageContext], bool] | None = None
+
+    @property
+    def module(self) -> str:
+        """The module that defines the stage's ``run``: the root of its code fingerprint."""
+        return self.run.__module__
+
+    @property
+    def tables(self) -> frozenset[str]:
+        """Names of every table the stage declares it reads or writes."""
+        return frozenset(model.__tablename__
+                         for model in self.reads + self.optional_reads + self.writes)
+
+
+@dataclass
+class StageOutcome:
+    """What happened to one stage in a run: ``ran``, ``up to date`` or ``idle``."""
+
+    stage: str
+    status: str
+    summary: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+def stage_fingerprint(context: StageContext) -> str:
+    """Fingerprint of a stage in its current state; raises if an input was never written."""
+    stage = context.stage
+    with context.engine.connect() as conn:
+        inputs = ledger.table_versions(conn, [model.__tablename__ for model in stage.reads])
+        optional = ledger.table_versions(
+            conn, [model.__tablename__ for model in stage.optional_reads])
+    missing = [table for table, version in inputs.items() if version is None]
+    if missing:
+        raise StageNotReady(stage.name, missing[0])
+    inputs.update(optional)
+    settings = {section: context.settings.get(section) for section in stage.settings_sections}
+    extra = stage.extra_input(context) if stage.extra_input else None
+    return ledger.fingerprint(inputs, settings, code_fingerprint(stage.module), extra)
+
+
+def is_up_to_date(context: StageContext) -> bool:
+    """Whether the stage's last completed run had the fingerprint it would have now."""
+    with context.engine.connect() as conn:
+        previous = ledger.last_run(conn, context.stage.name)
+    return previous is not None and previous["fingerprint"] == context.fingerprint
+
+

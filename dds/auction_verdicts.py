@@ -1,0 +1,218 @@
+"""Auction verdicts: what each partnership could have done better, judged double dummy.
+
+For each side of a board with a legal auction, every alternative the auction left open is
+scored with the deal's double dummy tricks (not the tricks taken). The best alternative of
+each mistake type is kept; the side made a mistake when the best of all beats what it got,
+and the mistake belongs to the type(s) that reached that best: a tie splits the count and
+the weight equally, so a side's counts add up to 1 and its weights to the score difference.
+
+The types (thesis Table 3):
+
+* passed out: ``passed_higher_contract`` (any contract with a positive score);
+* defending side: ``defender_missed_higher_contract`` (a contract above the final one,
+  doubled by the opponents when it fails), ``defender_missed_current_double``,
+  ``defender_erroneously_doubled``;
+* declaring side: ``declarer_missed_higher_contract`` (a contract above the defenders' last
+  bid), ``declarer_missed_doubling_opponents_last_bid``,
+  ``declarer_missed_opponents_last_redouble``,
+  ``declarer_missed_redoubling_opponents_erroneous_double``,
+  ``declarer_missed_opponents_last_bid``, ``declarer_erroneous_redouble``.
+
+A strain is open to a player only if partner was not the first of the pair to name it, over
+the whole auction (as the thesis's code read it): a strain partner names first after the
+defenders' last bid is closed to this player in the declaring side's alternatives too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridgerank.bridge.auction import Contract
+from bridgerank.bridge.calls import BID_RANK, CONTRACT_BIDS
+from bridgerank.bridge.cards import same_side, seat_after
+from bridgerank.bridge.scoring import score
+
+STRAIN_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3, "N": 4}  # DDS order of a table's rows
+
+DEFENDER_TYPES = ("defender_missed_current_double", "defender_erroneously_doubled",
+                  "defender_missed_higher_contract")
+DECLARER_TYPES = ("declarer_missed_higher_contract", "declarer_missed_doubling_opponents_last_bid",
+                  "declarer_missed_opponents_last_redouble",
+                  "declarer_missed_redoubling_opponents_erroneous_double",
+                  "declarer_missed_opponents_last_bid", "declarer_erroneous_redouble")
+PASSED_TYPES = ("passed_higher_contract",)
+AUCTION_TYPES = DEFENDER_TYPES + DECLARER_TYPES + PASSED_TYPES
+
+
+@dataclass
+class SideVerdict:
+    """The verdict on one partnership's auction.
+
+    ``best`` maps each mistake type open to the side to its best alternative score (the
+    side's point of view); ``chosen`` are the types of the mistake (empty when none),
+    ``weight`` the score the side gave away.
+    """
+
+    side: int  # 0 = North-South, 1 = East-West
+    role: str  # passed | declaring | defending
+    actual: int
+    best: dict[str, int] = field(default_factory=dict)
+    chosen: tuple[str, ...] = ()
+    weight: int = 0
+
+
+def tricks(table: str, strain: str, seat: int) -> int:
+    """Tricks for ``seat`` as declarer in ``strain`` from a 20-hex-digit table string."""
+    return int(table[STRAIN_INDEX[strain] * 4 + seat], 16)
+
+
+def _open_strains(calls: list[str], first_seat: int) -> dict[str, set[int]]:
+    """Per strain, the seats that could still declare it (partner never named it first)."""
+    open_to = {strain: {0, 1, 2, 3} for strain in STRAIN_INDEX}
+    for index, call in enumerate(calls):
+        if call in BID_RANK:
+            seat = seat_after(first_seat, index)
+            if seat in open_to[call[1]]:
+                open_to[call[1]].discard(seat_after(seat, 2))
+    return open_to
+
+
+def _declarer_of(calls: list[str], first_seat: int, upto: int) -> int:
+    """Who would declare the bid at position ``upto``: first of the pair to name its strain."""
+    bidder = seat_after(first_seat, upto)
+    strain = calls[upto][1]
+    for index in range(upto + 1):
+        seat = seat_after(first_seat, index)
+        if calls[index] in BID_RANK and calls[index][1] == strain and same_side(seat, bidder):
+            return seat
+    return bidder
+
+
+def _best_contract(table: str, seats: set[int], strains: dict[str, set[int]], above: int,
+                   vulnerable: bool, year: int | None, doubled_if_down: bool) -> int | None:
+    best = None
+    for bid in CONTRACT_BIDS[above + 1:]:
+        level, strain = int(bid[0]), bid[1]
+        for seat in seats & strains[strain]:
+            taken = tricks(table, strain, seat)
+            doubled = 1 if doubled_if_down and taken < level + 6 else 0
+            value = score(level, strain, doubled, vulnerable, taken, year)
+            if best is None or value > best:
+                best = value
+    return best
+
+
+def _verdict(side: int, role: str, actual: int, best: dict[str, int]) -> SideVerdict:
+    verdict = SideVerdict(side, role, actual, best)
+    top = max(best.values(), default=None)
+    if top is not None and top > actual:
+        verdict.chosen = tuple(kind for kind, value in best.items() if value == top)
+        verdict.weight = top - actual
+    return verdict
+
+
+def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
+                  declarer: int | None, table: str, ns_vulnerable: bool, ew_vulnerable: bool,
+                  year: int | None) -> list[SideVerdict]:
+    """Judge both partnerships' auctions.
+
+    Parameters
+    ----------
+    calls : list of str
+        A legal auction in canonical calls.
+    first_seat : int
+        Seat of the first call.
+    contract : Contract or None
+        The final contract; None when passed out.
+    declarer : int or None
+        Declarer's seat; None when passed out.
+    table : str
+        The deal's double dummy table, 20 hex digits, strains S H D C N by seats N E S W.
+    ns_vulnerable, ew_vulnerable : bool
+    year : int or None
+        For the undertrick table (:mod:`dds.scoring`).
+
+    Returns
+    -------
+    list of SideVerdict
+        North-South first, then East-West.
+    """
+    vulnerable = (ns_vulnerable, ew_vulnerable)
+    strains = _open_strains(calls, first_seat)
+    if contract is None or declarer is None:
+        verdicts = []
+        for side in (0, 1):
+            best = _best_contract(table, {side, side + 2}, strains, -1, vulnerable[side], year,
+                                  doubled_if_down=False)
+            verdicts.append(_verdict(side, "passed", 0, {"passed_higher_contract": max(best, 0)}))
+        return verdicts
+    declaring = declarer % 2
+    defending = 1 - declaring
+    level, strain, doubled = contract.level, contract.strain, contract.doubled
+    taken = tricks(table, strain, declarer)
+    current = score(level, strain, doubled, vulnerable[declaring], taken, year)
+    final_rank = BID_RANK[f"{level}{strain}"]
+    defenders = {defending, defending + 2}
+    declarers = {declaring, declaring + 2}
+
+    defence: dict[str, int] = {}
+    if doubled == 0:
+        defence["defender_missed_current_double"] = -score(
+            level, strain, 1, vulnerable[declaring], taken, year)
+    else:
+        defence["defender_erroneously_doubled"] = -score(
+            level, strain, 0, vulnerable[declaring], taken, year)
+    higher = _best_contract(table, defenders, strains, final_rank, vulnerable[defending], year,
+                            doubled_if_down=True)
+    if higher is not None:
+        defence["defender_missed_higher_contract"] = higher
+
+    attack: dict[str, int] = {}
+    last_defender_bid, redoubled_by_them = None, False
+    for index in range(len(calls) - 1, -1, -1):
+        seat = seat_after(first_seat, index)
+        if calls[index] in BID_RANK:
+            if seat % 2 == defending:
+                last_defender_bid = index
+                break
+            redoubled_by_them = False
+        elif calls[index] == "R" and seat % 2 == defending:
+            redoubled_by_them = True
+    above = -1 if last_defender_bid is None else BID_RANK[calls[last_defender_bid]]
+    higher = _best_contract(table, declarers, strains, above, vulnerable[declaring], year,
+                            doubled_if_down=True)
+    if higher is not None:
+        attack["declarer_missed_higher_contract"] = higher
+    if last_defender_bid is not None:
+        bid = calls[last_defender_bid]
+        their_declarer = _declarer_of(calls, first_seat, last_defender_bid)
+        their_tricks = tricks(table, bid[1], their_declarer)
+
+        def theirs(doubling: int) -> int:
+            return -score(int(bid[0]), bid[1], doubling, vulnerable[defending], their_tricks, year)
+
+        attack["declarer_missed_doubling_opponents_last_bid"] = theirs(1)
+        attack["declarer_missed_opponents_last_bid"] = theirs(0)
+        if redoubled_by_them:
+            attack["declarer_missed_opponents_last_redouble"] = theirs(2)
+    redoubles = []
+    start = 0 if last_defender_bid is None else last_defender_bid + 1
+    pending = None  # our last bid since then, and whether the defenders doubled it
+    for index in range(start, len(calls)):
+        seat = seat_after(first_seat, index)
+        call = calls[index]
+        if call in BID_RANK:
+            pending = index if seat % 2 == declaring else None
+        elif call == "X" and pending is not None and seat % 2 == defending:
+            bid = calls[pending]
+            ours = _declarer_of(calls, first_seat, pending)
+            redoubles.append(score(int(bid[0]), bid[1], 2, vulnerable[declaring],
+                                   tricks(table, bid[1], ours), year))
+    if redoubles:
+        attack["declarer_missed_redoubling_opponents_erroneous_double"] = max(redoubles)
+    if doubled == 2:
+        attack["declarer_erroneous_redouble"] = score(level, strain, 1, vulnerable[declaring],
+                                                      taken, year)
+    verdicts = [_verdict(declaring, "declaring", current, attack),
+                _verdict(defending, "defending", -current, defence)]
+    return sorted(verdicts, key=lambda verdict: verdict.side)

@@ -1,0 +1,140 @@
+"""The ``report`` stage: one self-contained HTML file and CSV exports of every result table.
+
+Templates are Jinja2 with autoescaping on: player and event names are untrusted text and
+always appear escaped. Plots are embedded as PNG data; the page needs no network.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
+
+from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.core.stage import Stage, StageContext
+from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
+from bridgerank.pipeline.report.sections import SECTIONS, summary_text
+from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
+from bridgerank.regression.tables import REGRESSION_TABLES
+
+# Every table the report shows or exports (besides boards, which it needs).
+REPORTED_TABLES = (SourceFile, RawBoard, Exclusion, TokenCount, NameMatch, Player, WbfPlayer,
+                   PlayerStats, PlayerRates, AuctionAnalysis, Rating, RatingValidation,
+                   RatingHistory) + REGRESSION_TABLES
+
+EXPORTED = ("exclusions", "token_counts", "name_matches", "players", "wbf_players",
+            "player_stats", "player_rates", "auction_analysis", "regression_models",
+            "regression_coefficients", "regression_steps", "regression_vif",
+            "regression_bootstrap", "regression_diagnostics", "regression_sweep",
+            "chosen_model", "rankings", "ratings", "rating_validation")
+
+
+def _fmt(value: Any) -> str:
+    """Numbers for people: thousands separators, 4 significant decimals for fractions."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
+                                  and abs(value) >= 1):
+        return f"{int(value):,}"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1 else f"{value:,.4f}"
+    return str(value)
+
+
+def environment() -> Environment:
+    """The Jinja2 environment of the report (autoescape on for every template)."""
+    env = Environment(loader=PackageLoader("bridgerank.pipeline.report", "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env.filters["fmt"] = _fmt
+    env.filters["summary"] = summary_text
+    return env
+
+
+def render(engine: Engine, settings: dict[str, Any], database: str = "") -> str:
+    """The report's HTML for the current database."""
+    sections = []
+    with engine.connect() as conn:
+        for section in SECTIONS:
+            data = section.build(conn)
+            if data is not None:
+                sections.append({"key": section.key, "title": section.title,
+                                 "template": section.template, "data": data})
+    return environment().get_template("report.html.j2").render(
+        sections=sections, database=database,
+        generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        settings=json.dumps(settings, indent=2, default=str))
+
+
+def export_csv(engine: Engine, folder: Path) -> list[Path]:
+    """Every result table as ``folder/<table>.csv``."""
+    import pandas as pd
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    with engine.connect() as conn:
+        present = set(inspect(conn).get_table_names())
+        for table in EXPORTED:
+            if table in present:
+                path = folder / f"{table}.csv"
+                pd.read_sql_table(table, conn).to_csv(path, index=False)
+                written.append(path)
+    return written
+
+
+def report_path(settings: dict[str, Any]) -> Path:
+    """Where the report goes: ``<out>/report.html``."""
+    return Path(settings["store"]["out"]) / "report.html"
+
+
+def run(context: StageContext) -> dict[str, Any]:
+    """Write the report and the CSV exports."""
+    path = report_path(context.settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    html = render(context.engine, context.settings, str(context.engine.url))
+    temporary = path.with_suffix(".html.tmp")
+    temporary.write_text(html, encoding="utf-8")
+    temporary.replace(path)  # a reader never sees half a report
+    csv_files = export_csv(context.engine, path.parent / "csv")
+    summary = {"report": str(path), "bytes": len(html.encode("utf-8")),
+               "csv_tables": len(csv_files)}
+    with context.engine.begin() as conn:
+        context.finish(conn, summary, outputs=())
+    return summary
+
+
+def _extra_input(context: StageContext) -> list[Any]:
+    """Edited templates, or another report path, make the report run again."""
+    templates = Path(__file__).with_name("templates")
+    digest = hashlib.sha256()
+    for template in sorted(templates.glob("*.j2")):
+        digest.update(template.read_bytes())
+    return [str(report_path(context.settings).resolve()), digest.hexdigest()]
+
+
+def _report_exists(context: StageContext) -> bool:
+    return report_path(context.settings).exists()
+
+
+REPORT_STAGE = Stage(
+    name="report",
+    run=run,
+    reads=(Board,),
+    optional_reads=REPORTED_TABLES,
+    writes=(),
+    settings_sections=("store",),
+    description="Write OUT/report.html (self-contained) and every result table as CSV in "
+                "OUT/csv/.",
+    extra_input=_extra_input,
+    outputs_present=_report_exists,
+)

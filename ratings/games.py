@@ -1,0 +1,221 @@
+"""Bridge results as games for the rating models.
+
+Team boards: a deal played in both rooms of a match is one game between {open-room North-South,
+closed-room East-West} and {open-room East-West, closed-room North-South}, decided by the net
+score of the first team, ``NS score(open) - NS score(closed)``; a zero net is a tie (half a win
+each way). The weight is 1 per board, or the IMPs of the net score.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from bridgerank.bridge.auction import Contract, parse_contract
+from bridgerank.bridge.scoring import north_south_score
+
+# The IMP scale: the lower bound of each IMP count from 1 to 24.
+_IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
+              1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)
+
+
+def imps(difference: int) -> int:
+    """IMPs for a score difference (sign kept)."""
+    size = sum(1 for step in _IMP_STEPS if abs(difference) >= step)
+    return size if difference >= 0 else -size
+
+
+def ns_score(board: Mapping[str, Any]) -> int | None:
+    """North-South's score at the table, or None when the result is unknown."""
+    contract = parse_contract(board["contract"])
+    if contract == "P":
+        return 0
+    if not isinstance(contract, Contract) or board["result"] is None or not board["declarer"]:
+        return None
+    declarer = "NESW".index(board["declarer"])
+    if board["ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable"] is None:
+        return None
+    return north_south_score(contract.level, contract.strain, contract.doubled, declarer,
+                             bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"]),
+                             board["result"], board["year"])
+
+
+@dataclass
+class TeamGame:
+    """One board of a team match as a game; ``net`` is team A's score difference."""
+
+    team_a: tuple[Hashable, ...]
+    team_b: tuple[Hashable, ...]
+    net: int
+    when: tuple
+    board_ids: tuple[int, int]
+
+    def hyperedges(self, weighting: str = "board") -> list[tuple[tuple, tuple, float]]:
+        """The game as (winners, losers, weight) entries; a tie gives two half entries."""
+        weight = 1.0 if weighting == "board" else float(abs(imps(self.net)))
+        if self.net > 0:
+            return [(self.team_a, self.team_b, weight)]
+        if self.net < 0:
+            return [(self.team_b, self.team_a, weight)]
+        half = 0.5 if weighting == "board" else 0.0
+        return [(self.team_a, self.team_b, half), (self.team_b, self.team_a, half)] if half else []
+
+
+def team_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
+               ) -> list[TeamGame]:
+    """Pair the open and closed room of every team board into games, in date order.
+
+    ``boards`` are rows of the ``boards`` table; ``player_of`` maps a raw name to a player key
+    (unknown names stand for themselves). A board whose pair of rooms is incomplete, or whose
+    seats or results are missing, is not a game.
+    """
+    rooms: dict[tuple, dict[str, Mapping[str, Any]]] = defaultdict(dict)
+    for board in boards:
+        room = (board["room"] or "").strip().lower()
+        if room in ("open", "closed"):
+            key = (board["event"], board["board_no"], board["deal_hash"])
+            rooms[key].setdefault(room, board)
+    games = []
+    for both in rooms.values():
+        if len(both) != 2:
+            continue
+        open_room, closed = both["open"], both["closed"]
+        seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + \
+                [closed[seat] for seat in ("north", "south", "east", "west")]
+        if not all(seats):
+            continue
+        first, second = ns_score(open_room), ns_score(closed)
+        if first is None or second is None:
+            continue
+        key = [player_of.get(name, name) for name in seats]
+        team_a = (key[0], key[1], key[6], key[7])  # open NS + closed EW
+        team_b = (key[2], key[3], key[4], key[5])  # open EW + closed NS
+        if set(team_a) & set(team_b):
+            continue  # a name on both teams: a data error, not a game
+        when = (open_room["date"] or "", open_room["id"])
+        games.append(TeamGame(team_a, team_b, first - second, when,
+                              (open_room["id"], closed["id"])))
+    games.sort(key=lambda game: game.when)
+    return games
+
+
+def index_players(games: Iterable[TeamGame]) -> dict[Hashable, int]:
+    """A dense index of every player appearing in the games, in first-seen order."""
+    index: dict[Hashable, int] = {}
+    for game in games:
+        for player in game.team_a + game.team_b:
+            index.setdefault(player, len(index))
+    return index
+
+
+def win_rates(games: Iterable[TeamGame]) -> dict[Hashable, tuple[float, int]]:
+    """Each player's share of boards won (ties count half) and boards played."""
+    won: dict[Hashable, float] = defaultdict(float)
+    played: dict[Hashable, int] = defaultdict(int)
+    for game in games:
+        result_a = 1.0 if game.net > 0 else 0.0 if game.net < 0 else 0.5
+        for player in game.team_a:
+            won[player] += result_a
+            played[player] += 1
+        for player in game.team_b:
+            won[player] += 1 - result_a
+            played[player] += 1
+    return {player: (won[player] / played[player], played[player]) for player in played}
+
+
+def log_loss(probabilities: np.ndarray, outcomes: np.ndarray) -> float:
+    """Mean log-loss of P(team A wins) against outcomes 1, 0 or 0.5 (a tie)."""
+    p = np.clip(probabilities, 1e-12, 1 - 1e-12)
+    return float(-np.mean(outcomes * np.log(p) + (1 - outcomes) * np.log(1 - p)))
+
+
+@dataclass
+class Ranking:
+    """One deal at many tables: the pairs sitting one direction, and their places (1 = best)."""
+
+    teams: list[tuple[Hashable, ...]]
+    places: list[int]
+    when: tuple
+
+
+def _places(scores: list[int]) -> list[int]:
+    """Competition ranking of scores, higher first: 1, 2, 2, 4."""
+    return [1 + sum(1 for other in scores if other > value) for value in scores]
+
+
+def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
+                  min_tables: int = 3) -> list[Ranking]:
+    """Rankings of the North-South pairs and of the East-West pairs of every deal played at
+    ``min_tables`` tables or more of one event, by their score, in date order."""
+    groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
+    for board in boards:
+        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+    rankings = []
+    for tables in groups.values():
+        scored = [(board, ns_score(board)) for board in tables]
+        scored = [(board, value) for board, value in scored if value is not None
+                  and all(board[seat] for seat in ("north", "south", "east", "west"))]
+        if len(scored) < min_tables:
+            continue
+        when = min((board["date"] or "", board["id"]) for board, _ in scored)
+        for seats, sign in ((("north", "south"), 1), (("east", "west"), -1)):
+            teams = [tuple(player_of.get(board[seat], board[seat]) for seat in seats)
+                     for board, _ in scored]
+            if len(set(teams)) != len(teams):
+                continue  # the same pair twice: a copy, not a field
+            rankings.append(Ranking(teams, _places([sign * value for _, value in scored]),
+                                    when))
+    rankings.sort(key=lambda ranking: ranking.when)
+    return rankings
+
+
+def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
+                       par_of: Callable[[Mapping[str, Any]], int | None]) -> list[TeamGame]:
+    """Boards played at one table only: North-South against East-West, decided by North-South's
+    score against the double dummy par (``par_of(board)``, None when unknown)."""
+    groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
+    for board in boards:
+        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+    games = []
+    for tables in groups.values():
+        if len(tables) != 1:
+            continue
+        board = tables[0]
+        if not all(board[seat] for seat in ("north", "south", "east", "west")):
+            continue
+        score, par = ns_score(board), par_of(board)
+        if score is None or par is None:
+            continue
+        ns = tuple(player_of.get(board[seat], board[seat]) for seat in ("north", "south"))
+        ew = tuple(player_of.get(board[seat], board[seat]) for seat in ("east", "west"))
+        if set(ns) & set(ew):
+            continue
+        games.append(TeamGame(ns, ew, score - par, (board["date"] or "", board["id"]),
+                              (board["id"], board["id"])))
+    games.sort(key=lambda game: game.when)
+    return games
+
+
+def pairwise_scores(rankings: Sequence[Ranking], strength: Callable[[tuple], float]
+                    ) -> dict[str, float]:
+    """Log-loss and accuracy of P(team i ahead of team j) over every decided pair of teams.
+
+    ``strength`` maps a team to a rating on the Elo scale (400 points = factor 10 in odds).
+    """
+    losses, hits = [], []
+    for ranking in rankings:
+        values = [strength(team) for team in ranking.teams]
+        for i in range(len(values)):
+            for j in range(i + 1, len(values)):
+                if ranking.places[i] == ranking.places[j]:
+                    continue
+                p = 1 / (1 + 10 ** ((values[j] - values[i]) / 400))
+                ahead = ranking.places[i] < ranking.places[j]
+                p_true = min(max(p if ahead else 1 - p, 1e-12), 1 - 1e-12)
+                losses.append(-np.log(p_true))
+                hits.append(p_true > 0.5)
+    return {"log_loss": float(np.mean(losses)) if losses else None,
+            "accuracy": float(np.mean(hits)) if hits else None, "test_games": len(losses)}
