@@ -21,6 +21,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from bridgerank.bridge.ddtable import DDS_STRAINS
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.core.settings import load_settings, resolve_path
 from bridgerank.core.store import open_engine
@@ -48,7 +49,7 @@ def _bare_loop(boards: list[dict]) -> tuple[float, float]:
         for request in requests[i:i + PLAY_BATCH]:
             deal = Deal(request.deal)
             deal.first = Player(request.leader)
-            deal.trump = Denom("SHDCN".index(request.trump))
+            deal.trump = Denom(DDS_STRAINS.index(request.trump))
             batch.append(deal)
         analyse_all_plays(batch, [list(r.cards) for r in requests[i:i + PLAY_BATCH]])
     return tables, time.perf_counter() - start

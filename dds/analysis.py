@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from bridgerank.bridge.auction import PASSED_OUT, Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX, SEATS
+from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
@@ -55,7 +56,7 @@ def needs_table(board: Mapping[str, Any]) -> bool:
     return bool(board["auction"]) and bool(board["bidstart"])
 
 
-def analyse_board(board: Mapping[str, Any], table: str | None, trace: list[int] | None,
+def analyse_board(board: Mapping[str, Any], table: DDTable | None, trace: list[int] | None,
                   table_error: str | None = None, trace_error: str | None = None) -> BoardResult:
     """Analyse one board.
 
@@ -63,7 +64,7 @@ def analyse_board(board: Mapping[str, Any], table: str | None, trace: list[int] 
     ----------
     board : mapping
         A ``boards`` row (at least :data:`BOARD_FIELDS`).
-    table : str or None
+    table : DDTable or None
         The deal's double dummy table (:mod:`dds.solver`), when the auction is analysed.
     trace : list of int or None
         The play's double dummy trace, when the play is analysed.

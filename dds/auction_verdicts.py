@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from bridgerank.bridge.auction import Contract
 from bridgerank.bridge.calls import BID_RANK, CONTRACT_BIDS
 from bridgerank.bridge.cards import same_side, seat_after
+from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
 from bridgerank.bridge.scoring import score
-
-STRAIN_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3, "N": 4}  # DDS order of a table's rows
 
 DEFENDER_TYPES = ("defender_missed_current_double", "defender_erroneously_doubled",
                   "defender_missed_higher_contract")
@@ -61,14 +60,9 @@ class SideVerdict:
     weight: int = 0
 
 
-def tricks(table: str, strain: str, seat: int) -> int:
-    """Tricks for ``seat`` as declarer in ``strain`` from a 20-hex-digit table string."""
-    return int(table[STRAIN_INDEX[strain] * 4 + seat], 16)
-
-
 def _open_strains(calls: list[str], first_seat: int) -> dict[str, set[int]]:
     """Per strain, the seats that could still declare it (partner never named it first)."""
-    open_to = {strain: {0, 1, 2, 3} for strain in STRAIN_INDEX}
+    open_to = {strain: {0, 1, 2, 3} for strain in DDS_STRAINS}
     for index, call in enumerate(calls):
         if call in BID_RANK:
             seat = seat_after(first_seat, index)
@@ -88,13 +82,13 @@ def _declarer_of(calls: list[str], first_seat: int, upto: int) -> int:
     return bidder
 
 
-def _best_contract(table: str, seats: set[int], strains: dict[str, set[int]], above: int,
+def _best_contract(table: DDTable, seats: set[int], strains: dict[str, set[int]], above: int,
                    vulnerable: bool, year: int | None, doubled_if_down: bool) -> int | None:
     best = None
     for bid in CONTRACT_BIDS[above + 1:]:
         level, strain = int(bid[0]), bid[1]
         for seat in seats & strains[strain]:
-            taken = tricks(table, strain, seat)
+            taken = table.tricks(strain, seat)
             doubled = 1 if doubled_if_down and taken < level + 6 else 0
             value = score(level, strain, doubled, vulnerable, taken, year)
             if best is None or value > best:
@@ -112,7 +106,7 @@ def _verdict(side: int, role: str, actual: int, best: dict[str, int]) -> SideVer
 
 
 def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
-                  declarer: int | None, table: str, ns_vulnerable: bool, ew_vulnerable: bool,
+                  declarer: int | None, table: DDTable, ns_vulnerable: bool, ew_vulnerable: bool,
                   year: int | None) -> list[SideVerdict]:
     """Judge both partnerships' auctions.
 
@@ -126,8 +120,8 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
         The final contract; None when passed out.
     declarer : int or None
         Declarer's seat; None when passed out.
-    table : str
-        The deal's double dummy table, 20 hex digits, strains S H D C N by seats N E S W.
+    table : DDTable
+        The deal's double dummy table.
     ns_vulnerable, ew_vulnerable : bool
     year : int or None
         For the undertrick table (:mod:`dds.scoring`).
@@ -149,7 +143,7 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
     declaring = declarer % 2
     defending = 1 - declaring
     level, strain, doubled = contract.level, contract.strain, contract.doubled
-    taken = tricks(table, strain, declarer)
+    taken = table.tricks(strain, declarer)
     current = score(level, strain, doubled, vulnerable[declaring], taken, year)
     final_rank = BID_RANK[f"{level}{strain}"]
     defenders = {defending, defending + 2}
@@ -186,7 +180,7 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
     if last_defender_bid is not None:
         bid = calls[last_defender_bid]
         their_declarer = _declarer_of(calls, first_seat, last_defender_bid)
-        their_tricks = tricks(table, bid[1], their_declarer)
+        their_tricks = table.tricks(bid[1], their_declarer)
 
         def theirs(doubling: int) -> int:
             return -score(int(bid[0]), bid[1], doubling, vulnerable[defending], their_tricks, year)
@@ -207,7 +201,7 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
             bid = calls[pending]
             ours = _declarer_of(calls, first_seat, pending)
             redoubles.append(score(int(bid[0]), bid[1], 2, vulnerable[declaring],
-                                   tricks(table, bid[1], ours), year))
+                                   table.tricks(bid[1], ours), year))
     if redoubles:
         attack["declarer_missed_redoubling_opponents_erroneous_double"] = max(redoubles)
     if doubled == 2:

@@ -9,8 +9,7 @@ Guards against endplay's and DDS's warts:
 * a batch that fails is retried deal by deal, so one bad deal costs only itself; its error
   is returned as the reason, never raised.
 
-Tables are returned as 20 hex digits: strains spades, hearts, diamonds, clubs, no trump, each
-for North, East, South, West (the order of DDS's own test files).
+Tables are returned as :class:`~bridgerank.bridge.ddtable.DDTable`.
 """
 
 from __future__ import annotations
@@ -20,9 +19,10 @@ import os
 import tempfile
 from typing import Iterator, NamedTuple, Sequence
 
+from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
+
 TABLE_BATCH = 40
 PLAY_BATCH = 200
-_STRAIN_DENOM = {"S": 0, "H": 1, "D": 2, "C": 3, "N": 4}
 _workdir: str | None = None
 
 
@@ -66,28 +66,24 @@ class PlayRequest(NamedTuple):
     cards: tuple[str, ...]
 
 
-def _table_string(table) -> str:
-    rows = table._data.resTable
-    return "".join(format(rows[strain][seat], "x") for strain in range(5) for seat in range(4))
-
-
-def _tables_batch(deals: Sequence[str]) -> list[str]:
+def _tables_batch(deals: Sequence[str]) -> list[DDTable]:
     from endplay.dds import calc_all_tables
     from endplay.types import Deal
 
     with _in_private_dir():
-        return [_table_string(table) for table in calc_all_tables([Deal(d) for d in deals])]
+        return [DDTable.from_rows(table._data.resTable)
+                for table in calc_all_tables([Deal(d) for d in deals])]
 
 
-def solve_tables(deals: Sequence[str]) -> list[tuple[str | None, str | None]]:
+def solve_tables(deals: Sequence[str]) -> list[tuple[DDTable | None, str | None]]:
     """Double dummy tables of deals.
 
     Returns
     -------
     list of (table, error)
-        One per deal, in order: the 20-digit table, or None and the solver's error.
+        One per deal, in order: the table, or None and the solver's error.
     """
-    results: list[tuple[str | None, str | None]] = []
+    results: list[tuple[DDTable | None, str | None]] = []
     for start in range(0, len(deals), TABLE_BATCH):
         batch = deals[start:start + TABLE_BATCH]
         try:
@@ -106,7 +102,7 @@ def _endplay_deal(request: PlayRequest):
 
     deal = Deal(request.deal)
     deal.first = Player(request.leader)
-    deal.trump = Denom(_STRAIN_DENOM[request.trump])
+    deal.trump = Denom(DDS_STRAINS.index(request.trump))
     return deal
 
 
@@ -155,26 +151,25 @@ def _checked(trace: list[int], request: PlayRequest) -> tuple[list[int] | None, 
     return None, f"DDS play: {len(trace)} values for {cards} cards"
 
 
-def par_score(table: str, dealer: int, ns_vulnerable: bool, ew_vulnerable: bool) -> int:
+def par_score(table: DDTable, dealer: int, ns_vulnerable: bool, ew_vulnerable: bool) -> int:
     """Double dummy par score for North-South (DDS's Par through endplay) from a stored table.
 
     Parameters
     ----------
-    table : str
-        20 hex digits, strains S H D C N by seats N E S W (the ``dd_tables`` format).
+    table : DDTable
     dealer : int
         Dealer's seat (0 = North): par depends on who may bid first.
     """
     from endplay import _dds
     from endplay.dds import par
-    from endplay.dds.ddtable import DDTable
+    from endplay.dds.ddtable import DDTable as EndplayTable
     from endplay.types import Player, Vul
 
     results = _dds.ddTableResults()
-    for strain in range(5):
-        for seat in range(4):
-            results.resTable[strain][seat] = int(table[strain * 4 + seat], 16)
+    for strain, row in enumerate(table.rows):
+        for seat, tricks in enumerate(row):
+            results.resTable[strain][seat] = tricks
     vulnerability = {(False, False): Vul.none, (True, True): Vul.both, (True, False): Vul.ns,
                      (False, True): Vul.ew}[(bool(ns_vulnerable), bool(ew_vulnerable))]
     with _in_private_dir():
-        return int(par(DDTable(results), vulnerability, Player(dealer)).score)
+        return int(par(EndplayTable(results), vulnerability, Player(dealer)).score)

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from sqlalchemy import delete, select
 
+from bridgerank.bridge.ddtable import DDTable as StoredTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.codehash import code_fingerprint
@@ -70,7 +71,7 @@ def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
     with engine.begin() as conn:
         if result.tables:
             conn.execute(DDTable.__table__.insert().prefix_with("OR REPLACE"), [
-                {"deal_hash": h, "tricks": table, "error": error}
+                {"deal_hash": h, "tricks": table.hex if table else None, "error": error}
                 for h, table, error in result.tables])
         cards = [row for board in result.boards for row in board.cards]
         sides = [row for board in result.boards for row in board.sides]
@@ -136,8 +137,8 @@ def run(context: StageContext) -> dict[str, Any]:
     code = code_fingerprint(ANALYSIS_MODULE)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
-        known = {h: t for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
-                 if t is not None}
+        known = {h: StoredTable.from_hex(t) for h, t in
+                 conn.execute(select(DDTable.deal_hash, DDTable.tricks)) if t is not None}
     chunks = plan_chunks(todo, known, section["chunk_deals"], section["chunk_boards"],
                          _threads(context.jobs, section["dds_threads"]))
     digests = {board["id"]: board["digest"] for board in todo}

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
+from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
 from bridgerank.dds.solver import set_threads, solve_plays, solve_tables
 
@@ -30,7 +31,7 @@ class Chunk:
 
     number: int
     boards: list[dict[str, Any]]
-    known_tables: dict[str, str]  # deal hash -> table, for deals solved earlier
+    known_tables: dict[str, DDTable]  # deal hash -> table, for deals solved earlier
     new_deals: dict[str, str]  # deal hash -> PBN deal, tables to solve here
     threads: int = 0
 
@@ -40,7 +41,7 @@ class ChunkResult:
     """What a worker returns: new tables and per-board results."""
 
     number: int
-    tables: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    tables: list[tuple[str, DDTable | None, str | None]] = field(default_factory=list)
     boards: list[BoardResult] = field(default_factory=list)
     table_seconds: float = 0.0  # spent in DDS tables, in the worker
     play_seconds: float = 0.0  # spent in DDS play traces

@@ -22,6 +22,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from sqlalchemy import delete, select
 
+from bridgerank.bridge.ddtable import DDTable as StoredTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
@@ -201,8 +202,8 @@ def _par_function(conn) -> Callable[[dict], int | None]:
     """Par of a board from the stored dd tables (None without a table or vulnerability)."""
     from bridgerank.dds.solver import par_score
 
-    tables = dict(conn.execute(select(DDTable.deal_hash, DDTable.tricks)
-                               .where(DDTable.tricks.is_not(None))).all())
+    tables = {deal: StoredTable.from_hex(tricks) for deal, tricks in conn.execute(
+        select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None)))}
 
     def par_of(board: dict) -> int | None:
         table = tables.get(board["deal_hash"])

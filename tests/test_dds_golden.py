@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.bridge.cards import SEATS, seat_after
+from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.play import trick_winner
 from bridgerank.pipeline.cli import main
 from tests.conftest import shared
@@ -123,6 +124,6 @@ def test_par_scores_equal_dds_par():
         ns_vul, ew_vul = {0: (False, False), 1: (True, True), 2: (True, False),
                           3: (False, True)}[vul]
         expected = int(par_line.split('"')[1].split()[1])
-        assert par_score(table, dealer, ns_vul, ew_vul) == expected, line
+        assert par_score(DDTable.from_hex(table), dealer, ns_vul, ew_vul) == expected, line
         checked += 1
     assert checked == 100

@@ -7,7 +7,8 @@ scores below are worked out by hand in the comments (non-vulnerable unless said)
 import pytest
 
 from bridgerank.bridge.auction import Contract
-from bridgerank.dds.auction_verdicts import judge_auction, tricks
+from bridgerank.bridge.ddtable import DDTable
+from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim
 from bridgerank.dds.counters import COUNTERS, RATES, rates, seat_counters
 
@@ -15,15 +16,17 @@ N, E, S, W = range(4)
 
 
 def _verdicts(calls, first, contract, declarer, table, ns_vul=False, ew_vul=False):
-    verdicts = judge_auction(calls.split(), first, contract, declarer, table, ns_vul, ew_vul,
-                             2000)
+    verdicts = judge_auction(calls.split(), first, contract, declarer, DDTable.from_hex(table),
+                             ns_vul, ew_vul, 2000)
     return {("NS", "EW")[v.side]: (v.role, v.chosen, v.weight, v.actual) for v in verdicts}
 
 
 def test_table_reading():
     table = "a3a3" "4949" "5555" "5555" "4444"
-    assert tricks(table, "S", N) == 10 and tricks(table, "H", E) == 9
-    assert tricks(table, "N", W) == 4
+    parsed = DDTable.from_hex(table)
+    assert parsed.tricks("S", N) == 10 and parsed.tricks("H", E) == 9
+    assert parsed.tricks("N", W) == 4
+    assert parsed.hex == table
 
 
 def test_passed_out_with_a_makeable_partscore():
@@ -119,7 +122,8 @@ def test_erroneous_redouble_ties_with_a_higher_contract():
     assert got["NS"] == ("declaring", ("declarer_missed_higher_contract",
                                        "declarer_erroneous_redouble"), 100, -200)
     counts = seat_counters(N, [], None, judge_auction(
-        "1N X R P P P".split(), N, Contract(1, "N", 2), N, table, False, False, 2000))
+        "1N X R P P P".split(), N, Contract(1, "N", 2), N, DDTable.from_hex(table), False, False,
+        2000))
     assert counts[N]["declarer_missed_higher_contract"] == 0.5
     assert counts[S]["declarer_erroneous_redouble"] == 0.5
     assert counts[N]["weighted_declarer_erroneous_redouble"] == 50
