@@ -1,26 +1,40 @@
-"""Errors of bridgerank.
+"""Errors and warnings of bridgerank.
 
-The tree::
+The tree (exit code of the ``bridgerank`` command in brackets)::
 
-    BridgerankError            anything bridgerank raises on purpose
+    BridgerankError [1]        anything bridgerank raises on purpose
     ├── BadRecord              one record cannot be used; carries a reason code and detail
-    ├── SourceError            a whole input file cannot be read; names the file
-    ├── SettingsError          a settings file or option is wrong
-    └── StageNotReady          a stage was asked to run before the stages it reads from
+    ├── SourceError [1]        a whole input file cannot be read; names the file
+    ├── SettingsError [2]      a settings file, option or argument is wrong
+    ├── StageNotReady [1]      a stage was asked to run before the stages it reads from
+    ├── StoreError [3]         the database cannot be opened, read or written (bad URL,
+    │                          missing driver, not a database, disk full, read-only)
+    ├── SolverError            DDS rejected a deal or a play; carries the solver's message
+    ├── InvalidGame            a game given to a rating method is malformed
+    └── NoEstimate             a rating has no finite estimate (a player never wins or loses)
 
-The CLI turns every ``BridgerankError`` into one line on standard error and an exit code;
-anything else is a bug and keeps its traceback.
+    BridgerankWarning          a statistical soft failure: the result is usable, with care
+    ├── ConvergenceWarning     an iteration stopped at its cap before meeting the tolerance
+    └── CollinearityWarning    a predictor is (nearly) a linear combination of the others
+
+The CLI turns every ``BridgerankError`` into one ``error:`` line on standard error, a hint
+where there is one, and its ``exit_code``; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
 
-__all__ = ["BridgerankError", "BadRecord", "SourceError", "SettingsError", "StageNotReady"]
+__all__ = [
+    "BadRecord", "BridgerankError", "BridgerankWarning", "CollinearityWarning",
+    "ConvergenceWarning", "InvalidGame", "NoEstimate", "SettingsError", "SolverError",
+    "SourceError", "StageNotReady", "StoreError",
+]
 
 
 class BridgerankError(Exception):
     """Base class of the errors bridgerank raises on purpose."""
 
     hint: str = ""
+    exit_code: int = 1
 
 
 class BadRecord(BridgerankError):
@@ -29,7 +43,7 @@ class BadRecord(BridgerankError):
     Parameters
     ----------
     reason : str
-        A reason code of :mod:`cleaning.reasons`.
+        A reason code of :mod:`bridgerank.cleaning.clean.reasons`.
     detail : str
         What exactly was wrong, for the audit trail.
     """
@@ -50,7 +64,9 @@ class SourceError(BridgerankError):
 
 
 class SettingsError(BridgerankError):
-    """A settings file or an option value is wrong."""
+    """A settings file, an option value or an argument is wrong."""
+
+    exit_code = 2
 
 
 class StageNotReady(BridgerankError):
@@ -59,3 +75,42 @@ class StageNotReady(BridgerankError):
     def __init__(self, stage: str, missing: str) -> None:
         super().__init__(f"stage {stage!r} needs {missing!r}, which has not run yet")
         self.hint = f"Try: bridgerank run --to {stage}"
+
+
+class StoreError(BridgerankError):
+    """The database cannot be opened, read or written."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class SolverError(BridgerankError):
+    """DDS rejected a deal or a play (the dds stage records the message as the reason)."""
+
+    def __init__(self, deal_hash: str, problem: str) -> None:
+        super().__init__(f"deal {deal_hash}: {problem}")
+        self.deal_hash = deal_hash
+        self.problem = problem
+
+
+class InvalidGame(BridgerankError):
+    """A game given to a rating method is malformed (too few teams, a team with no player)."""
+
+
+class NoEstimate(BridgerankError):
+    """The maximum likelihood estimate does not exist (a player or group never wins or loses)."""
+
+
+class BridgerankWarning(UserWarning):
+    """Base class of bridgerank's warnings: a result that is usable, with care."""
+
+
+class ConvergenceWarning(BridgerankWarning):
+    """An iteration stopped at its cap before meeting the tolerance."""
+
+
+class CollinearityWarning(BridgerankWarning):
+    """A predictor is (nearly) a linear combination of the others."""

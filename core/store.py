@@ -9,11 +9,15 @@ database as it was after the last committed transaction.
 from __future__ import annotations
 
 import datetime as _dt
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from sqlalchemy import DateTime, Float, Integer, String, Text, create_engine, event
+from sqlalchemy import DateTime, Float, Integer, String, Text, create_engine, event, exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from bridgerank.core.errors import StoreError
 
 
 class Base(DeclarativeBase):
@@ -69,11 +73,68 @@ def open_engine(url: str) -> Engine:
     ----------
     url : str
         A SQLAlchemy URL.
+
+    Raises
+    ------
+    StoreError
+        For a URL that is not one, an unknown scheme, a driver that is not installed, or a
+        file that cannot be opened as a database.
     """
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
+    with store_errors(url):
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(engine)
     return engine
+
+
+_DRIVERS = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install pymysql"}
+
+
+def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
+    """What went wrong with the database, in a line, and what to do about it."""
+    text = str(getattr(problem, "orig", None) or problem).strip().splitlines()[0]
+    lowered = text.lower()
+    scheme = url.split(":", 1)[0].split("+", 1)[0]
+    if isinstance(problem, exc.NoSuchModuleError):
+        return (f"unknown database URL scheme {url.split('://', 1)[0]!r}",
+                "Use a file path, sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME")
+    if isinstance(problem, ImportError):
+        return (f"the database driver for {scheme} is not installed ({text})",
+                f"Install it: {_DRIVERS.get(scheme, 'pip install the driver the URL names')}")
+    if isinstance(problem, exc.ArgumentError):
+        return f"not a database URL: {url} ({text})", "Give a file path or a SQLAlchemy URL"
+    if "disk" in lowered and "full" in lowered or isinstance(problem, OSError) and \
+            getattr(problem, "errno", None) == 28:
+        return ("the disk is full", "Free some space and run again: nothing committed is lost")
+    if "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
+        return (f"the database cannot be written: {text}",
+                "Check the file's and folder's permissions, or pass --db to another file")
+    if "not a database" in lowered or "malformed" in lowered:
+        return (f"{url} is not a usable bridgerank database ({text})",
+                "Pass --db to a new file, or restore the database from a copy")
+    if "unable to open" in lowered or isinstance(problem, (IsADirectoryError, NotADirectoryError)):
+        return (f"cannot open the database {url} ({text})",
+                "Check that the path is a file in a folder you can write")
+    return f"database error: {text}", f"Database: {url}"
+
+
+@contextmanager
+def store_errors(url: str) -> Iterator[None]:
+    """Turn the database's, the driver's and the disk's failures into :class:`StoreError`.
+
+    Programming errors (a bad query) are not caught: they are bugs and keep their traceback.
+    """
+    try:
+        yield
+    except (exc.OperationalError, exc.NoSuchModuleError, exc.ArgumentError,
+            exc.InterfaceError, ImportError, OSError) as problem:
+        message, hint = _hint_for(problem, url)
+        raise StoreError(message, hint) from problem
+    except exc.DatabaseError as problem:  # e.g. "file is not a database"
+        if isinstance(problem, (exc.IntegrityError, exc.ProgrammingError)):
+            raise
+        message, hint = _hint_for(problem, url)
+        raise StoreError(message, hint) from problem

@@ -1,7 +1,8 @@
 """The ``bridgerank`` command: parses options, calls the library, prints, sets exit codes.
 
 Exit codes: 0 success (also when some files were skipped or unreadable: they are listed),
-1 a bridgerank error (one line on standard error, with a hint), 2 a usage error.
+1 a bridgerank error, 2 a usage or settings error, 3 a database error; each is one line on
+standard error with a hint (:mod:`bridgerank.core.errors`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bridgerank.cleaning.ingest.stage import default_sources
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
-from bridgerank.core.store import database_url, open_engine
+from bridgerank.core.store import database_url, open_engine, store_errors
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_names
 from bridgerank.pipeline.status import stage_status
 
@@ -59,7 +60,7 @@ def _fail_cleanly(command: Callable) -> Callable:
             click.echo(f"error: {problem}", err=True)
             if problem.hint:
                 click.echo(problem.hint, err=True)
-            sys.exit(1)
+            sys.exit(problem.exit_code)
     return wrapper
 
 
@@ -223,8 +224,9 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
         current["stage"] = names[following] if following < len(names) else ""
 
     try:
-        run_stages(session.engine, session.settings, selected, sources=sources,
-                   jobs=session.jobs, force=force, progress=_progress, on_outcome=report)
+        with store_errors(session.url):
+            run_stages(session.engine, session.settings, selected, sources=sources,
+                       jobs=session.jobs, force=force, progress=_progress, on_outcome=report)
     except BridgerankError as problem:
         problem.hint = problem.hint or f"Resume with: bridgerank run --from {current['stage']}"
         raise

@@ -33,17 +33,9 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from bridgerank.core.errors import BridgerankError
+from bridgerank.core.errors import ConvergenceWarning, InvalidGame, NoEstimate
 
 Game = tuple[Sequence[int], Sequence[int], float]
-
-
-class ConvergenceWarning(UserWarning):
-    """An iteration stopped at its cap before meeting the tolerance."""
-
-
-class NoEstimate(BridgerankError):
-    """The maximum likelihood estimate does not exist (a player or group never wins or loses)."""
 
 
 @dataclass
@@ -87,7 +79,7 @@ class Hypergraph:
                 if not winners or not losers:
                     continue
             if not winners or not losers:
-                raise BridgerankError("a game needs two non-empty teams")
+                raise InvalidGame("a game needs two non-empty teams")
             index = len(weights)
             weights.append(float(weight))
             rows_w.extend(winners)

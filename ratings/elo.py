@@ -19,13 +19,13 @@ from typing import Hashable, Iterable, Sequence
 
 import numpy as np
 
-from bridgerank.core.errors import SettingsError
+from bridgerank.core.errors import InvalidGame
 
 
 def score_function(n: int, alpha: float = 1.0) -> np.ndarray:
     """Actual scores of places 1..n (linear when ``alpha == 1``, exponential above)."""
     if alpha < 1:
-        raise SettingsError(f"score function base must be >= 1, not {alpha}")
+        raise InvalidGame(f"score function base must be >= 1, not {alpha}")
     places = np.arange(1, n + 1)
     if alpha == 1:
         return (n - places) / (n * (n - 1) / 2)
@@ -62,7 +62,7 @@ def update(ratings: Sequence[float], result_order: Sequence[float], k: float = 3
     ratings = np.asarray(ratings, dtype=float)
     n = len(ratings)
     if n < 2:
-        raise SettingsError("a game needs at least two players")
+        raise InvalidGame("a game needs at least two players")
     return ratings + k * (n - 1) * (actual_scores(result_order, alpha)
                                     - expected_scores(ratings, d, base))
 

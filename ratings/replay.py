@@ -24,6 +24,7 @@ from typing import Hashable, Sequence
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from bridgerank.core.errors import InvalidGame
 from bridgerank.ratings import elo, plackett_luce
 
 SCALE = plackett_luce.SCALE
@@ -54,7 +55,7 @@ class Games:
     def __post_init__(self) -> None:
         for members, places in zip(self.members, self.places):
             if len(members) < 2 or len(members) != len(places):
-                raise ValueError("a game needs two teams or more, each with a place")
+                raise InvalidGame("a game needs two teams or more, each with a place")
         self._payoffs = [plackett_luce.payoffs(places) for places in self.places]
         # A player in two teams of one game (a data error) needs the slower exact update.
         self._shared = [len(np.unique(m)) != m.size for m in self.members]
@@ -91,7 +92,7 @@ class Games:
                 self._targets[key] = [elo.actual_scores(places, alpha) * len(places)
                                       * (len(places) - 1) / 2 for places in self.places]
             else:
-                raise ValueError(f"unknown method {method!r}; choose from {METHODS}")
+                raise InvalidGame(f"unknown method {method!r}; choose from {METHODS}")
         return self._targets[key]
 
 

@@ -7,9 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-
-class CollinearityWarning(UserWarning):
-    """A predictor is (nearly) a linear combination of the others."""
+from bridgerank.core.errors import CollinearityWarning
 
 
 def vif_table(predictors: pd.DataFrame) -> pd.Series:

@@ -55,11 +55,11 @@ def test_bad_settings_file_is_one_line_through_the_cli(tmp_path):
     path = tmp_path / "settings.toml"
     path.write_text("[clean]\nfirst_yaer = 1950\n")
     result = CliRunner().invoke(main, ["status", "--config", str(path), "--out", str(tmp_path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a settings error, like a usage error
     assert result.output.strip() == f"error: {path}.clean: unknown setting 'first_yaer'"
 
 
 def test_missing_settings_file(tmp_path):
     result = CliRunner().invoke(main, ["status", "--config", str(tmp_path / "no.toml")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "cannot read settings file" in result.output

@@ -96,7 +96,7 @@ def test_only_from_to(tmp_path):
                                            "--out", out).output
     forced = _invoke("clean", "--force", "--out", out)
     assert "clean: 886 records" in forced.output
-    assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 1
+    assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 2
 
 
 def test_status(tmp_path):

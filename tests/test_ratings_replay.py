@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from bridgerank.core.errors import InvalidGame
 from bridgerank.ratings import elo, plackett_luce
 from bridgerank.ratings.games import Ranking
 from bridgerank.ratings.replay import Games, calibrate, replay
@@ -71,7 +72,7 @@ def test_calibrated_k_minimises_the_loss_and_bad_games_are_refused():
     k, loss = calibrate(games, "dlo")
     assert 1 < k < 200 and loss == pytest.approx(replay(games, "dlo", k).loss)
     assert loss <= min(replay(games, "dlo", k * f).loss for f in (0.5, 0.9, 1.1, 2.0))
-    with pytest.raises(ValueError, match="two teams"):
+    with pytest.raises(InvalidGame, match="two teams"):
         Games.from_matches([([0], [1])], 3)
-    with pytest.raises(ValueError, match="unknown method"):
+    with pytest.raises(InvalidGame, match="unknown method"):
         replay(games, "glicko", 10.0)

@@ -1,0 +1,48 @@
+"""Every database, driver and file failure is one ``error:`` line, a hint and an exit code."""
+
+import pytest
+from click.testing import CliRunner
+
+from bridgerank.pipeline.cli import main
+from tests.conftest import TEST_DATA
+
+
+def _fails(*arguments: str) -> list[str]:
+    result = CliRunner().invoke(main, list(arguments))
+    assert result.exit_code == 3, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2, lines  # the error and its hint: no traceback
+    return lines
+
+
+@pytest.mark.parametrize("db,message,hint", [
+    ("foo://somewhere", "error: unknown database URL scheme 'foo'", "Use a file path"),
+    ("mysql://user@localhost/x", "error: the database driver for mysql is not installed",
+     "Install it: pip install pymysql"),
+    ("::not a url::/x://", "error: not a database URL", "Give a file path"),
+])
+def test_a_bad_database_url(tmp_path, db, message, hint):
+    error, advice = _fails("status", "--db", db, "--out", str(tmp_path))
+    assert error.startswith(message)
+    assert advice.startswith(hint)
+
+
+def test_a_folder_or_a_file_that_is_no_database(tmp_path):
+    error, advice = _fails("status", "--db", str(tmp_path), "--out", str(tmp_path))
+    assert error.startswith("error: cannot open the database") and "--db" not in error
+    picture = tmp_path / "picture.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    error, advice = _fails("status", "--db", str(picture), "--out", str(tmp_path))
+    assert error.startswith("error: ") and "is not a usable bridgerank database" in error
+    assert advice == "Pass --db to a new file, or restore the database from a copy"
+
+
+def test_a_read_only_database(tmp_path):
+    path = tmp_path / "db.sqlite"
+    assert CliRunner().invoke(main, ["run", str(TEST_DATA / "bb1997_sf04_head.pbn"), "--to",
+                                     "ingest", "--db", str(path)]).exit_code == 0
+    read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
+    error, advice = _fails("run", "--only", "clean", "--db", read_only, "--out", str(tmp_path))
+    assert error.startswith("error: the database cannot be written")
+    assert "permissions" in advice
