@@ -18,7 +18,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bridgerank.cleaning.clean.stage import CLEAN_STAGE, clean_rows, clean_settings
+from bridgerank.cleaning.clean.stage import CLEAN_STAGE, clean_rows
 from bridgerank.cleaning.ingest.stage import INGEST_STAGE
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.core.settings import load_settings
@@ -50,7 +50,7 @@ def main(sources: list[str]) -> None:
                 return conn.execute(query).mappings().all()
 
         rows, read_seconds = _timed(read)
-        (boards, _, _), rules_seconds = _timed(lambda: clean_rows(rows, clean_settings(settings)))
+        (boards, _, _), rules_seconds = _timed(lambda: clean_rows(rows, settings.clean))
         _, stage_seconds = _timed(lambda: run_stages(engine, settings, [CLEAN_STAGE]))
         engine.dispose()
     count = len(rows)

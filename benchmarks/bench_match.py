@@ -17,14 +17,14 @@ import time
 
 from bridgerank.cleaning.match.matcher import NameMatcher, _score
 from bridgerank.cleaning.match.names import name_parts
-from bridgerank.cleaning.match.stage import load_wbf, match_settings, seat_counts
+from bridgerank.cleaning.match.stage import load_wbf, seat_counts
 from bridgerank.core.settings import load_settings
 from bridgerank.core.store import open_engine
 
 
 def main(database: str) -> None:
     settings = load_settings()
-    entries, _, alternatives = load_wbf(settings)
+    entries, _, alternatives = load_wbf(settings.match)
     engine = open_engine(f"sqlite:///{database}")
     with engine.connect() as conn:
         names = sorted(seat_counts(conn))
@@ -32,7 +32,7 @@ def main(database: str) -> None:
 
     start = time.perf_counter()
     matcher = NameMatcher([entry.name for entry in entries], alternatives,
-                          match_settings(settings))
+                          settings=settings.match)
     indexed = [matcher.match(name) for name in names]
     indexed_seconds = time.perf_counter() - start
 

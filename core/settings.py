@@ -1,16 +1,27 @@
-"""Settings: the defaults in ``defaults.toml``, a user's TOML file over them, then flags.
+"""Settings: the defaults in ``defaults.toml``, a user's TOML file, the environment, then flags.
 
-A settings value is a plain nested dict, ``settings["clean"]["first_year"]``. Unknown
-sections or keys in a user's file are an error, so a typo never silently does nothing.
+:func:`load_settings` returns a frozen :class:`~bridgerank.core.sections.Settings`, one
+dataclass per section (``settings.clean.first_year``). Each layer is merged strictly over the
+one below: an unknown section or key is an error that suggests the closest known name, so a
+typo never silently does nothing, and a value of the wrong type is an error (an integer is
+accepted where a float is expected).
+
+The layers, lowest first: ``defaults.toml``; the user's file (``--config``); the environment
+variables ``BRIDGERANK_DB`` and ``BRIDGERANK_OUT`` (``store.db``, ``store.out``); the
+command-line flags.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+import difflib
+import functools
+import os
 import sys
+import typing
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -18,10 +29,31 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from bridgerank.core.errors import SettingsError
+from bridgerank.core.sections import (
+    CleanSettings,
+    DdsSettings,
+    IngestSettings,
+    MatchSettings,
+    RateSettings,
+    RegressSettings,
+    RegressThresholds,
+    RunSettings,
+    Settings,
+    StoreSettings,
+)
 
 EMBEDDED = "embedded:"
 
-__all__ = ["EMBEDDED", "defaults_path", "load_settings", "resolve_path"]
+# Environment variable -> (section, key). Above the user's file, below the flags: a shell
+# or a CI job can point every command at one database without a settings file.
+ENVIRONMENT = {"BRIDGERANK_DB": ("store", "db"), "BRIDGERANK_OUT": ("store", "out")}
+
+__all__ = [
+    "EMBEDDED", "ENVIRONMENT", "CleanSettings", "DdsSettings", "IngestSettings",
+    "MatchSettings", "RateSettings", "RegressSettings", "RegressThresholds", "RunSettings",
+    "Settings", "StoreSettings", "default_settings", "defaults_path", "load_settings",
+    "resolve_path",
+]
 
 
 def defaults_path() -> Path:
@@ -47,49 +79,114 @@ def _read(path: Path) -> dict[str, Any]:
         raise SettingsError(f"{path}: not valid TOML ({problem})") from None
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any], where: str) -> None:
+@functools.lru_cache(maxsize=None)
+def _field_types(cls: type) -> dict[str, Any]:
+    """Field name -> type of a settings dataclass (annotations are strings here)."""
+    hints = typing.get_type_hints(cls)
+    return {field.name: hints[field.name] for field in dataclasses.fields(cls)}
+
+
+def _unknown(key: str, known: typing.Iterable[str], where: str) -> SettingsError:
+    close = difflib.get_close_matches(key, list(known), n=1)
+    suggestion = f"; did you mean {close[0]!r}?" if close else ""
+    return SettingsError(f"{where}: unknown setting {key!r}{suggestion}")
+
+
+def _checked(value: Any, kind: Any, where: str, key: str) -> Any:
+    """``value`` as the field type ``kind`` wants it, or a SettingsError."""
+    if typing.get_origin(kind) is tuple:
+        item = typing.get_args(kind)[0]
+        if not isinstance(value, (list, tuple)):
+            raise SettingsError(f"{where}: {key!r} must be list, not {type(value).__name__}")
+        return tuple(_checked(element, item, where, f"{key}[{index}]")
+                     for index, element in enumerate(value))
+    if kind is float and type(value) is int:
+        return float(value)
+    if type(value) is not kind:
+        raise SettingsError(f"{where}: {key!r} must be {kind.__name__}, "
+                            f"not {type(value).__name__}")
+    return value
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any], cls: type, where: str) -> None:
+    """Merge ``over`` into ``base`` (in place), checking names and types against ``cls``."""
+    types = _field_types(cls)
     for key, value in over.items():
-        if key not in base:
-            raise SettingsError(f"{where}: unknown setting {key!r}")
-        if isinstance(base[key], dict):
-            if not isinstance(value, dict):
+        if key not in types:
+            raise _unknown(key, types, where)
+        kind = types[key]
+        if dataclasses.is_dataclass(kind):
+            if not isinstance(value, Mapping):
                 raise SettingsError(f"{where}: {key!r} must be a table")
-            _merge(base[key], value, f"{where}.{key}")
+            _merge(base.setdefault(key, {}), value, kind, f"{where}.{key}")
         else:
-            if type(value) is not type(base[key]) and not (
-                isinstance(base[key], float) and isinstance(value, int)
-            ):
-                raise SettingsError(
-                    f"{where}: {key!r} must be {type(base[key]).__name__}, "
-                    f"not {type(value).__name__}"
-                )
-            base[key] = value
+            base[key] = _checked(value, kind, where, key)
+
+
+def _build(cls: type, table: Mapping[str, Any], where: str) -> Any:
+    """The dataclass ``cls`` from a merged table; every field must have a value."""
+    values = {}
+    for name, kind in _field_types(cls).items():
+        if name not in table:
+            # only defaults.toml can lack a key: every later layer merges over it
+            raise SettingsError(f"{where}: missing setting {name!r}")
+        value = table[name]
+        values[name] = _build(kind, value, f"{where}.{name}") if dataclasses.is_dataclass(kind) \
+            else value
+    return cls(**values)
+
+
+def _environment(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """The settings the environment variables set (an empty variable sets nothing)."""
+    layer: dict[str, dict[str, Any]] = {}
+    for variable, (section, key) in ENVIRONMENT.items():
+        if environ.get(variable):
+            layer.setdefault(section, {})[key] = environ[variable]
+    return layer
 
 
 def load_settings(path: str | Path | None = None,
-                  overrides: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+                  overrides: Mapping[str, Mapping[str, Any]] | None = None,
+                  environ: Mapping[str, str] | None = None) -> Settings:
     """Load the settings.
 
     Parameters
     ----------
     path : str or Path, optional
         A user's TOML file; its values replace the defaults.
-    overrides : dict, optional
-        ``{section: {key: value}}`` from command-line flags; replace both.
+    overrides : mapping, optional
+        ``{section: {key: value}}`` from command-line flags; replace everything else.
+    environ : mapping, optional
+        The environment read for ``BRIDGERANK_DB`` and ``BRIDGERANK_OUT`` (default
+        ``os.environ``); their values replace the defaults and the file's.
 
     Returns
     -------
-    dict
-        The full settings, every key present.
+    Settings
+        The full settings, every key present, frozen.
 
     Raises
     ------
     SettingsError
-        For an unreadable file, invalid TOML, an unknown key or a value of the wrong type.
+        For an unreadable file, invalid TOML, an unknown key (with the closest known name)
+        or a value of the wrong type.
     """
-    settings = copy.deepcopy(_read(defaults_path()))
+    merged: dict[str, Any] = {}
+    defaults = defaults_path()
+    _merge(merged, _read(defaults), Settings, str(defaults))
     if path is not None:
-        _merge(settings, _read(Path(path)), str(path))
+        _merge(merged, _read(Path(path)), Settings, str(path))
+    _merge(merged, _environment(os.environ if environ is None else environ), Settings,
+           "environment")
     if overrides:
-        _merge(settings, overrides, "options")
-    return settings
+        _merge(merged, overrides, Settings, "options")
+    return _build(Settings, merged, str(defaults))
+
+
+@functools.lru_cache(maxsize=1)
+def default_settings() -> Settings:
+    """The shipped defaults alone (no file, no environment): for tests and library calls.
+
+    Cached: a :class:`Settings` is frozen, so every caller may share one.
+    """
+    return load_settings(environ={})

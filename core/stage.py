@@ -10,6 +10,7 @@ The registry and the runner live above every stage, in :mod:`bridgerank.pipeline
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from sqlalchemy.engine import Engine
 from bridgerank.core import ledger
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import StageNotReady
+from bridgerank.core.sections import Settings
 from bridgerank.core.store import Base
 
 T = TypeVar("T")
@@ -37,7 +39,7 @@ class StageContext:
     """What a running stage gets: the database, settings, options, and its ledger entry."""
 
     engine: Engine
-    settings: dict[str, Any]
+    settings: Settings
     stage: "Stage"
     fingerprint: str = ""
     sources: Sequence[str] = ()
@@ -112,7 +114,8 @@ def stage_fingerprint(context: StageContext) -> str:
     if missing:
         raise StageNotReady(stage.name, missing[0])
     inputs.update(optional)
-    settings = {section: context.settings.get(section) for section in stage.settings_sections}
+    settings = {section: dataclasses.asdict(getattr(context.settings, section))
+                for section in stage.settings_sections}
     extra = stage.extra_input(context) if stage.extra_input else None
     return ledger.fingerprint(inputs, settings, code_fingerprint(stage.module), extra)
 

@@ -133,14 +133,14 @@ def _connect_dask(address: str):
 
 def run(context: StageContext) -> dict[str, Any]:
     """Analyse every board not yet analysed (see the module docstring)."""
-    section = context.settings["dds"]
+    section = context.settings.dds
     code = code_fingerprint(ANALYSIS_MODULE)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
         known = {h: StoredTable.from_hex(t) for h, t in
                  conn.execute(select(DDTable.deal_hash, DDTable.tricks)) if t is not None}
-    chunks = plan_chunks(todo, known, section["chunk_deals"], section["chunk_boards"],
-                         _threads(context.jobs, section["dds_threads"]))
+    chunks = plan_chunks(todo, known, section.chunk_deals, section.chunk_boards,
+                         _threads(context.jobs, section.dds_threads))
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
         del board["digest"]
@@ -158,9 +158,9 @@ def run(context: StageContext) -> dict[str, Any]:
             counts["play_seconds"] += result.play_seconds
             yield from result.boards
 
-    client = _connect_dask(section["scheduler"]) if section["backend"] == "dask" else None
+    client = _connect_dask(section.scheduler) if section.backend == "dask" else None
     try:
-        results = run_chunks(chunks, context.jobs, section["backend"], section["retries"])
+        results = run_chunks(chunks, context.jobs, section.backend, section.retries)
         for _ in context.progress(committed_boards(results), "dds boards", len(todo)):
             pass
     finally:

@@ -38,9 +38,11 @@ def _progress(items: Iterable, label: str = "", total: int | None = None):
 def _common(command: Callable) -> Callable:
     """Options every subcommand takes."""
     options = [
-        click.option("--db", help="SQLAlchemy URL or SQLite file (default: OUT/bridgerank.db)."),
+        click.option("--db", help="SQLAlchemy URL or SQLite file (default: $BRIDGERANK_DB, "
+                                  "else OUT/bridgerank.db)."),
         click.option("--out", type=click.Path(file_okay=False),
-                     help="Folder for the database and reports (default: out)."),
+                     help="Folder for the database and reports (default: $BRIDGERANK_OUT, "
+                          "else out)."),
         click.option("--config", "config_file", type=click.Path(dir_okay=False),
                      help="TOML settings file over the defaults (see config/defaults.toml)."),
         click.option("--jobs", type=click.IntRange(min=1),
@@ -69,18 +71,16 @@ class _Session:
 
     def __init__(self, db: str | None, out: str | None, config_file: str | None,
                  jobs: int | None) -> None:
-        overrides: dict[str, dict[str, Any]] = {}
-        if out:
-            overrides.setdefault("store", {})["out"] = out
-        if db:
-            overrides.setdefault("store", {})["db"] = db
-        if jobs:
-            overrides.setdefault("run", {})["jobs"] = jobs
-        self.settings = load_settings(config_file, overrides)
-        store = self.settings["store"]
-        self.url = database_url(store["db"] or None, store["out"])
+        # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
+        # the --config file and the defaults; a flag not given leaves the layers below it.
+        flags = {"store": {"out": out, "db": db}, "run": {"jobs": jobs}}
+        self.settings = load_settings(config_file, {
+            section: {key: value for key, value in values.items() if value}
+            for section, values in flags.items()})
+        store = self.settings.store
+        self.url = database_url(store.db or None, store.out)
         self.engine = open_engine(self.url)
-        self.jobs = self.settings["run"]["jobs"]
+        self.jobs = self.settings.run.jobs
 
 
 def _print_ingest(summary: dict[str, Any]) -> None:
@@ -235,7 +235,7 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
                    f"Resume with: bridgerank run --from {current['stage']}", err=True)
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
-    report = Path(session.settings["store"]["out"]) / "report.html"
+    report = Path(session.settings.store.out) / "report.html"
     if report.exists() and any(stage.name == "report" for stage in selected):
         click.echo(f"report: {report}")
 
@@ -306,14 +306,13 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
         _run(session, ["regress"], (), force=force)
         return
     from bridgerank.regression.export import result_frames, write_csv
-    from bridgerank.regression.stage import options_from, regress_files
+    from bridgerank.regression.stage import regress_files
 
-    names = list(response_names) or session.settings["regress"]["responses"]
-    options = options_from(session.settings)
-    options["thresholds"] = {}  # files hold the players the user chose
-    result = regress_files(list(rate_files), response_file, names, options)
+    section = session.settings.regress
+    result = regress_files(rate_files, response_file, response_names or section.responses,
+                           section)
     _print_study(result)
-    folder = Path(session.settings["store"]["out"]) / "regression"
+    folder = Path(session.settings.store.out) / "regression"
     write_csv(result_frames(result), folder)
     click.echo(f"tables written to {folder}/")
 

@@ -8,7 +8,7 @@ package and imports them; no stage imports it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from sqlalchemy.engine import Engine
 
@@ -16,6 +16,7 @@ from bridgerank.cleaning.clean.stage import CLEAN_STAGE
 from bridgerank.cleaning.ingest.stage import INGEST_STAGE
 from bridgerank.cleaning.match.stage import MATCH_STAGE
 from bridgerank.core.errors import SettingsError
+from bridgerank.core.sections import Settings
 from bridgerank.core.stage import (
     Progress,
     Stage,
@@ -67,7 +68,7 @@ def select_stages(start: str | None = None, stop: str | None = None,
     return [get_stage(name) for name in names[first:last + 1]]
 
 
-def run_stages(engine: Engine, settings: dict[str, Any], stages: Sequence[Stage], *,
+def run_stages(engine: Engine, settings: Settings, stages: Sequence[Stage], *,
                sources: Sequence[str] = (), jobs: int = 1, force: bool = False,
                progress: Progress = no_progress,
                on_outcome: Callable[[StageOutcome], None] | None = None) -> list[StageOutcome]:
@@ -76,8 +77,8 @@ def run_stages(engine: Engine, settings: dict[str, Any], stages: Sequence[Stage]
     Parameters
     ----------
     engine : Engine
-    settings : dict
-        Full settings (:func:`config.load_settings`).
+    settings : Settings
+        Full settings (:func:`bridgerank.core.settings.load_settings`).
     stages : sequence of Stage
         From :func:`select_stages`.
     sources : sequence of str

@@ -9,6 +9,7 @@ from sqlalchemy.engine import Engine
 
 from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
+from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint
 from bridgerank.pipeline.stages import get_stage, stage_names
 
@@ -38,7 +39,7 @@ def _brief(stage: str, summary: dict[str, Any]) -> str:
     return ""
 
 
-def stage_status(engine: Engine, settings: dict[str, Any]) -> list[dict[str, Any]]:
+def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
     """One dict per stage: ``stage``, ``state``, ``finished``, ``seconds``, ``brief``.
 
     ``state`` is ``never run``, ``up to date``, ``out of date`` (inputs, settings or code

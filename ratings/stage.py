@@ -232,7 +232,7 @@ def _load(conn) -> tuple[list[dict], dict, dict]:
 
 def run(context: StageContext) -> dict[str, Any]:
     """Rate every player (see the module docstring)."""
-    section = context.settings["rate"]
+    section = context.settings.rate
     with context.engine.connect() as conn:
         boards, names, points = _load(conn)
         par_of = _par_function(conn)
@@ -244,14 +244,14 @@ def run(context: StageContext) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     validation: list[dict[str, Any]] = []
     if games:
-        edges = _hyperedges(games, index, section["weighting"])
+        edges = _hyperedges(games, index, section.weighting)
         played = win_rates(games)
         low = high = None
-        if section["bootstrap_resamples"]:
+        if section.bootstrap_resamples:
             low, high = bootstrap_intervals(edges, len(index), "hbt",
-                                            section["bootstrap_resamples"])
+                                            section.bootstrap_resamples)
         for method in ("hbt", "gbt", "bt"):
-            s = _fit_strengths(method, edges, len(index), section["prior"])
+            s = _fit_strengths(method, edges, len(index), section.prior)
             for i, player in enumerate(players):
                 rows.append({"player": str(player), "method": method, "rating": float(s[i]),
                              "low": float(low[i]) if method == "hbt" and low is not None
@@ -263,15 +263,15 @@ def run(context: StageContext) -> dict[str, Any]:
                      "low": None, "high": None, "games": count}
                     for player, (rate, count) in played.items())
         validation = [{"task": "boards (team and single-table)", **row} for row in
-                      validate(games, section["train_share"], section["weighting"],
-                               section["prior"], points)]
-    rankings = pair_rankings(boards, names, section["min_tables"])
+                      validate(games, section.train_share, section.weighting,
+                               section.prior, points)]
+    rankings = pair_rankings(boards, names, section.min_tables)
     skill: dict[str, Any] = {}
     histories: dict = {}
     if rankings:
         elo_rows, elo_validation, skill, histories = elo_methods(
-            rankings, section["train_share"], section["regular_games"],
-            section["calibration_rankings"])
+            rankings, section.train_share, section.regular_games,
+            section.calibration_rankings)
         rows.extend(elo_rows)
         validation.extend(elo_validation)
     summary = {"team_games": len(team), "single_table_games": len(single),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from bridgerank.core.errors import SettingsError, SourceError
-from bridgerank.dds.counters import OPPORTUNITIES, RATES
+from bridgerank.dds.counters import RATES
 
 UNWEIGHTED = [name for name in RATES if not name.startswith("weighted_")]
 WEIGHTED = [name for name in RATES if name.startswith("weighted_")]
@@ -103,9 +103,3 @@ def apply_thresholds(rates: pd.DataFrame, thresholds: dict[str, float]) -> pd.Da
             keep &= rates[name] >= minimum
     return rates[keep]
 
-
-def check_thresholds(thresholds: dict[str, float]) -> None:
-    """Only opportunity counters may have thresholds."""
-    unknown = set(thresholds) - set(OPPORTUNITIES)
-    if unknown:
-        raise SettingsError(f"thresholds for unknown opportunities: {', '.join(sorted(unknown))}")

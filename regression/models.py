@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import numpy as np
 import pandas as pd
@@ -72,7 +73,7 @@ def fit_model(y: pd.Series, x: pd.DataFrame, variables: list[str]) -> ModelSumma
     )
 
 
-def cross_validated_r2(y: pd.Series, x: pd.DataFrame, variables: list[str], folds: int = 10,
+def cross_validated_r2(y: pd.Series, x: pd.DataFrame, variables: list[str], folds: int,
                        seed: int = 0) -> float:
     """Out-of-sample R^2 of a model by k-fold cross-validation (variables fixed).
 
@@ -93,16 +94,19 @@ def cross_validated_r2(y: pd.Series, x: pd.DataFrame, variables: list[str], fold
     return 1 - errors / baseline
 
 
-def bootstrap_frequencies(y: pd.Series, x: pd.DataFrame, method: str, resamples: int = 200,
-                          seed: int = 0) -> dict[str, float]:
-    """Share of bootstrap resamples in which ``method`` selects each variable."""
+def bootstrap_frequencies(y: pd.Series, x: pd.DataFrame, method: str, resamples: int,
+                          levels: Mapping[str, float], seed: int = 0) -> dict[str, float]:
+    """Share of bootstrap resamples in which ``method`` selects each variable.
+
+    ``levels`` are the method's ``entry``/``stay`` (:func:`regression.selection.select`).
+    """
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
     for _ in range(resamples):
         rows = rng.integers(0, len(y), len(y))
         sample_y = y.iloc[rows].reset_index(drop=True)
         sample_x = x.iloc[rows].reset_index(drop=True)
-        counts.update(select(method, sample_y, sample_x).variables)
+        counts.update(select(method, sample_y, sample_x, **levels).variables)
     return {name: counts[name] / resamples for name in x.columns}
 
 

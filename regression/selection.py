@@ -1,9 +1,12 @@
 """Forward, backward and stepwise selection with SAS PROC REG's semantics and defaults.
 
-p-values are those of the partial F test, which equals the t test of the coefficient. SAS
-defaults: forward enters while p < 0.50; backward removes the least significant while its
-p > 0.10; stepwise enters at p < 0.15, removes at p > 0.15, and stops when nothing can enter
-or leave, or when the variable to enter is the one just removed.
+p-values are those of the partial F test, which equals the t test of the coefficient. Forward
+enters while p < ``entry``; backward removes the least significant while its p > ``stay``;
+stepwise enters at p < ``entry``, removes at p > ``stay``, and stops when nothing can enter
+or leave, or when the variable to enter is the one just removed. The levels are arguments:
+SAS's defaults (0.50; 0.10; 0.15 and 0.15) are the ``[regress]`` settings' defaults, kept
+only in ``defaults.toml``
+(:meth:`bridgerank.core.sections.RegressSettings.selection_levels`).
 """
 
 from __future__ import annotations
@@ -13,9 +16,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import stats
-
-SAS_DEFAULTS = {"forward": {"entry": 0.50}, "backward": {"stay": 0.10},
-                "stepwise": {"entry": 0.15, "stay": 0.15}}
 
 
 @dataclass
@@ -73,7 +73,7 @@ def _in_model(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
     return _partial_f(y.to_numpy(float), x, model)
 
 
-def forward(y: pd.Series, x: pd.DataFrame, entry: float = 0.50) -> Selection:
+def forward(y: pd.Series, x: pd.DataFrame, entry: float) -> Selection:
     """Forward selection: enter the most significant variable while its p < ``entry``."""
     result = Selection("forward", [])
     while len(result.variables) < x.shape[1]:
@@ -87,7 +87,7 @@ def forward(y: pd.Series, x: pd.DataFrame, entry: float = 0.50) -> Selection:
     return result
 
 
-def backward(y: pd.Series, x: pd.DataFrame, stay: float = 0.10) -> Selection:
+def backward(y: pd.Series, x: pd.DataFrame, stay: float) -> Selection:
     """Backward elimination: remove the least significant variable while its p > ``stay``."""
     result = Selection("backward", list(x.columns))
     while result.variables:
@@ -101,7 +101,7 @@ def backward(y: pd.Series, x: pd.DataFrame, stay: float = 0.10) -> Selection:
     return result
 
 
-def stepwise(y: pd.Series, x: pd.DataFrame, entry: float = 0.15, stay: float = 0.15) -> Selection:
+def stepwise(y: pd.Series, x: pd.DataFrame, entry: float, stay: float) -> Selection:
     """Stepwise selection (see the module docstring)."""
     result = Selection("stepwise", [])
     just_removed: str | None = None
@@ -126,7 +126,21 @@ def stepwise(y: pd.Series, x: pd.DataFrame, entry: float = 0.15, stay: float = 0
 
 
 def select(method: str, y: pd.Series, x: pd.DataFrame, **levels: float) -> Selection:
-    """Run ``forward``, ``backward`` or ``stepwise`` with SAS defaults unless overridden."""
-    options = dict(SAS_DEFAULTS[method])
-    options.update({key: value for key, value in levels.items() if key in options})
-    return {"forward": forward, "backward": backward, "stepwise": stepwise}[method](y, x, **options)
+    """Run one selection procedure.
+
+    Parameters
+    ----------
+    method : {"forward", "backward", "stepwise"}
+    y : Series
+        The response.
+    x : DataFrame
+        The candidate predictors.
+    **levels : float
+        ``entry`` and/or ``stay``, as the method takes them
+        (``settings.regress.selection_levels(method)``).
+
+    Returns
+    -------
+    Selection
+    """
+    return {"forward": forward, "backward": backward, "stepwise": stepwise}[method](y, x, **levels)

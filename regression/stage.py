@@ -9,31 +9,20 @@ last transaction.
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, Sequence
 
 import pandas as pd
 from sqlalchemy import Connection, delete, select
 
 from bridgerank.cleaning.match.tables import Player, WbfPlayer
+from bridgerank.core.sections import RegressSettings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import PlayerRates
-from bridgerank.regression.data import check_thresholds, read_rates_csv, read_responses_csv
+from bridgerank.regression.data import apply_thresholds, read_rates_csv, read_responses_csv
 from bridgerank.regression.export import result_frames
 from bridgerank.regression.study import RegressionResult, run_regression, threshold_sweep
 from bridgerank.regression.tables import REGRESSION_TABLES
-
-
-def options_from(settings: dict[str, Any]) -> dict[str, Any]:
-    """Options of :func:`run_regression` from the ``[regress]`` section."""
-    section = settings["regress"]
-    check_thresholds(section["thresholds"])
-    return {
-        "thresholds": dict(section["thresholds"]), "vif_bound": section["vif_bound"],
-        "cv_folds": section["cv_folds"], "bootstrap_resamples": section["bootstrap_resamples"],
-        "forward": {"entry": section["forward_entry"]},
-        "backward": {"stay": section["backward_stay"]},
-        "stepwise": {"entry": section["stepwise_entry"], "stay": section["stepwise_stay"]},
-    }
 
 
 def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -50,9 +39,26 @@ def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
     return rates.drop(columns=["player_id"]), points.set_index("player")
 
 
-def regress_files(rate_files: list[str], response_file: str | None, responses: list[str],
-                  options: dict[str, Any]) -> RegressionResult:
-    """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``)."""
+def regress_files(rate_files: Sequence[str], response_file: str | None,
+                  responses: Sequence[str], settings: RegressSettings) -> RegressionResult:
+    """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``).
+
+    Parameters
+    ----------
+    rate_files : sequence of str
+        CSV files of rates per player, joined by name.
+    response_file : str, optional
+        CSV of responses per player; without it, the rates files' own numeric columns.
+    responses : sequence of str
+        The response columns to study.
+    settings : RegressSettings
+        The ``[regress]`` section. Its thresholds are not applied: files hold the players the
+        user chose (and often no opportunity counts to apply them to).
+
+    Returns
+    -------
+    RegressionResult
+    """
     rates = pd.concat([read_rates_csv(path) for path in rate_files], axis=1)
     rates = rates.loc[:, ~rates.columns.duplicated()]
     if response_file:
@@ -61,7 +67,7 @@ def regress_files(rate_files: list[str], response_file: str | None, responses: l
         rates = rates.drop(columns=[name for name in responses if name in rates.columns])
     else:
         points = rates.select_dtypes("number")
-    return run_regression(rates, points, responses, options)
+    return run_regression(rates, points, responses, settings)
 
 
 def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
@@ -76,21 +82,21 @@ def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
 
 def run(context: StageContext) -> dict[str, Any]:
     """Run the study on the pipeline's tables (see the module docstring)."""
-    options = options_from(context.settings)
-    section = context.settings["regress"]
+    section = context.settings.regress
+    thresholds = dataclasses.asdict(section.thresholds)
     with context.engine.connect() as conn:
         rates, points = pipeline_data(conn)
     frames: dict[str, pd.DataFrame] = {}
     summary: dict[str, Any] = {"players_with_rates": len(rates),
                                "players_with_points": len(points)}
     if len(points):
-        result = run_regression(rates, points, section["responses"], options)
+        result = run_regression(apply_thresholds(rates, thresholds), points, section.responses,
+                                section)
         frames = result_frames(result)
         frames["regression_plots"] = pd.DataFrame(
             [{"name": name, "png_base64": png} for name, png in result.plots.items()])
         frames["regression_sweep"] = threshold_sweep(
-            rates, points, section["responses"], options["thresholds"], section["sweep_factors"],
-            options)
+            rates, points, section.responses, thresholds, section.sweep_factors, section)
         summary.update(
             datasets={s.key: s.n for s in result.datasets},
             chosen=result.chosen_from or None,

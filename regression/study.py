@@ -2,8 +2,9 @@
 
 Datasets are every response (``pp``, ``mp`` or any other named column) crossed with the
 weighted and unweighted rates. For each: the VIF screen, then forward, backward and stepwise
-selection (SAS defaults), each model fitted, cross-validated and flagged by the domain rule,
-and bootstrap selection frequencies for stepwise.
+selection (at the ``[regress]`` settings' levels, SAS's by default), each model fitted,
+cross-validated and flagged by the domain rule, and bootstrap selection frequencies for
+stepwise.
 
 The chosen model follows the thesis's reasoning as a rule: among the selected models and, per
 dataset, the model made of the predictors that are negative and significant (p < 0.05) in all
@@ -13,11 +14,13 @@ the highest adjusted R^2. On the thesis's data this is its Table 16 model.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Mapping, Sequence
 
 import pandas as pd
 
+from bridgerank.core.sections import RegressSettings
 from bridgerank.regression.data import apply_thresholds, dataset, weightings
 from bridgerank.regression.diagnostics import TestResult, diagnose, plots_png
 from bridgerank.regression.models import (
@@ -75,7 +78,7 @@ class RegressionResult:
     ranking: pd.DataFrame | None = None
 
 
-def _study(y: pd.Series, x: pd.DataFrame, weighting: str, options: dict[str, Any]
+def _study(y: pd.Series, x: pd.DataFrame, weighting: str, settings: RegressSettings
            ) -> DatasetResult:
     constant = [name for name in x.columns if x[name].nunique() <= 1]
     x = x.drop(columns=constant)
@@ -83,22 +86,22 @@ def _study(y: pd.Series, x: pd.DataFrame, weighting: str, options: dict[str, Any
         result = DatasetResult(str(y.name), weighting, len(y), [], list(x.columns))
         result.note = f"too few players ({len(y)}) for {x.shape[1]} predictors"
         return result
-    kept, steps = vif_screen(x, options.get("vif_bound", 5.0))
+    kept, steps = vif_screen(x, settings.vif_bound)
     result = DatasetResult(str(y.name), weighting, len(y), steps, kept)
     if constant:
         result.note = f"left out, the same for every player: {', '.join(constant)}"
     x = x[kept]
-    folds = min(options.get("cv_folds", 10), len(y))
+    folds = min(settings.cv_folds, len(y))
     for method in METHODS:
-        selection = select(method, y, x, **options.get(method, {}))
+        selection = select(method, y, x, **settings.selection_levels(method))
         model = fit_model(y, x, selection.variables)
         result.methods[method] = MethodResult(
             selection, model,
             cross_validated_r2(y, x, selection.variables, folds) if folds >= 2 else None,
             log_response_model(y, x, selection.variables))
-    resamples = options.get("bootstrap_resamples", 100)
-    if resamples:
-        result.bootstrap = bootstrap_frequencies(y, x, "stepwise", resamples)
+    if settings.bootstrap_resamples:
+        result.bootstrap = bootstrap_frequencies(y, x, "stepwise", settings.bootstrap_resamples,
+                                                 settings.selection_levels("stepwise"))
     return result
 
 
@@ -114,30 +117,34 @@ def _candidates(result: DatasetResult, y: pd.Series, x: pd.DataFrame):
                    fit_model(y, x, steady))
 
 
-def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names: list[str],
-                   options: dict[str, Any] | None = None) -> RegressionResult:
-    """Run the study (see the module docstring).
+def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names: Sequence[str],
+                   settings: RegressSettings, *, plots: bool = True) -> RegressionResult:
+    """Run the study (see the module docstring) on every player of ``rates``.
 
     Parameters
     ----------
     rates : DataFrame
-        Rates per player (index = player name), Table 4 names; opportunity columns used by
-        ``options["thresholds"]`` when present.
+        Rates per player (index = player name), Table 4 names. No threshold is applied here:
+        the pipeline applies ``settings.thresholds`` first (:func:`apply_thresholds`), files
+        are taken whole.
     responses : DataFrame
         Response columns per player name.
-    response_names : list of str
+    response_names : sequence of str
         Responses to study, e.g. ``["pp", "mp"]``.
-    options : dict, optional
-        ``thresholds``, ``vif_bound``, ``cv_folds``, ``bootstrap_resamples`` and per method
-        ``{"entry": .., "stay": ..}``; defaults are the thesis's.
+    settings : RegressSettings
+        The ``[regress]`` section: VIF bound, selection levels, folds, bootstrap resamples.
+    plots : bool, default True
+        Draw the chosen model's residual plots (a search has no use for them).
+
+    Returns
+    -------
+    RegressionResult
     """
-    options = options or {}
-    rates = apply_thresholds(rates, options.get("thresholds", {}))
     studies, candidates = [], []
     for response in response_names:
         for weighting in weightings(rates):
             y, x = dataset(rates, responses, response, weighting)
-            study = _study(y, x, weighting, options)
+            study = _study(y, x, weighting, settings)
             studies.append(study)
             candidates.extend((label, model, y, x[study.predictors])
                               for label, model in _candidates(study, y, x[study.predictors]))
@@ -148,9 +155,9 @@ def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names:
     label, model, y, x = max(allowed, key=lambda c: c[1].adj_r2)
     result.chosen, result.chosen_from = model, label
     result.chosen_cv_r2 = cross_validated_r2(y, x, model.variables,
-                                             min(options.get("cv_folds", 10), len(y)))
+                                             min(settings.cv_folds, len(y)))
     result.diagnostics, fitted, residuals = diagnose(y, x, model.variables)
-    if options.get("plots", True):
+    if plots:
         result.plots = plots_png(fitted, residuals)
     ranking = pd.DataFrame({"predicted": predict(model, x), model.response: y})
     ranking = ranking.sort_values("predicted", ascending=False)
@@ -159,15 +166,15 @@ def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names:
     return result
 
 
-def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names: list[str],
-                    thresholds: dict[str, float], factors: list[float],
-                    options: dict[str, Any] | None = None) -> pd.DataFrame:
+def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names: Sequence[str],
+                    thresholds: Mapping[str, float], factors: Sequence[float],
+                    settings: RegressSettings) -> pd.DataFrame:
     """Players kept and the best adjusted R^2 (over methods) for scaled thresholds.
 
     Each row is one factor x dataset: the thesis's thresholds multiplied by the factor.
-    Bootstrap and plots are skipped: this is a search.
+    Bootstrap is skipped whatever ``settings`` say, and no plots are drawn: this is a search.
     """
-    options = dict(options or {}, bootstrap_resamples=0, plots=False)
+    settings = dataclasses.replace(settings, bootstrap_resamples=0)
     rows = []
     for factor in factors:
         scaled = {name: value * factor for name, value in thresholds.items()}
@@ -175,7 +182,7 @@ def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names
         for response in response_names:
             for weighting in weightings(rates):
                 y, x = dataset(kept, responses, response, weighting)
-                study = _study(y, x, weighting, options)
+                study = _study(y, x, weighting, settings)
                 best = max((o.model.adj_r2 for o in study.methods.values()), default=None)
                 rows.append({"factor": factor, "response": response, "weighting": weighting,
                              "players": len(y), "best_adj_r2": best, **scaled})

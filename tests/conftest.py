@@ -4,11 +4,19 @@ from pathlib import Path
 
 import pytest
 
+from bridgerank.core.settings import ENVIRONMENT
 from bridgerank.core.store import open_engine
 
 TESTS = Path(__file__).parent
 TEST_DATA = TESTS / "data"
 SHARED_DATA = TESTS.parent.parent / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _no_settings_from_the_environment(monkeypatch):
+    """A developer's BRIDGERANK_DB or BRIDGERANK_OUT must not move a test's database."""
+    for variable in ENVIRONMENT:
+        monkeypatch.delenv(variable, raising=False)
 
 
 @pytest.fixture

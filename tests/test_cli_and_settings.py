@@ -34,14 +34,21 @@ def test_ci_runs_the_readme_test_command():
 
 def test_defaults_load():
     settings = load_settings()
-    assert settings["clean"]["first_year"] == 1900
-    assert settings["store"]["out"] == "out"
+    assert settings.clean.first_year == 1900
+    assert settings.store.out == "out"
 
 
 @pytest.mark.parametrize("text,message", [
-    ("[clean]\nfirst_yaer = 1950\n", "unknown setting 'first_yaer'"),
+    ("[clean]\nfirst_yaer = 1950\n", "unknown setting 'first_yaer'; did you mean 'first_year'?"),
     ("[clean]\nfirst_year = 'soon'\n", "'first_year' must be int, not str"),
     ("[nothing]\n", "unknown setting 'nothing'"),
+    ("[cleen]\nfirst_year = 1950\n", "unknown setting 'cleen'; did you mean 'clean'?"),
+    ("[regress.thresholds]\nleeds = 1\n", ".regress.thresholds: unknown setting 'leeds'; "
+                                           "did you mean 'leads'?"),
+    ("clean = 3\n", "'clean' must be a table"),
+    ("[match]\nwbf_lists = 'one.csv'\n", "'wbf_lists' must be list, not str"),
+    ("[regress]\nresponses = ['pp', 2]\n", "'responses[1]' must be str, not int"),
+    ("[rate]\nprior = 1\n", "'prior' must be bool, not int"),
     ("[clean\n", "not valid TOML"),
 ])
 def test_bad_settings_files(tmp_path, text, message):
@@ -56,7 +63,8 @@ def test_bad_settings_file_is_one_line_through_the_cli(tmp_path):
     path.write_text("[clean]\nfirst_yaer = 1950\n")
     result = CliRunner().invoke(main, ["status", "--config", str(path), "--out", str(tmp_path)])
     assert result.exit_code == 2  # a settings error, like a usage error
-    assert result.output.strip() == f"error: {path}.clean: unknown setting 'first_yaer'"
+    assert result.output.strip() == (f"error: {path}.clean: unknown setting 'first_yaer'; "
+                                     "did you mean 'first_year'?")
 
 
 def test_missing_settings_file(tmp_path):

@@ -10,10 +10,12 @@ import pytest
 
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.pbn import read_pbn
+from bridgerank.core.settings import default_settings
 from tests.conftest import TEST_DATA
 
 pbn = pytest.importorskip("endplay.parsers.pbn")
 
+CLEAN = default_settings().clean
 GAMES_ENDPLAY_REJECTS = 2
 
 
@@ -24,7 +26,7 @@ def _card(card) -> str:
 def test_same_deals_contracts_and_play_order_as_endplay():
     text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
     games = [game for game in text.split("\n\n") if "[Event" in game]
-    ours = [clean_record(record.values).board for record in read_pbn(text)]
+    ours = [clean_record(record.values, settings=CLEAN).board for record in read_pbn(text)]
     assert len(games) == len(ours) == 12
     rejected = compared = 0
     for game, board in zip(games, ours):

@@ -1,31 +1,33 @@
 """Name matching: the WBF list loader, a table of real cases, a hand-checked sample, the stage."""
 
+import dataclasses
 import json
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import select
 
-from bridgerank.cleaning.match.matcher import MatchSettings, NameMatcher
+from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.names import name_parts
-from bridgerank.cleaning.match.stage import load_wbf, match_settings
+from bridgerank.cleaning.match.stage import load_wbf
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import read_wbf_lists
-from bridgerank.core.settings import load_settings, resolve_path
+from bridgerank.core.settings import default_settings, resolve_path
 from bridgerank.core.store import StageRun, open_engine
 from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA, shared
 
 CASES = json.loads((TEST_DATA / "name_cases.json").read_text())
 SAMPLE = json.loads((TEST_DATA / "wbf_sample_50.json").read_text())
+MATCH = default_settings().match
 
 
 @pytest.fixture(scope="module")
 def default_lists():
-    settings = load_settings()
-    entries, problems, alternatives = load_wbf(settings)
+    section = default_settings().match
+    entries, problems, alternatives = load_wbf(section)
     return entries, problems, NameMatcher([e.name for e in entries], alternatives,
-                                          match_settings(settings))
+                                          settings=section)
 
 
 def test_the_three_2014_layouts_load(default_lists):
@@ -81,7 +83,7 @@ def test_hand_checked_sample_of_50(default_lists):
 def test_thesis_list_finds_the_1955_players():
     """Against the thesis's own list (name, mp, pp), the 1955 spellings match."""
     entries = read_wbf_lists([shared("thesis", "results", "dds_final_results.csv")]).entries
-    matcher = NameMatcher([entry.name for entry in entries])
+    matcher = NameMatcher([entry.name for entry in entries], settings=MATCH)
     for raw, expected in [("Milton Elleby", "Milton Q Ellenby"),
                           ("Milton Ellenby", "Milton Q Ellenby"),
                           ("Cliff Bishop", "Clifford Bishop"),
@@ -91,15 +93,15 @@ def test_thesis_list_finds_the_1955_players():
 
 
 def test_ambiguity_is_never_resolved_by_string_length():
-    matcher = NameMatcher(["Ping Wang", "Wenfei Wang", "Junren Wang"])
+    matcher = NameMatcher(["Ping Wang", "Wenfei Wang", "Junren Wang"], settings=MATCH)
     assert matcher.match("Wang").reason == "ambiguous"
     # a close spelling does break a tie between equally good inexact readings
-    matcher = NameMatcher(["Anna Kowalska", "Anna Kowalski"])
+    matcher = NameMatcher(["Anna Kowalska", "Anna Kowalski"], settings=MATCH)
     assert matcher.match("Anna Kowalska").reason == "exact"
 
 
 def test_surname_only_matches_can_be_switched_off():
-    settings = MatchSettings(match_surname_only=False)
+    settings = dataclasses.replace(MATCH, match_surname_only=False)
     matcher = NameMatcher(["Alfredo Versace"], settings=settings)
     assert matcher.match("Versace").index is None
     assert matcher.match("Versace A").index == 0
@@ -162,6 +164,6 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
 
 
 def test_default_lists_are_the_embedded_copies():
-    for path in load_settings()["match"]["wbf_lists"]:
+    for path in MATCH.wbf_lists:
         assert resolve_path(path).exists()
         assert resolve_path(path).parent.name == "wbf"

@@ -14,8 +14,10 @@ from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
 from bridgerank.cleaning.ingest.sources import decode, sniff
 from bridgerank.cleaning.ingest.sqldump import read_sqldump
 from bridgerank.cleaning.ingest.valet import read_valet
+from bridgerank.core.settings import default_settings
 from tests.conftest import TEST_DATA
 
+CLEAN = default_settings().clean
 READERS = (read_pbn, read_lin, read_sqldump, read_valet)
 PBN_TEXT = (TEST_DATA / "bermuda1955_head.pbn").read_text()
 LIN_TEXT = (TEST_DATA / "vugraph-00070.lin").read_text()
@@ -35,7 +37,7 @@ def _check_records(records):
     assert [record.record_no for record in records] == list(range(1, len(records) + 1))
     for record in records:
         if record.parse_error is None:
-            _check_outcome(clean_record(record.values, record.play_layout))
+            _check_outcome(clean_record(record.values, record.play_layout, settings=CLEAN))
 
 
 def _check_outcome(outcome):
@@ -100,6 +102,6 @@ def test_mutated_real_records(data):
             tokens = value.split()
             values[field] = " ".join(data.draw(st.permutations(tokens)))
     layout = data.draw(st.sampled_from(["seat", "played"]))
-    first = clean_record(values, layout)
+    first = clean_record(values, layout, settings=CLEAN)
     _check_outcome(first)
-    assert clean_record(values, layout) == first  # deterministic
+    assert clean_record(values, layout, settings=CLEAN) == first  # deterministic

@@ -15,10 +15,12 @@ from bridgerank.cleaning.ingest.recap import read_recap
 from bridgerank.cleaning.ingest.sources import sniff, unpack
 from bridgerank.cleaning.ingest.stage import ingest_file
 from bridgerank.core.errors import SourceError
+from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main
 from bridgerank.ratings.games import ns_score
 from tests.conftest import TEST_DATA
 
+CLEAN = default_settings().clean
 RECAPS = TEST_DATA / "acbl"
 JULY = RECAPS / "recap_e_20170724.html.gz"  # two artificial scores, two "not played"
 JUNE = RECAPS / "recap_f_20170605.html.gz"  # a fouled board: groups F and G
@@ -64,7 +66,7 @@ def test_cleaned_scores_equal_the_recaps_scores(path):
     """Deal, vulnerability, declarer and tricks read right: the score we compute is theirs."""
     compared = 0
     for record in _records(path):
-        outcome = clean_record(record.values)
+        outcome = clean_record(record.values, settings=CLEAN)
         raw = record.values["score"]
         if outcome.board is None or not re.fullmatch(r"(NS|EW) -?\d+", raw):
             continue
@@ -76,11 +78,11 @@ def test_cleaned_scores_equal_the_recaps_scores(path):
 
 
 def test_fouled_boards_and_artificial_scores_are_excluded_with_a_reason():
-    june = Counter(clean_record(r.values).issues[0][1] for r in _records(JUNE)
-                   if clean_record(r.values).board is None)
+    june = Counter(clean_record(r.values, settings=CLEAN).issues[0][1] for r in _records(JUNE)
+                   if clean_record(r.values, settings=CLEAN).board is None)
     html = gzip.decompress(JUNE.read_bytes()).decode("utf-8")
     assert june == {"fouled_board": len(re.findall(r"\d[FG]</td>", html))} == {"fouled_board": 10}
-    july = [clean_record(r.values) for r in _records(JULY)]
+    july = [clean_record(r.values, settings=CLEAN) for r in _records(JULY)]
     reasons = Counter(o.issues[0][1] for o in july if o.board is None)
     assert reasons == {"not_played": 2}
     details = sorted(o.issues[0][2] for o in july if o.board is None)
@@ -145,7 +147,7 @@ def test_every_recap_of_the_acbl_folder(tmp_path):
     agree = disagree = 0
     for path in sorted(folder.glob("results/[0-9]*/*.html.gz")):
         for record in _records(path):
-            outcome = clean_record(record.values)
+            outcome = clean_record(record.values, settings=CLEAN)
             recorded = record.values["score"]
             if outcome.board is None or outcome.board["contract"] in ("", "P") \
                     or not re.fullmatch(r"(NS|EW) -?\d+", recorded):
@@ -219,5 +221,5 @@ def test_a_howell_page_with_one_section_stray_tags_and_voids():
     assert (passed["eastname"], passed["westname"]) == ("Ann O'Neil", "Bo Lee")
     assert grand["date"] == "2017.03.07" and grand["scoring"] == "MP"
     assert grand["vulnerable"] == "NS" and grand["result"] == "13"
-    assert ns_score(clean_record(grand).board) == 2220
-    assert ns_score(clean_record(passed).board) == 0
+    assert ns_score(clean_record(grand, settings=CLEAN).board) == 2220
+    assert ns_score(clean_record(passed, settings=CLEAN).board) == 0

@@ -1,11 +1,13 @@
 """The thesis's statistics (Tables 10-16), reproduced to the printed precision, and the rest."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from bridgerank.core.settings import default_settings
 from bridgerank.regression.data import PREDICTOR_SETS, dataset, read_rates_csv, read_responses_csv
 from bridgerank.regression.models import fit_model
 from bridgerank.regression.selection import select
@@ -14,6 +16,7 @@ from bridgerank.regression.vif import CollinearityWarning, vif_screen, vif_table
 from tests.conftest import TEST_DATA, shared
 
 THESIS = json.loads((TEST_DATA / "thesis_regression.json").read_text())
+REGRESS = default_settings().regress  # SAS PROC REG's levels, as the thesis ran it
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +48,7 @@ def test_all_28_vifs(thesis_data, weighting):
 def test_table_12(thesis_data, row):
     rates, responses = thesis_data
     y, x = dataset(rates, responses, row["response"], row["weighting"])
-    selection = select(row["method"], y, x)
+    selection = select(row["method"], y, x, **REGRESS.selection_levels(row["method"]))
     assert sorted(selection.variables) == sorted(row["variables"])
     if not row["variables"]:
         assert row["model_p"] is None
@@ -61,7 +64,7 @@ def test_table_12(thesis_data, row):
 def test_tables_13_to_15_coefficients(thesis_data, method):
     rates, responses = thesis_data
     y, x = dataset(rates, responses, "pp", "unweighted")
-    model = fit_model(y, x, select(method, y, x).variables)
+    model = fit_model(y, x, select(method, y, x, **REGRESS.selection_levels(method)).variables)
     expected = THESIS["coefficients"][method]
     assert set(model.coefficients) == set(expected)
     for name, value in expected.items():
@@ -70,7 +73,8 @@ def test_tables_13_to_15_coefficients(thesis_data, method):
 
 def test_the_chosen_model_is_table_16(thesis_data):
     rates, responses = thesis_data
-    result = run_regression(rates, responses, ["pp", "mp"], {"bootstrap_resamples": 10})
+    result = run_regression(rates, responses, ["pp", "mp"],
+                            replace(REGRESS, bootstrap_resamples=10))
     chosen = result.chosen
     assert result.chosen_from == "pp, unweighted, predictors negative and significant in all three"
     assert round(chosen.coefficients["Intercept"], 5) == THESIS["final"]["Intercept"]
@@ -92,7 +96,8 @@ def test_the_chosen_model_is_table_16(thesis_data):
 
 def test_bootstrap_and_robust_fits(thesis_data):
     rates, responses = thesis_data
-    result = run_regression(rates, responses, ["pp"], {"bootstrap_resamples": 30, "plots": False})
+    result = run_regression(rates, responses, ["pp"], replace(REGRESS, bootstrap_resamples=30),
+                            plots=False)
     study = result.datasets[0]
     assert study.bootstrap["defender_mistakes_per_card_played_as_defender"] >= 0.9
     assert all(0 <= share <= 1 for share in study.bootstrap.values())
@@ -107,7 +112,7 @@ def test_thresholds_sweep_counts_players():
     frame["leads"] = np.arange(60) * 10
     frame.index = [f"p{i}" for i in range(60)]
     responses = pd.DataFrame({"pp": rng.random(60) * 50}, index=frame.index)
-    sweep = threshold_sweep(frame, responses, ["pp"], {"leads": 200}, [0, 1, 2])
+    sweep = threshold_sweep(frame, responses, ["pp"], {"leads": 200}, [0, 1, 2], REGRESS)
     counts = sweep[sweep.weighting == "unweighted"].set_index("factor")["players"].to_dict()
     assert counts == {0: 60, 1: 40, 2: 20}
 
@@ -129,7 +134,8 @@ def test_a_constant_predictor_is_left_out_with_a_note():
     x["passed_higher_contract_per_auction"] = 0.0
     x.index = [f"p{i}" for i in range(40)]
     responses = pd.DataFrame({"pp": rng.random(40)}, index=x.index)
-    result = run_regression(x, responses, ["pp"], {"bootstrap_resamples": 0, "plots": False})
+    result = run_regression(x, responses, ["pp"], replace(REGRESS, bootstrap_resamples=0),
+                            plots=False)
     study = result.datasets[0]
     assert "passed_higher_contract_per_auction" not in study.predictors
     assert "the same for every player: passed_higher_contract_per_auction" in study.note

@@ -7,7 +7,9 @@ import pytest
 
 from bridgerank.cleaning.clean.reasons import REASONS
 from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.core.settings import default_settings
 
+CLEAN = default_settings().clean
 CASES = json.loads((Path(__file__).parent / "data" / "clean_cases.json").read_text())
 
 
@@ -19,7 +21,7 @@ def _record(case):
 
 @pytest.mark.parametrize("case", CASES["cases"], ids=[case["desc"] for case in CASES["cases"]])
 def test_case(case):
-    outcome = clean_record(_record(case), case.get("layout", "seat"))
+    outcome = clean_record(_record(case), case.get("layout", "seat"), settings=CLEAN)
     assert [list(issue[:2]) for issue in outcome.issues] == case["issues"]
     board_dropped = any(level == "board" for level, _ in case["issues"])
     assert (outcome.board is None) == board_dropped
@@ -39,7 +41,7 @@ def test_lin_layout_reads_cards_in_playing_order():
     values = _record({"base": "bermuda", "change": {}})
     # The same first two tricks in playing order: trick 2 is led by South, who won trick 1.
     values["play"] = "sk s5 s6 s3 hk h2 h8 h9"
-    outcome = clean_record(values, "played")
+    outcome = clean_record(values, "played", settings=CLEAN)
     assert outcome.board["play_order"] == "SWNESWNE"
     assert outcome.board["claim"] == 8
 
@@ -48,7 +50,7 @@ def test_token_counts_are_collected():
     from collections import Counter
     counts = Counter()
     clean_record(_record({"base": "bermuda", "change": {"auction": "1C X 3CPASS Pass Pass =1="}}),
-                 token_counts=counts)
+                 token_counts=counts, settings=CLEAN)
     assert counts[("call", "3CPASS", "normalised")] == 1
     assert counts[("call", "=1=", "ignored")] == 1
     assert counts[("card", "SK", "valid")] == 1

@@ -24,17 +24,9 @@ from bridgerank.cleaning.clean import fields
 from bridgerank.cleaning.clean.play import replay
 from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
 from bridgerank.core.errors import BadRecord
+from bridgerank.core.sections import CleanSettings
 
 NAME_FIELDS = ("northname", "eastname", "southname", "westname")
-
-
-@dataclass
-class CleanSettings:
-    """The knobs of the cleaning rules (``[clean]`` in the settings file)."""
-
-    first_year: int = 1900
-    last_year: int = 2100
-    infer_vulnerability_from_board: bool = True
 
 
 @dataclass
@@ -84,8 +76,7 @@ def _first_seat(values: Mapping[str, str], issues: list) -> int | None:
 
 
 def clean_record(values: Mapping[str, str], play_layout: str = "seat",
-                 settings: CleanSettings | None = None,
-                 token_counts: Counter | None = None) -> Outcome:
+                 token_counts: Counter | None = None, *, settings: CleanSettings) -> Outcome:
     """Clean one raw record.
 
     Parameters
@@ -94,9 +85,11 @@ def clean_record(values: Mapping[str, str], play_layout: str = "seat",
         Raw field values (:data:`cleaning.records.RAW_FIELDS`); missing keys count as empty.
     play_layout : {"seat", "played"}
         How the record writes its tricks (:mod:`cleaning.play`).
-    settings : CleanSettings, optional
     token_counts : Counter, optional
         Updated with ``(kind, raw token, status)`` for every auction and play token seen.
+    settings : CleanSettings
+        The ``[clean]`` section (:func:`bridgerank.core.settings.default_settings` has the
+        shipped one).
 
     Returns
     -------
@@ -110,7 +103,6 @@ def clean_record(values: Mapping[str, str], play_layout: str = "seat",
     legal (the thesis compared it with "passed out" when the auction was missing, and
     so dropped boards whose only defect was a missing auction).
     """
-    settings = settings or CleanSettings()
     issues: list[tuple[str, str, str]] = []
     try:
         board = _clean(values, play_layout, settings, issues, token_counts)
@@ -194,7 +186,7 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     if vul_note:
         issues.append(("note", vul_note, repr(values.get("vulnerable") or "")))
     year = fields.year(values.get("date"), values.get("event"),
-                       settings.first_year, settings.last_year)
+                       settings.first_year, settings.latest_year)
     if year is None:
         issues.append(("note", "year_unknown", repr(values.get("date") or "")))
     recorded = fields.side_score(values.get("score"))

@@ -7,30 +7,20 @@ ids are the raw records' ids, so a board keeps its id across reruns.
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 from collections import Counter
 from typing import Any, Iterable
 
 from sqlalchemy import delete, select, update
 
-from bridgerank.cleaning.clean.rules import NAME_FIELDS, CleanSettings, clean_record
+from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.sections import CleanSettings
 from bridgerank.core.stage import Stage, StageContext
 
 _KEY_FIELDS = ("deal",) + NAME_FIELDS + ("auction", "play", "contract", "declarer", "result")
-
-
-def clean_settings(settings: dict[str, Any]) -> CleanSettings:
-    """The rules' settings from the ``[clean]`` section (``last_year = 0``: this year)."""
-    section = settings["clean"]
-    return CleanSettings(
-        first_year=section["first_year"],
-        last_year=section["last_year"] or _dt.date.today().year,
-        infer_vulnerability_from_board=section["infer_vulnerability_from_board"],
-    )
 
 
 def _content_key(values: dict[str, Any]) -> str:
@@ -82,7 +72,7 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
             continue
         if comparable:
             first_seen[key] = (raw_id, row["line"], row["path"])
-        outcome = clean_record(values, row["play_layout"], settings, tokens)
+        outcome = clean_record(values, row["play_layout"], tokens, settings=settings)
         for level, reason, detail in outcome.issues:
             exclusions.append({"raw_id": raw_id, "level": level, "reason": reason,
                                "detail": detail})
@@ -149,7 +139,7 @@ def run(context: StageContext) -> dict[str, Any]:
              .join(SourceFile, SourceFile.id == raw.c.source_id).order_by(raw.c.id))
     with context.engine.connect() as conn:
         rows = conn.execute(query).mappings().all()
-    boards, exclusions, tokens = clean_rows(rows, clean_settings(context.settings),
+    boards, exclusions, tokens = clean_rows(rows, context.settings.clean,
                                             context.progress, len(rows))
     summary = _summary(len(rows), boards, exclusions)
     with context.engine.begin() as conn:

@@ -7,7 +7,7 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from bridgerank.cleaning.ingest.lin import read_lin
 from bridgerank.cleaning.ingest.pbn import read_pbn
@@ -87,7 +87,7 @@ def decode(data: bytes) -> tuple[str, str]:
     return data.decode("latin-1"), "latin-1"
 
 
-def discover(sources: list[str], extensions: list[str]) -> list[Candidate]:
+def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
     """Files to look at: named files as given, folders walked for the listed endings.
 
     Raises

@@ -21,6 +21,7 @@ from bridgerank.cleaning.ingest.sources import READERS, decode, discover, sniff,
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import SourceError
+from bridgerank.core.sections import IngestSettings, Settings
 from bridgerank.core.settings import resolve_path
 from bridgerank.core.stage import Stage, StageContext
 
@@ -28,9 +29,9 @@ log = logging.getLogger(__name__)
 _RAW_COLUMNS = frozenset(RAW_FIELDS)
 
 
-def sample_sources(settings: dict[str, Any]) -> list[str]:
+def sample_sources(section: IngestSettings) -> list[str]:
     """The sample's paths (``embedded:`` names the data shipped with bridgerank)."""
-    return [str(resolve_path(path)) for path in settings["ingest"]["sample"]]
+    return [str(resolve_path(path)) for path in section.sample]
 
 
 def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
@@ -108,7 +109,7 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
 
 
 def _candidates(context: StageContext):
-    return discover(list(context.sources), context.settings["ingest"]["extensions"])
+    return discover(list(context.sources), context.settings.ingest.extensions)
 
 
 def _extra_input(context: StageContext) -> list[tuple[str, int, int]]:
@@ -166,7 +167,7 @@ INGEST_STAGE = Stage(
 )
 
 
-def default_sources(engine, settings: dict[str, Any], sources: list[str]) -> tuple[list[str], str]:
+def default_sources(engine, settings: Settings, sources: list[str]) -> tuple[list[str], str]:
     """The sources ``bridgerank run`` uses.
 
     Those given; else those of an ingest that was interrupted; else, on an empty database,
@@ -187,6 +188,6 @@ def default_sources(engine, settings: dict[str, Any], sources: list[str]) -> tup
         resumed = json.loads(pending)
         return resumed, f"resuming the interrupted ingest of {resumed}"
     if stored is None:
-        sample = sample_sources(settings)
+        sample = sample_sources(settings.ingest)
         return sample, f"no sources given and the database is empty: using the sample {sample}"
     return [], ""

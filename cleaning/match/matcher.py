@@ -29,7 +29,6 @@ made or make one it refused with a unique, higher score.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from rapidfuzz import fuzz, process
@@ -42,22 +41,7 @@ from bridgerank.cleaning.match.names import (
     is_robot,
     name_parts,
 )
-
-
-@dataclass(frozen=True)
-class MatchSettings:
-    """Knobs of the matcher (``[match]`` in the settings file)."""
-
-    fuzzy_min_ratio: float = 90.0
-    fuzzy_min_length: int = 5
-    # A name whose only matching token is spelled differently must be a prefix this long.
-    fuzzy_alone_min_length: int = 8
-    # Truncated tokens ("Sigurhjart.") this long also find candidates by prefix.
-    truncated_min_length: int = 4
-    tiebreak_margin: float = 5.0
-    # The thesis matched a bare surname ("Versace") to the one listed player of that name;
-    # false refuses those matches, trading coverage for fewer wrong attributions.
-    match_surname_only: bool = True
+from bridgerank.core.sections import MatchSettings
 
 
 class Match(NamedTuple):
@@ -163,7 +147,9 @@ class NameMatcher:
         The WBF list's names; a match's ``index`` is a position in it.
     alternatives : dict, optional
         Alternative name -> main name (``Al Roth`` -> ``Alvin Roth``).
-    settings : MatchSettings, optional
+    settings : MatchSettings
+        The ``[match]`` section; the matcher reads its knobs (``fuzzy_min_ratio`` ..
+        ``match_surname_only``), not the list files.
 
     Notes
     -----
@@ -171,10 +157,10 @@ class NameMatcher:
     nickname) to WBF names, so only names sharing a token with the raw name are scored.
     """
 
-    def __init__(self, wbf_names: Sequence[str], alternatives: dict[str, str] | None = None,
-                 settings: MatchSettings | None = None) -> None:
+    def __init__(self, wbf_names: Sequence[str], alternatives: dict[str, str] | None = None, *,
+                 settings: MatchSettings) -> None:
         self.names = list(wbf_names)
-        self.settings = settings or MatchSettings()
+        self.settings = settings
         self.alternatives = {name_parts(alt).key: main
                              for alt, main in (alternatives or {}).items()}
         self.parts = [name_parts(self._main(name)) for name in self.names]

@@ -17,37 +17,36 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from bridgerank.cleaning.clean.tables import Board
-from bridgerank.cleaning.match.matcher import Match, MatchSettings, NameMatcher
+from bridgerank.cleaning.match.matcher import Match, NameMatcher
 from bridgerank.cleaning.match.names import display_key
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
+from bridgerank.core.sections import MatchSettings
 from bridgerank.core.settings import resolve_path
 from bridgerank.core.stage import Stage, StageContext
 
 SEAT_COLUMNS = (Board.north, Board.east, Board.south, Board.west)
 
 
-def _files(settings: dict[str, Any]) -> list[Path]:
-    section = settings["match"]
-    files = [resolve_path(value) for value in section["wbf_lists"]]
-    files += [resolve_path(section[key]) for key in ("wbf_codes", "alternative_names")
-              if section[key]]
+def _files(section: MatchSettings) -> list[Path]:
+    files = [resolve_path(value) for value in section.wbf_lists]
+    files += [resolve_path(value) for value in (section.wbf_codes, section.alternative_names)
+              if value]
     return files
 
 
-def match_settings(settings: dict[str, Any]) -> MatchSettings:
-    """The matcher's knobs from the ``[match]`` section."""
-    section = settings["match"]
-    return MatchSettings(**{name: section[name] for name in MatchSettings.__dataclass_fields__})
+def load_wbf(section: MatchSettings) -> tuple[list[WbfEntry], list[str], dict[str, str]]:
+    """WBF entries (deduplicated, codes attached), problem lines, alternative names.
 
-
-def load_wbf(settings: dict[str, Any]) -> tuple[list[WbfEntry], list[str], dict[str, str]]:
-    """WBF entries (deduplicated, codes attached), problem lines, alternative names."""
-    section = settings["match"]
-    wbf = read_wbf_lists([resolve_path(value) for value in section["wbf_lists"]])
-    codes = read_pairs(resolve_path(section["wbf_codes"])) if section["wbf_codes"] else {}
-    alternatives = (read_pairs(resolve_path(section["alternative_names"]))
-                    if section["alternative_names"] else {})
+    Parameters
+    ----------
+    section : MatchSettings
+        The ``[match]`` section: the list files.
+    """
+    wbf = read_wbf_lists([resolve_path(value) for value in section.wbf_lists])
+    codes = read_pairs(resolve_path(section.wbf_codes)) if section.wbf_codes else {}
+    alternatives = (read_pairs(resolve_path(section.alternative_names))
+                    if section.alternative_names else {})
     seen = set()
     entries = []
     for entry in wbf.entries:
@@ -103,9 +102,9 @@ def _text(score) -> str | None:
 
 def run(context: StageContext) -> dict[str, Any]:
     """Match every raw name of ``boards`` (see the module docstring)."""
-    entries, problems, alternatives = load_wbf(context.settings)
+    entries, problems, alternatives = load_wbf(context.settings.match)
     matcher = NameMatcher([entry.name for entry in entries], alternatives,
-                          match_settings(context.settings))
+                          settings=context.settings.match)
     with context.engine.connect() as conn:
         seats = seat_counts(conn)
     names = sorted(seats)
@@ -153,7 +152,7 @@ def run(context: StageContext) -> dict[str, Any]:
 def _extra_input(context: StageContext) -> list[str]:
     """Content hashes of the WBF files: a newer list reruns the stage."""
     digests = []
-    for path in _files(context.settings):
+    for path in _files(context.settings.match):
         try:
             digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
         except OSError:

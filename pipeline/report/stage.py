@@ -6,6 +6,7 @@ always appear escaped. Plots are embedded as PNG data; the page needs no network
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import hashlib
 import json
@@ -20,6 +21,7 @@ from sqlalchemy.engine import Engine
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
 from bridgerank.pipeline.report.sections import SECTIONS, summary_text
@@ -61,7 +63,7 @@ def environment() -> Environment:
     return env
 
 
-def render(engine: Engine, settings: dict[str, Any], database: str = "") -> str:
+def render(engine: Engine, settings: Settings, database: str = "") -> str:
     """The report's HTML for the current database."""
     sections = []
     with engine.connect() as conn:
@@ -73,7 +75,7 @@ def render(engine: Engine, settings: dict[str, Any], database: str = "") -> str:
     return environment().get_template("report.html.j2").render(
         sections=sections, database=database,
         generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        settings=json.dumps(settings, indent=2, default=str))
+        settings=json.dumps(dataclasses.asdict(settings), indent=2, default=str))
 
 
 def export_csv(engine: Engine, folder: Path) -> list[Path]:
@@ -92,9 +94,9 @@ def export_csv(engine: Engine, folder: Path) -> list[Path]:
     return written
 
 
-def report_path(settings: dict[str, Any]) -> Path:
+def report_path(settings: Settings) -> Path:
     """Where the report goes: ``<out>/report.html``."""
-    return Path(settings["store"]["out"]) / "report.html"
+    return Path(settings.store.out) / "report.html"
 
 
 def run(context: StageContext) -> dict[str, Any]:
