@@ -17,11 +17,17 @@ below it (checked by the import-linter contracts in ``pyproject.toml``):
 Importing ``bridgerank`` loads nothing else.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("bridgerank")
-except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
-    __version__ = "0+unknown"
-
 __all__ = ["__version__"]
+
+
+def __getattr__(name: str) -> str:
+    # The version is read from the installed distribution on first use: looking it up
+    # costs more than the rest of `import bridgerank`.
+    if name != "__version__":
+        raise AttributeError(f"module 'bridgerank' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bridgerank")
+    except PackageNotFoundError:  # pragma: no cover - a source tree that was never installed
+        return "0+unknown"

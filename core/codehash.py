@@ -5,19 +5,20 @@ module imports, directly or through others, at the top or inside a function; and
 versions of the libraries whose numbers it stores (endplay's DDS, statsmodels, numpy ...).
 Listing those modules by hand drifts from the code (an edit to the scoring function used by
 ``clean`` once left stale ``score_mismatch`` notes), so the list is derived: the source of a
-module is parsed, never imported, and its imports are followed within the ``bridgerank``
+module is read, never imported, and its imports are followed within the ``bridgerank``
 namespace. Parent packages count too, since importing a module runs their ``__init__``.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import re
 import sys
 from functools import lru_cache
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 __all__ = ["PROJECT", "code_fingerprint", "imported_libraries", "project_closure"]
@@ -30,32 +31,62 @@ _PLUMBING = frozenset({"sqlalchemy", "click", "tqdm", "joblib", "dask", "distrib
                        "psycopg", "psycopg2", "typing_extensions"})
 
 
+@lru_cache(maxsize=None)
+def _spec(module: str) -> ModuleSpec | None:
+    """The module's spec, found the way the import system would, without importing anything.
+
+    ``importlib.util.find_spec("a.b.c")`` imports ``a.b`` to learn where ``c`` is; a name
+    imported from a module (``from a.b import c`` where ``c`` is a function) would then load
+    ``a.b`` and all it imports (statsmodels, say) just to learn that ``c`` is no module.
+    """
+    parent, _, _ = module.rpartition(".")
+    locations = None
+    if parent:
+        parent_spec = _spec(parent)
+        if parent_spec is None or parent_spec.submodule_search_locations is None:
+            return None  # the parent is no package: this is a name inside a module
+        locations = list(parent_spec.submodule_search_locations)
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        spec = find_spec(module, locations) if find_spec else None
+        if spec is not None:
+            return spec
+    return None
+
+
 def _source_path(module: str) -> Path | None:
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        return None
+    spec = _spec(module)
     if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
         return None
     return Path(spec.origin)
 
 
-def _imported_names(module: str, path: Path) -> set[str]:
-    """Absolute names imported anywhere in the module's source (``from a import b`` gives
-    ``a`` and ``a.b``: the caller keeps those that are modules)."""
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+# Import statements, found in the text: faster than parsing a module (``bridgerank status``
+# derives every stage's code), and a false hit in a docstring only adds a module.
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)",
+                          re.MULTILINE)
+_PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]+)", re.MULTILINE)
+
+
+@lru_cache(maxsize=None)
+def _imported_names(module: str, path: Path) -> frozenset[str]:
+    """Absolute names imported anywhere in the module's source, at the top or in a function
+    (``from a import b`` gives ``a`` and ``a.b``: the caller keeps those that are modules)."""
+    text = path.read_text(encoding="utf-8")
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = importlib.util.resolve_name("." * node.level + base, package)
-            names.add(base)
-            names.update(f"{base}.{alias.name}" for alias in node.names)
-    return names
+    for match in _PLAIN_IMPORT.finditer(text):
+        names.update(part.split(" as ")[0].strip() for part in match.group(1).split(","))
+    for match in _FROM_IMPORT.finditer(text):
+        base = match.group(1)
+        if base.startswith("."):
+            base = importlib.util.resolve_name(base, package)
+        names.add(base)
+        for part in match.group(2).strip("()").replace("\\", " ").split(","):
+            name = part.split(" as ")[0].strip()
+            if name.isidentifier():
+                names.add(f"{base}.{name}")
+    return frozenset(name for name in names if name)
 
 
 def _parents(module: str) -> list[str]:
@@ -110,16 +141,29 @@ def imported_libraries(module: str) -> dict[str, str]:
     Libraries that only move data (SQLAlchemy, joblib, Dask, ...) are left out; a name that
     belongs to no installed distribution is left out too.
     """
-    owners = importlib.metadata.packages_distributions()
     versions: dict[str, str] = {}
     for top in _scan(module)[1]:
-        if top in _PLUMBING:
+        if top not in _PLUMBING:
+            versions.update(_distribution_versions(top))
+    return versions
+
+
+@lru_cache(maxsize=None)
+def _distribution_versions(top: str) -> dict[str, str]:
+    """The distributions that install the import name ``top``, with their versions."""
+    try:  # most distributions are named as they are imported (scanning all is slow)
+        distribution = importlib.metadata.distribution(top)
+        return {distribution.metadata["Name"]: distribution.version}
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    if importlib.util.find_spec(top) is None:  # not installed here (tomli on Python 3.11)
+        return {}
+    versions = {}
+    for name in importlib.metadata.packages_distributions().get(top, ()):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
             continue
-        for distribution in owners.get(top, ()):
-            try:
-                versions[distribution] = importlib.metadata.version(distribution)
-            except importlib.metadata.PackageNotFoundError:
-                continue
     return versions
 
 

@@ -14,16 +14,17 @@ import dataclasses
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
-from sqlalchemy import Connection
-from sqlalchemy.engine import Engine
-
-from bridgerank.core import ledger
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
-from bridgerank.core.store import Base
+
+if TYPE_CHECKING:  # SQLAlchemy loads with the store, not with the stage type: a fast --help
+    from sqlalchemy import Connection
+    from sqlalchemy.engine import Engine
+
+    from bridgerank.core.store import Base
 
 T = TypeVar("T")
 Progress = Callable[[Iterable[T], str, int | None], Iterator[T]]
@@ -55,6 +56,8 @@ class StageContext:
         Call it inside the stage's last transaction, so that the ledger row and the outputs
         are committed together or not at all.
         """
+        from bridgerank.core import ledger
+
         for table in outputs if outputs is not None else self.stage.writes:
             ledger.bump_table(conn, table.__tablename__, self.fingerprint)
         summary["seconds"] = round(time.perf_counter() - self._clock, 3)
@@ -71,7 +74,6 @@ class Stage:
     reads: tuple[type[Base], ...]
     writes: tuple[type[Base], ...]
     settings_sections: tuple[str, ...]
-    description: str  # the command's help text
     # Tables read when present (their version joins the fingerprint; absent is no error).
     optional_reads: tuple[type[Base], ...] = ()
     # Extra fingerprint input (ingest: the source files' names, sizes and times).
@@ -105,6 +107,8 @@ class StageOutcome:
 
 def stage_fingerprint(context: StageContext) -> str:
     """Fingerprint of a stage in its current state; raises if an input was never written."""
+    from bridgerank.core import ledger
+
     stage = context.stage
     with context.engine.connect() as conn:
         inputs = ledger.table_versions(conn, [model.__tablename__ for model in stage.reads])
@@ -122,6 +126,8 @@ def stage_fingerprint(context: StageContext) -> str:
 
 def is_up_to_date(context: StageContext) -> bool:
     """Whether the stage's last completed run had the fingerprint it would have now."""
+    from bridgerank.core import ledger
+
     with context.engine.connect() as conn:
         previous = ledger.last_run(conn, context.stage.name)
     return previous is not None and previous["fingerprint"] == context.fingerprint

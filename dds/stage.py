@@ -193,6 +193,4 @@ DDS_STAGE = Stage(
     writes=(DDTable, BoardAnalysis, CardAnalysis, AuctionAnalysis, SeatStats, PlayerStats,
             PlayerRates),
     settings_sections=("dds",),
-    description="Judge every card and auction double dummy; 33 counters and 28 rates per "
-                "player.",
 )

@@ -14,20 +14,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import click
-from tqdm import tqdm
 
-from bridgerank import __version__
 from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
-from bridgerank.cleaning.ingest.stage import default_sources
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
-from bridgerank.core.store import database_url, open_engine, store_errors
-from bridgerank.pipeline.stages import run_stages, select_stages, stage_names
-from bridgerank.pipeline.status import stage_status
+from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
 
 
 def _progress(items: Iterable, label: str = "", total: int | None = None):
+    from tqdm import tqdm
+
     # disable=None: bars only on a terminal, so logs and CI output stay clean.
     # A label "stage unit" names the unit, so rates read "boards/s".
     stage, _, unit = label.partition(" ")
@@ -77,9 +74,13 @@ class _Session:
         self.settings = load_settings(config_file, {
             section: {key: value for key, value in values.items() if value}
             for section, values in flags.items()})
+        # SQLAlchemy loads here, not at start-up: `bridgerank --help` needs no database.
+        from bridgerank.core.store import database_url
+        from bridgerank.pipeline.stages import open_store
+
         store = self.settings.store
         self.url = database_url(store.db or None, store.out)
-        self.engine = open_engine(self.url)
+        self.engine = open_store(self.url)
         self.jobs = self.settings.run.jobs
 
 
@@ -224,6 +225,8 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
         current["stage"] = names[following] if following < len(names) else ""
 
     try:
+        from bridgerank.core.store import store_errors
+
         with store_errors(session.url):
             run_stages(session.engine, session.settings, selected, sources=sources,
                        jobs=session.jobs, force=force, progress=_progress, on_outcome=report)
@@ -241,7 +244,7 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="bridgerank")
+@click.version_option(package_name="bridgerank", prog_name="bridgerank")
 def main() -> None:
     """Judge bridge players from their hand records.
 
@@ -268,6 +271,8 @@ def run(sources: tuple[str, ...], start: str | None, stop: str | None, only: tup
     With no SOURCES and an empty database, runs on the embedded sample in data/.
     """
     session = _Session(**common)
+    from bridgerank.cleaning.ingest.stage import default_sources
+
     chosen, note = default_sources(session.engine, session.settings, list(sources))
     if note:
         click.echo(note)
@@ -306,7 +311,7 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
         _run(session, ["regress"], (), force=force)
         return
     from bridgerank.regression.export import result_frames, write_csv
-    from bridgerank.regression.stage import regress_files
+    from bridgerank.regression.study import regress_files
 
     section = session.settings.regress
     result = regress_files(rate_files, response_file, response_names or section.responses,
@@ -325,6 +330,8 @@ def status(**common: Any) -> None:
     session = _Session(**common)
     click.echo(f"database: {session.url}")
     click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
+    from bridgerank.pipeline.status import stage_status
+
     for row in stage_status(session.engine, session.settings):
         click.echo(f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
                    f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}")
@@ -343,14 +350,8 @@ def _stage_command(name: str, summary: str) -> None:
     main.command(name=name)(command)
 
 
-for _name, _summary in (
-    ("clean", "Validate raw records into boards, recording every exclusion and its reason."),
-    ("match", "Match raw player names to the WBF ranking lists, with an audit trail."),
-    ("dds", "Judge every card and auction double dummy; 33 counters and 28 rates per player."),
-    ("rate", "Rate players from results (BT family, multiplayer Elo) with held-out validation."),
-    ("report", "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."),
-):
-    _stage_command(_name, _summary)
+for _name in ("clean", "match", "dds", "rate", "report"):
+    _stage_command(_name, stage_help(_name))
 
 
 if __name__ == "__main__":  # pragma: no cover

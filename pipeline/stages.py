@@ -3,20 +3,16 @@
 The runner computes each selected stage's fingerprint (:mod:`bridgerank.core.stage`), runs
 it only when the fingerprint changed (or ``force``), and stops at the first error, which the
 CLI reports with the command that resumes the pipeline. This module sits above every stage
-package and imports them; no stage imports it.
+package and imports them (on first use); no stage imports it.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+import importlib
+from functools import lru_cache
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from sqlalchemy.engine import Engine
-
-from bridgerank.cleaning.clean.stage import CLEAN_STAGE
-from bridgerank.cleaning.ingest.stage import INGEST_STAGE
-from bridgerank.cleaning.match.stage import MATCH_STAGE
 from bridgerank.core.errors import SettingsError
-from bridgerank.core.sections import Settings
 from bridgerank.core.stage import (
     Progress,
     Stage,
@@ -26,29 +22,72 @@ from bridgerank.core.stage import (
     no_progress,
     stage_fingerprint,
 )
-from bridgerank.dds.stage import DDS_STAGE
-from bridgerank.pipeline.report.stage import REPORT_STAGE
-from bridgerank.ratings.stage import RATE_STAGE
-from bridgerank.regression.stage import REGRESS_STAGE
 
-STAGES: tuple[Stage, ...] = (INGEST_STAGE, CLEAN_STAGE, MATCH_STAGE, DDS_STAGE, RATE_STAGE,
-                             REGRESS_STAGE, REPORT_STAGE)
-_BY_NAME = {stage.name: stage for stage in STAGES}
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from bridgerank.core.sections import Settings
+
+# The stages in pipeline order: name, where the stage is declared, and the command's help.
+# Stage modules are imported on first use (SQLAlchemy's ORM alone costs a fifth of a second),
+# so that `bridgerank --help` starts at once; the import-linter contracts still see the
+# floors, since no stage module imports this one.
+REGISTRY: tuple[tuple[str, str, str], ...] = (
+    ("ingest", "bridgerank.cleaning.ingest.stage:INGEST_STAGE",
+     "Read SOURCES (files or folders) into raw_boards; files already stored add nothing."),
+    ("clean", "bridgerank.cleaning.clean.stage:CLEAN_STAGE",
+     "Validate raw records into boards, recording every exclusion and its reason."),
+    ("match", "bridgerank.cleaning.match.stage:MATCH_STAGE",
+     "Match raw player names to the WBF ranking lists, with an audit trail."),
+    ("dds", "bridgerank.dds.stage:DDS_STAGE",
+     "Judge every card and auction double dummy; 33 counters and 28 rates per player."),
+    ("rate", "bridgerank.ratings.stage:RATE_STAGE",
+     "Rate players from results (BT family, multiplayer Elo) with held-out validation."),
+    ("regress", "bridgerank.regression.stage:REGRESS_STAGE",
+     "Regress ranking points on mistake rates (VIF, SAS-style selection, diagnostics)."),
+    ("report", "bridgerank.pipeline.report.stage:REPORT_STAGE",
+     "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."),
+)
+_WHERE = {name: where for name, where, _ in REGISTRY}
 
 
 def stage_names() -> list[str]:
     """Names of all stages in pipeline order."""
-    return list(_BY_NAME)
+    return [name for name, _, _ in REGISTRY]
 
 
+def stage_help(name: str) -> str:
+    """The one-line help of a stage's command."""
+    return next(text for stage, _, text in REGISTRY if stage == name)
+
+
+@lru_cache(maxsize=None)
 def get_stage(name: str) -> Stage:
-    """The stage called ``name``."""
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        raise SettingsError(
-            f"no stage {name!r}; stages are: {', '.join(stage_names())}"
-        ) from None
+    """The stage called ``name`` (its module is imported now)."""
+    if name not in _WHERE:
+        raise SettingsError(f"no stage {name!r}; stages are: {', '.join(stage_names())}")
+    module, _, attribute = _WHERE[name].partition(":")
+    stage = getattr(importlib.import_module(module), attribute)
+    if not isinstance(stage, Stage) or stage.name != name:
+        raise TypeError(f"{_WHERE[name]} is not the stage {name!r}")  # a registry typo: a bug
+    return stage
+
+
+def all_stages() -> list[Stage]:
+    """Every stage, in pipeline order."""
+    return [get_stage(name) for name in stage_names()]
+
+
+def open_store(url: str) -> Engine:
+    """The engine of the database at ``url``, with every stage's tables created.
+
+    The kernel's :func:`~bridgerank.core.store.open_engine` creates the tables declared so
+    far; importing every stage first declares them all.
+    """
+    from bridgerank.core.store import open_engine
+
+    all_stages()
+    return open_engine(url)
 
 
 def select_stages(start: str | None = None, stop: str | None = None,
@@ -97,7 +136,12 @@ def run_stages(engine: Engine, settings: Settings, stages: Sequence[Stage], *,
     list of StageOutcome
     """
     outcomes = []
+    from bridgerank.core.store import Base
+
     for stage in stages:
+        # the stage's tables exist even on an engine opened before its module was imported
+        Base.metadata.create_all(engine, tables=[model.__table__ for model in
+                                                 stage.reads + stage.optional_reads + stage.writes])
         context = StageContext(engine=engine, settings=settings, stage=stage, sources=sources,
                                jobs=jobs, progress=progress)
         idle = stage.idle_reason(context) if stage.idle_reason else None

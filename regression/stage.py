@@ -1,4 +1,5 @@
-"""The ``regress`` stage, and the same study on rate and response files a user already has.
+"""The ``regress`` stage (the same study on files a user already has is
+:func:`bridgerank.regression.study.regress_files`).
 
 In the pipeline the rates are ``player_rates`` (dds stage) and the responses the matched
 players' WBF open masterpoints ``mp`` and placing points ``pp`` (match stage); players below
@@ -10,23 +11,24 @@ last transaction.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from sqlalchemy import Connection, delete, select
 
 from bridgerank.cleaning.match.tables import Player, WbfPlayer
-from bridgerank.core.sections import RegressSettings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import PlayerRates
-from bridgerank.regression.data import apply_thresholds, read_rates_csv, read_responses_csv
-from bridgerank.regression.export import result_frames
-from bridgerank.regression.study import RegressionResult, run_regression, threshold_sweep
 from bridgerank.regression.tables import REGRESSION_TABLES
+
+if TYPE_CHECKING:  # pandas and statsmodels are imported where used: the CLI starts fast
+    import pandas as pd
+
 
 
 def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Rates per player and the WBF points of the matched ones."""
+    import pandas as pd
+
     rates = pd.DataFrame(conn.execute(select(PlayerRates.__table__)).mappings().all())
     if rates.empty:
         return rates, pd.DataFrame(columns=["mp", "pp"])
@@ -37,37 +39,6 @@ def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
         .join(WbfPlayer, WbfPlayer.id == Player.wbf_id)).mappings().all(),
         columns=["player", "mp", "pp"])
     return rates.drop(columns=["player_id"]), points.set_index("player")
-
-
-def regress_files(rate_files: Sequence[str], response_file: str | None,
-                  responses: Sequence[str], settings: RegressSettings) -> RegressionResult:
-    """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``).
-
-    Parameters
-    ----------
-    rate_files : sequence of str
-        CSV files of rates per player, joined by name.
-    response_file : str, optional
-        CSV of responses per player; without it, the rates files' own numeric columns.
-    responses : sequence of str
-        The response columns to study.
-    settings : RegressSettings
-        The ``[regress]`` section. Its thresholds are not applied: files hold the players the
-        user chose (and often no opportunity counts to apply them to).
-
-    Returns
-    -------
-    RegressionResult
-    """
-    rates = pd.concat([read_rates_csv(path) for path in rate_files], axis=1)
-    rates = rates.loc[:, ~rates.columns.duplicated()]
-    if response_file:
-        points = read_responses_csv(response_file)
-        # the responses come from the file: a rates file's own mp/pp columns are not used
-        rates = rates.drop(columns=[name for name in responses if name in rates.columns])
-    else:
-        points = rates.select_dtypes("number")
-    return run_regression(rates, points, responses, settings)
 
 
 def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
@@ -82,6 +53,12 @@ def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
 
 def run(context: StageContext) -> dict[str, Any]:
     """Run the study on the pipeline's tables (see the module docstring)."""
+    import pandas as pd
+
+    from bridgerank.regression.data import apply_thresholds
+    from bridgerank.regression.export import result_frames
+    from bridgerank.regression.study import run_regression, threshold_sweep
+
     section = context.settings.regress
     thresholds = dataclasses.asdict(section.thresholds)
     with context.engine.connect() as conn:
@@ -117,7 +94,5 @@ REGRESS_STAGE = Stage(
     optional_reads=(WbfPlayer,),
     writes=REGRESSION_TABLES,
     settings_sections=("regress",),
-    description="Regress ranking points on mistake rates (VIF, SAS-style selection, "
-                "diagnostics).",
 )
 

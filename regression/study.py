@@ -21,7 +21,13 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from bridgerank.core.sections import RegressSettings
-from bridgerank.regression.data import apply_thresholds, dataset, weightings
+from bridgerank.regression.data import (
+    apply_thresholds,
+    dataset,
+    read_rates_csv,
+    read_responses_csv,
+    weightings,
+)
 from bridgerank.regression.diagnostics import TestResult, diagnose, plots_png
 from bridgerank.regression.models import (
     ModelSummary,
@@ -187,3 +193,34 @@ def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names
                 rows.append({"factor": factor, "response": response, "weighting": weighting,
                              "players": len(y), "best_adj_r2": best, **scaled})
     return pd.DataFrame(rows)
+
+
+def regress_files(rate_files: Sequence[str], response_file: str | None,
+                  responses: Sequence[str], settings: RegressSettings) -> RegressionResult:
+    """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``).
+
+    Parameters
+    ----------
+    rate_files : sequence of str
+        CSV files of rates per player, joined by name.
+    response_file : str, optional
+        CSV of responses per player; without it, the rates files' own numeric columns.
+    responses : sequence of str
+        The response columns to study.
+    settings : RegressSettings
+        The ``[regress]`` section. Its thresholds are not applied: files hold the players the
+        user chose (and often no opportunity counts to apply them to).
+
+    Returns
+    -------
+    RegressionResult
+    """
+    rates = pd.concat([read_rates_csv(path) for path in rate_files], axis=1)
+    rates = rates.loc[:, ~rates.columns.duplicated()]
+    if response_file:
+        points = read_responses_csv(response_file)
+        # the responses come from the file: a rates file's own mp/pp columns are not used
+        rates = rates.drop(columns=[name for name in responses if name in rates.columns])
+    else:
+        points = rates.select_dtypes("number")
+    return run_regression(rates, points, responses, settings)

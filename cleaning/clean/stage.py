@@ -159,5 +159,4 @@ CLEAN_STAGE = Stage(
     optional_reads=(SourceFile,),  # written with raw_boards, whose version covers both
     writes=(Board, Exclusion, TokenCount),
     settings_sections=("clean",),
-    description="Validate raw records into boards, recording every exclusion and its reason.",
 )

@@ -160,8 +160,6 @@ INGEST_STAGE = Stage(
     reads=(),
     writes=(SourceFile, RawBoard, PendingIngest),
     settings_sections=("ingest",),
-    description="Read SOURCES (files or folders) into raw_boards; files already stored add "
-                "nothing.",
     extra_input=_extra_input,
     idle_reason=_idle_reason,
 )

@@ -166,6 +166,5 @@ MATCH_STAGE = Stage(
     reads=(Board,),
     writes=(WbfPlayer, Player, NameMatch),
     settings_sections=("match",),
-    description="Match raw player names to the WBF ranking lists, with an audit trail.",
     extra_input=_extra_input,
 )

@@ -12,9 +12,8 @@ import hashlib
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
 from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 
@@ -24,9 +23,11 @@ from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
-from bridgerank.pipeline.report.sections import SECTIONS, summary_text
 from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
 from bridgerank.regression.tables import REGRESSION_TABLES
+
+if TYPE_CHECKING:  # Jinja2 and the sections' pandas load when a report is written
+    from jinja2 import Environment
 
 # Every table the report shows or exports (besides boards, which it needs).
 REPORTED_TABLES = (SourceFile, RawBoard, Exclusion, TokenCount, NameMatch, Player, WbfPlayer,
@@ -56,6 +57,10 @@ def _fmt(value: Any) -> str:
 
 def environment() -> Environment:
     """The Jinja2 environment of the report (autoescape on for every template)."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from bridgerank.pipeline.report.sections import summary_text
+
     env = Environment(loader=PackageLoader("bridgerank.pipeline.report", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["fmt"] = _fmt
@@ -65,6 +70,8 @@ def environment() -> Environment:
 
 def render(engine: Engine, settings: Settings, database: str = "") -> str:
     """The report's HTML for the current database."""
+    from bridgerank.pipeline.report.sections import SECTIONS
+
     sections = []
     with engine.connect() as conn:
         for section in SECTIONS:
@@ -135,8 +142,6 @@ REPORT_STAGE = Stage(
     optional_reads=REPORTED_TABLES,
     writes=(),
     settings_sections=("store",),
-    description="Write OUT/report.html (self-contained) and every result table as CSV in "
-                "OUT/csv/.",
     extra_input=_extra_input,
     outputs_present=_report_exists,
 )

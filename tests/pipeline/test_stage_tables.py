@@ -9,7 +9,7 @@ from sqlalchemy import event
 
 from bridgerank.core.settings import load_settings
 from bridgerank.core.store import Base, open_engine
-from bridgerank.pipeline.stages import STAGES, run_stages
+from bridgerank.pipeline.stages import all_stages, run_stages
 from tests.conftest import TEST_DATA
 
 KERNEL = {"stage_runs", "table_versions"}  # the ledger's own tables, written by the runner
@@ -48,7 +48,7 @@ def touched(tmp_path_factory):
     settings = load_settings(None, {"store": {"out": str(folder)}})
     sources = [str(TEST_DATA / "bb1997_sf04_head.pbn"),
                str(TEST_DATA / "capgemini1998_round01.pbn")]
-    for stage in STAGES:
+    for stage in all_stages():
         current["stage"] = stage.name
         outcome = run_stages(engine, settings, [stage], sources=sources)[0]
         assert outcome.status == "ran", (stage.name, outcome)
@@ -56,14 +56,14 @@ def touched(tmp_path_factory):
     return written, read
 
 
-@pytest.mark.parametrize("stage", STAGES, ids=lambda stage: stage.name)
+@pytest.mark.parametrize("stage", all_stages(), ids=lambda stage: stage.name)
 def test_a_stage_writes_only_what_it_declares(touched, stage):
     written, _ = touched
     declared = {model.__tablename__ for model in stage.writes}
     assert written[stage.name] <= declared, written[stage.name] - declared
 
 
-@pytest.mark.parametrize("stage", STAGES, ids=lambda stage: stage.name)
+@pytest.mark.parametrize("stage", all_stages(), ids=lambda stage: stage.name)
 def test_a_stage_reads_only_what_it_declares(touched, stage):
     _, read = touched
     assert read[stage.name] <= stage.tables, read[stage.name] - stage.tables
@@ -71,6 +71,6 @@ def test_a_stage_reads_only_what_it_declares(touched, stage):
 
 def test_the_slice_exercises_every_stage_s_outputs(touched):
     written, _ = touched
-    for stage in STAGES:
+    for stage in all_stages():
         if stage.name != "report":
             assert written[stage.name], f"{stage.name} wrote nothing"
