@@ -9,6 +9,7 @@ database as it was after the last committed transaction.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -94,7 +95,7 @@ _DRIVERS = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install
 
 
 def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
-    """What went wrong with the database, in a line, and what to do about it."""
+    """What went wrong with the database or the disk, in a line, and what to do about it."""
     text = str(getattr(problem, "orig", None) or problem).strip().splitlines()[0]
     lowered = text.lower()
     scheme = url.split(":", 1)[0].split("+", 1)[0]
@@ -106,9 +107,12 @@ def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
                 f"Install it: {_DRIVERS.get(scheme, 'pip install the driver the URL names')}")
     if isinstance(problem, exc.ArgumentError):
         return f"not a database URL: {url} ({text})", "Give a file path or a SQLAlchemy URL"
-    if "disk" in lowered and "full" in lowered or isinstance(problem, OSError) and \
-            getattr(problem, "errno", None) == 28:
+    if "disk" in lowered and "full" in lowered or getattr(problem, "errno", None) == errno.ENOSPC:
         return ("the disk is full", "Free some space and run again: nothing committed is lost")
+    if isinstance(problem, OSError) and problem.filename and not isinstance(
+            problem, (IsADirectoryError, NotADirectoryError)):  # a report or export file
+        return (f"cannot write {problem.filename}: {problem.strerror}",
+                "Check the folder's permissions and free space, or pass --out elsewhere")
     if "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
         return (f"the database cannot be written: {text}",
                 "Check the file's and folder's permissions, or pass --db to another file")
@@ -123,7 +127,8 @@ def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
 
 @contextmanager
 def store_errors(url: str) -> Iterator[None]:
-    """Turn the database's, the driver's and the disk's failures into :class:`StoreError`.
+    """Turn the database's, the driver's and the disk's failures into :class:`StoreError`
+    (also those of the files a stage writes beside the database: the report, the CSVs).
 
     Programming errors (a bad query) are not caught: they are bugs and keep their traceback.
     """

@@ -46,3 +46,15 @@ def test_a_read_only_database(tmp_path):
     error, advice = _fails("run", "--only", "clean", "--db", read_only, "--out", str(tmp_path))
     assert error.startswith("error: the database cannot be written")
     assert "permissions" in advice
+
+
+def test_a_report_that_cannot_be_written(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "csv").write_text("a file where the CSV folder goes")
+    result = CliRunner().invoke(main, ["run", str(TEST_DATA / "bb1997_sf04_head.pbn"),
+                                       "--out", str(out)])
+    assert result.exit_code == 3
+    error, advice = result.output.strip().splitlines()[-2:]
+    assert error == f"error: cannot write {out / 'csv'}: File exists"
+    assert advice.startswith("Check the folder's permissions")
