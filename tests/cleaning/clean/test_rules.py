@@ -10,7 +10,7 @@ from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.core.settings import default_settings
 
 CLEAN = default_settings().clean
-CASES = json.loads((Path(__file__).parent / "data" / "clean_cases.json").read_text())
+CASES = json.loads((Path(__file__).parents[2] / "data" / "clean_cases.json").read_text())
 
 
 def _record(case):

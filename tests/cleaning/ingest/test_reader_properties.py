@@ -27,7 +27,8 @@ REAL_RECORDS = [record.values for record in read_pbn(PBN_TEXT)]
 SYNTAX = st.sampled_from(list("[]\"'|;,()#%{}-*=!\n\\ ") + ["\r\n", "[Deal \"", "md|", "pc|",
                                                           "INSERT INTO t VALUES ", "NULL"])
 FUZZY_TEXT = st.lists(st.one_of(SYNTAX, st.text(max_size=8)), max_size=60).map("".join)
-# BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/test_properties.py for a longer hunt.
+# For a longer hunt:
+# BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/cleaning/ingest/test_reader_properties.py
 fast = settings(max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)),
                 deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

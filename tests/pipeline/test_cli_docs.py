@@ -10,7 +10,7 @@ from bridgerank.core.errors import SettingsError
 from bridgerank.core.settings import load_settings
 from bridgerank.pipeline.cli import main
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+README = (Path(__file__).parents[2] / "README.md").read_text()
 
 
 @pytest.mark.parametrize("command", sorted(main.commands))
@@ -28,7 +28,7 @@ def test_quick_start_is_two_commands():
 
 
 def test_ci_runs_the_readme_test_command():
-    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
+    ci = (Path(__file__).parents[2] / ".ci" / "run").read_text()
     assert 'pip install -e ".[test]" && pytest' in ci.splitlines()
 
 

@@ -15,7 +15,7 @@ from bridgerank.pipeline.cli import main
 from tests.conftest import TEST_DATA
 
 
-# The dds stage has tests of its own (test_dds_stage); these stop before it to stay fast.
+# The dds stage has tests of its own (tests/dds/test_stage.py); these stop before it to stay fast.
 def _invoke(*args):
     result = CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
     return result
