@@ -174,11 +174,10 @@ def test_play_counters_and_claims():
     assert counts[N]["auctions_analyzed"] == 0
 
 
-def test_counter_and_rate_names_are_the_thesis_tables():
+def test_counter_and_rate_names_are_the_thesis_tables(shared_data):
     import csv
 
-    from tests.conftest import shared
-    with open(shared("thesis", "results", "dds_final_results.csv")) as handle:
+    with open(shared_data("thesis", "results", "dds_final_results.csv")) as handle:
         header = next(csv.reader(handle))
     assert tuple(name.strip() for name in header[3:]) == COUNTERS
     assert len(COUNTERS) == 33 and len(RATES) == 28

@@ -4,7 +4,6 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA
 
 
 def _fails(*arguments: str) -> list[str]:
@@ -38,9 +37,9 @@ def test_a_folder_or_a_file_that_is_no_database(tmp_path):
     assert advice == "Pass --db to a new file, or restore the database from a copy"
 
 
-def test_a_read_only_database(tmp_path):
+def test_a_read_only_database(tmp_path, test_data):
     path = tmp_path / "db.sqlite"
-    assert CliRunner().invoke(main, ["run", str(TEST_DATA / "bb1997_sf04_head.pbn"), "--to",
+    assert CliRunner().invoke(main, ["run", str(test_data / "bb1997_sf04_head.pbn"), "--to",
                                      "ingest", "--db", str(path)]).exit_code == 0
     read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
     error, advice = _fails("run", "--only", "clean", "--db", read_only, "--out", str(tmp_path))

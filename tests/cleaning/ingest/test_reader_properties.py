@@ -15,7 +15,7 @@ from bridgerank.cleaning.ingest.sources import decode, sniff
 from bridgerank.cleaning.ingest.sqldump import read_sqldump
 from bridgerank.cleaning.ingest.valet import read_valet
 from bridgerank.core.settings import default_settings
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 CLEAN = default_settings().clean
 READERS = (read_pbn, read_lin, read_sqldump, read_valet)
