@@ -82,8 +82,9 @@ def open_engine(url: str) -> Engine:
         file that cannot be opened as a database.
     """
     with store_errors(url):
-        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-            Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        file = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        if file and file != ":memory:" and not file.startswith("file:"):  # not a URI filename
+            Path(file).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)

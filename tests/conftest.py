@@ -1,15 +1,13 @@
-"""Shared fixtures: paths to real data and a fresh database per test."""
+"""Shared fixtures: paths to the test data and to real data, and a fresh database per test."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from bridgerank.core.settings import ENVIRONMENT
 from bridgerank.core.store import open_engine
-
-TESTS = Path(__file__).parent
-TEST_DATA = TESTS / "data"
-SHARED_DATA = TESTS.parent.parent / "shared" / "data"
+from tests.paths import SHARED_DATA, TEST_DATA
 
 
 @pytest.fixture(autouse=True)
@@ -26,9 +24,21 @@ def engine(tmp_path):
     engine.dispose()
 
 
-def shared(*parts) -> Path:
-    """A file of ../shared/data; the test is skipped when the shared data is absent."""
+@pytest.fixture(scope="session")
+def test_data() -> Path:
+    """The small real files of tests/data."""
+    return TEST_DATA
+
+
+def _shared(*parts: str) -> Path:
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"shared data not found: {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Callable[..., Path]:
+    """``shared_data("thesis", "results")``: a file or folder of ../shared/data; the test is
+    skipped when the shared data is absent."""
+    return _shared

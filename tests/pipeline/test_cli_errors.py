@@ -4,7 +4,6 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA
 
 
 def _fails(*arguments: str) -> list[str]:
@@ -38,9 +37,9 @@ def test_a_folder_or_a_file_that_is_no_database(tmp_path):
     assert advice == "Pass --db to a new file, or restore the database from a copy"
 
 
-def test_a_read_only_database(tmp_path):
+def test_a_read_only_database(tmp_path, test_data):
     path = tmp_path / "db.sqlite"
-    assert CliRunner().invoke(main, ["run", str(TEST_DATA / "bb1997_sf04_head.pbn"), "--to",
+    assert CliRunner().invoke(main, ["run", str(test_data / "bb1997_sf04_head.pbn"), "--to",
                                      "ingest", "--db", str(path)]).exit_code == 0
     read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
     error, advice = _fails("run", "--only", "clean", "--db", read_only, "--out", str(tmp_path))
@@ -48,11 +47,11 @@ def test_a_read_only_database(tmp_path):
     assert "permissions" in advice
 
 
-def test_a_report_that_cannot_be_written(tmp_path):
+def test_a_report_that_cannot_be_written(tmp_path, test_data):
     out = tmp_path / "out"
     out.mkdir()
     (out / "csv").write_text("a file where the CSV folder goes")
-    result = CliRunner().invoke(main, ["run", str(TEST_DATA / "bb1997_sf04_head.pbn"),
+    result = CliRunner().invoke(main, ["run", str(test_data / "bb1997_sf04_head.pbn"),
                                        "--out", str(out)])
     assert result.exit_code == 3
     error, advice = result.output.strip().splitlines()[-2:]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
 

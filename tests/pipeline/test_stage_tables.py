@@ -10,7 +10,6 @@ from sqlalchemy import event
 from bridgerank.core.settings import load_settings
 from bridgerank.core.store import Base, open_engine
 from bridgerank.pipeline.stages import all_stages, run_stages
-from tests.conftest import TEST_DATA
 
 KERNEL = {"stage_runs", "table_versions"}  # the ledger's own tables, written by the runner
 _WRITE = re.compile(r'^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|'
@@ -30,7 +29,7 @@ def _touched(statement: str, tables: set[str]) -> tuple[set[str], set[str]]:
 
 
 @pytest.fixture(scope="module")
-def touched(tmp_path_factory):
+def touched(tmp_path_factory, test_data):
     """Run every stage on a small real slice; the tables each one wrote and read."""
     folder = tmp_path_factory.mktemp("tables")
     engine = open_engine(f"sqlite:///{folder / 'db.sqlite'}")
@@ -46,8 +45,8 @@ def touched(tmp_path_factory):
         read[current["stage"]] |= looked
 
     settings = load_settings(None, {"store": {"out": str(folder)}})
-    sources = [str(TEST_DATA / "bb1997_sf04_head.pbn"),
-               str(TEST_DATA / "capgemini1998_round01.pbn")]
+    sources = [str(test_data / "bb1997_sf04_head.pbn"),
+               str(test_data / "capgemini1998_round01.pbn")]
     for stage in all_stages():
         current["stage"] = stage.name
         outcome = run_stages(engine, settings, [stage], sources=sources)[0]

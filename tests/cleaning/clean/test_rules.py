@@ -1,16 +1,16 @@
 """Every reason code and derived field of the cleaning rules, from the case table."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from bridgerank.cleaning.clean.reasons import REASONS
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.core.settings import default_settings
+from tests.paths import TEST_DATA
 
 CLEAN = default_settings().clean
-CASES = json.loads((Path(__file__).parent / "data" / "clean_cases.json").read_text())
+CASES = json.loads((TEST_DATA / "clean_cases.json").read_text())
 
 
 def _record(case):
@@ -31,7 +31,7 @@ def test_case(case):
 
 def test_every_reason_code_has_a_case():
     """Each reason the stage can record is exercised by at least one case (the two that
-    need the stage's cross-record view are tested in test_clean_stage)."""
+    need the stage's cross-record view are tested in tests/pipeline/test_end_to_end.py)."""
     covered = {code for case in CASES["cases"] for _, code in case["issues"]}
     stage_only = {"unparseable_record", "duplicate_record"}
     assert {reason.code for reason in REASONS} - covered == stage_only

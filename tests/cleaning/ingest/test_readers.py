@@ -4,15 +4,14 @@ from bridgerank.cleaning.ingest.lin import read_lin
 from bridgerank.cleaning.ingest.pbn import read_pbn
 from bridgerank.cleaning.ingest.sources import decode, sniff
 from bridgerank.cleaning.ingest.sqldump import read_sqldump
-from tests.conftest import TEST_DATA
 
 
-def _pbn(name):
-    return list(read_pbn(decode((TEST_DATA / name).read_bytes())[0]))
+def _pbn(test_data, name):
+    return list(read_pbn(decode((test_data / name).read_bytes())[0]))
 
 
-def test_pbn_1955_records_and_sections():
-    records = _pbn("bermuda1955_head.pbn")
+def test_pbn_1955_records_and_sections(test_data):
+    records = _pbn(test_data, "bermuda1955_head.pbn")
     assert len(records) == 12
     second = records[1]
     assert second.line == 27
@@ -25,8 +24,8 @@ def test_pbn_1955_records_and_sections():
     assert all(record.play_layout == "seat" for record in records)
 
 
-def test_pbn_hash_inherits_previous_values():
-    records = _pbn("bb1997_sf04_head.pbn")
+def test_pbn_hash_inherits_previous_values(test_data):
+    records = _pbn(test_data, "bb1997_sf04_head.pbn")
     first, second = records[0], records[1]
     assert second.values["event"] == first.values["event"] == "1997 Bermuda Bowl"
     assert second.values["site"] == "Hammamet TUN"
@@ -37,8 +36,8 @@ def test_pbn_hash_inherits_previous_values():
     assert second.values["play"].endswith("SA *")
 
 
-def test_pbn_latin1_names_are_decoded():
-    data = (TEST_DATA / "capgemini1998_latin1.pbn").read_bytes()
+def test_pbn_latin1_names_are_decoded(test_data):
+    data = (test_data / "capgemini1998_latin1.pbn").read_bytes()
     text, encoding = decode(data)
     assert encoding == "cp1252"
     records = list(read_pbn(text))
@@ -63,8 +62,8 @@ def test_pbn_games_without_blank_lines_are_split_on_repeated_tags():
     assert [r.values["event"] for r in read_pbn(text)] == ["A", "B"]
 
 
-def test_lin_vugraph_both_rooms():
-    records = list(read_lin((TEST_DATA / "vugraph-00070.lin").read_text()))
+def test_lin_vugraph_both_rooms(test_data):
+    records = list(read_lin((test_data / "vugraph-00070.lin").read_text()))
     assert len(records) == 32  # boards 1-16, open and closed
     open1, closed1 = records[0], records[1]
     assert (open1.values["room"], open1.values["board"]) == ("Open", "1")
@@ -80,8 +79,8 @@ def test_lin_vugraph_both_rooms():
     assert open1.values["play"].split()[:4] == ["h3", "h6", "h9", "hA"]
 
 
-def test_lin_commentary_and_alerts():
-    records = list(read_lin((TEST_DATA / "usbf_head.lin").read_text()))
+def test_lin_commentary_and_alerts(test_data):
+    records = list(read_lin((test_data / "usbf_head.lin").read_text()))
     first = records[0]
     assert first.values["auction"] == "1H p 3C! p 4H p p p"
     assert "caitlin" not in first.values["auction"] + first.values["play"]
@@ -89,8 +88,8 @@ def test_lin_commentary_and_alerts():
     assert records[1].values["room"] == "Closed" and records[1].values["northname"] == "Martel"
 
 
-def test_sql_dump_defects_are_recovered():
-    records = list(read_sqldump((TEST_DATA / "defects_dump.sql").read_text()))
+def test_sql_dump_defects_are_recovered(test_data):
+    records = list(read_sqldump((test_data / "defects_dump.sql").read_text()))
     assert len(records) == 8
     by_no = {record.record_no: record for record in records}
     assert by_no[1].values["scoring"] == "IMP;Cross"
@@ -117,13 +116,13 @@ def test_sniff():
     assert sniff(b"\x00\x01[Event") is None
 
 
-def test_valet_travellers_with_names_and_deals(tmp_path):
+def test_valet_travellers_with_names_and_deals(tmp_path, test_data):
     from pathlib import Path
 
     from bridgerank.cleaning.ingest.sources import discover
     from bridgerank.cleaning.ingest.valet import read_valet
 
-    folder = TEST_DATA / "valet" / "2006-Euro" / "Men"
+    folder = test_data / "valet" / "2006-Euro" / "Men"
     found = [candidate.path.relative_to(folder).as_posix()
              for candidate in discover([str(folder)], [".txt", ".pbn"])]
     assert found == ["names.txt", "scores.txt"]  # hands/ and the altnames/ copy are skipped

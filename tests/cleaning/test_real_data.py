@@ -15,7 +15,6 @@ from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.core.store import open_engine
 from bridgerank.pipeline.cli import main
-from tests.conftest import shared
 
 
 def _tables(db):
@@ -30,9 +29,9 @@ def _tables(db):
     return result
 
 
-def test_slice_bermuda_bowl_1997_and_vugraph(tmp_path):
-    folder = shared("pbn", "1997-Orbis_Bermuda_Bowl")
-    lin = shared("lin")
+def test_slice_bermuda_bowl_1997_and_vugraph(tmp_path, shared_data):
+    folder = shared_data("pbn", "1997-Orbis_Bermuda_Bowl")
+    lin = shared_data("lin")
     result = CliRunner().invoke(main, ["run", str(folder), str(lin), "--to", "match",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -45,8 +44,8 @@ def test_slice_bermuda_bowl_1997_and_vugraph(tmp_path):
 
 
 @pytest.mark.slow
-def test_whole_corpus(tmp_path):
-    sources = [str(shared("pbn")), str(shared("lin"))]
+def test_whole_corpus(tmp_path, shared_data):
+    sources = [str(shared_data("pbn")), str(shared_data("lin"))]
     runner = CliRunner()
     ingest = runner.invoke(main, ["ingest", *sources, "--out", str(tmp_path)])
     assert ingest.exit_code == 0, ingest.output
@@ -63,8 +62,8 @@ def test_whole_corpus(tmp_path):
 
 
 @pytest.mark.slow
-def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path):
-    sources = [str(shared("pbn")), str(shared("lin"))]
+def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path, shared_data):
+    sources = [str(shared_data("pbn")), str(shared_data("lin"))]
     command = [sys.executable, "-m", "bridgerank", "run", "--to", "clean", *sources]
     killed = tmp_path / "killed"
     process = subprocess.Popen(command + ["--out", str(killed)], stdout=subprocess.DEVNULL,

@@ -5,22 +5,21 @@ import re
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA
 
 HOSTILE = "<script>alert(1)</script>"
 
 
-def _run_slice(tmp_path):
+def _run_slice(tmp_path, test_data):
     source = tmp_path / "slice.pbn"
-    text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
+    text = (test_data / "bermuda1955_head.pbn").read_text()
     source.write_text(text.replace("Boris Schapiro", HOSTILE))
     result = CliRunner().invoke(main, ["run", str(source), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     return result.output, (tmp_path / "report.html").read_text()
 
 
-def test_report_from_a_small_real_run(tmp_path):
-    output, html = _run_slice(tmp_path)
+def test_report_from_a_small_real_run(tmp_path, test_data):
+    output, html = _run_slice(tmp_path, test_data)
     assert f"report: {tmp_path / 'report.html'}" in output
     for title in ("Run settings and timings", "Data funnel", "Boards excluded (thesis Table 5)",
                   "Name matching to the WBF lists", "Players: the 33 counters and 28 rates",
@@ -40,8 +39,8 @@ def test_report_from_a_small_real_run(tmp_path):
     assert "report: " in rewritten.output and (tmp_path / "report.html").exists()
 
 
-def test_a_hostile_player_name_is_escaped(tmp_path):
-    _, html = _run_slice(tmp_path)
+def test_a_hostile_player_name_is_escaped(tmp_path, test_data):
+    _, html = _run_slice(tmp_path, test_data)
     assert HOSTILE not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert html.count("<script>") == 1  # the report's own table sorter, nothing else

@@ -13,7 +13,7 @@ from bridgerank.ratings.bt import (
     fit_bt,
     log_likelihood,
 )
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 CASES = json.loads((TEST_DATA / "bt_cases.json").read_text())
 

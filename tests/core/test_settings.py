@@ -1,4 +1,5 @@
-"""Typed settings: the dataclasses match defaults.toml, are frozen, and layer as documented."""
+"""Typed settings: the dataclasses match defaults.toml, are frozen, layer as documented, and
+a bad settings file is one error line."""
 
 import dataclasses
 import datetime as dt
@@ -131,3 +132,44 @@ def test_last_year_zero_means_this_year():
 
 def test_thresholds_are_opportunity_counters():
     assert {field.name for field in dataclasses.fields(RegressThresholds)} <= set(OPPORTUNITIES)
+
+
+def test_defaults_load():
+    settings = load_settings()
+    assert settings.clean.first_year == 1900
+    assert settings.store.out == "out"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[clean]\nfirst_yaer = 1950\n", "unknown setting 'first_yaer'; did you mean 'first_year'?"),
+    ("[clean]\nfirst_year = 'soon'\n", "'first_year' must be int, not str"),
+    ("[nothing]\n", "unknown setting 'nothing'"),
+    ("[cleen]\nfirst_year = 1950\n", "unknown setting 'cleen'; did you mean 'clean'?"),
+    ("[regress.thresholds]\nleeds = 1\n", ".regress.thresholds: unknown setting 'leeds'; "
+                                           "did you mean 'leads'?"),
+    ("clean = 3\n", "'clean' must be a table"),
+    ("[match]\nwbf_lists = 'one.csv'\n", "'wbf_lists' must be list, not str"),
+    ("[regress]\nresponses = ['pp', 2]\n", "'responses[1]' must be str, not int"),
+    ("[rate]\nprior = 1\n", "'prior' must be bool, not int"),
+    ("[clean\n", "not valid TOML"),
+])
+def test_bad_settings_files(tmp_path, text, message):
+    path = tmp_path / "settings.toml"
+    path.write_text(text)
+    with pytest.raises(SettingsError, match=re.escape(message)):
+        load_settings(path)
+
+
+def test_bad_settings_file_is_one_line_through_the_cli(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text("[clean]\nfirst_yaer = 1950\n")
+    result = CliRunner().invoke(main, ["status", "--config", str(path), "--out", str(tmp_path)])
+    assert result.exit_code == 2  # a settings error, like a usage error
+    assert result.output.strip() == (f"error: {path}.clean: unknown setting 'first_yaer'; "
+                                     "did you mean 'first_year'?")
+
+
+def test_missing_settings_file(tmp_path):
+    result = CliRunner().invoke(main, ["status", "--config", str(tmp_path / "no.toml")])
+    assert result.exit_code == 2
+    assert "cannot read settings file" in result.output

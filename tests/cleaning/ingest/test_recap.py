@@ -18,7 +18,7 @@ from bridgerank.core.errors import SourceError
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main
 from bridgerank.ratings.games import ns_score
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 CLEAN = default_settings().clean
 RECAPS = TEST_DATA / "acbl"
@@ -134,13 +134,11 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
 
 
 @pytest.mark.slow
-def test_every_recap_of_the_acbl_folder(tmp_path):
+def test_every_recap_of_the_acbl_folder(tmp_path, shared_data):
     """All 220 recap files: the copies under quicktricks/ add nothing; every played table's
     score as we compute it from deal, contract, declarer and tricks is the recap's own, except
     the few the club entered inconsistently, which carry a score_mismatch note."""
-    from tests.conftest import shared
-
-    folder = shared("acbl")
+    folder = shared_data("acbl")
     result = CliRunner().invoke(main, ["run", str(folder), "--to", "clean", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "from 220 files (111 already stored, 109 ingested)" in result.output

@@ -14,14 +14,13 @@ from bridgerank.bridge.cards import SEATS, seat_after
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.play import trick_winner
 from bridgerank.pipeline.cli import main
-from tests.conftest import shared
 
 STRAINS = "SHDCN"
 
 
-def _read_list100():
+def _read_list100(shared_data):
     records, current = [], None
-    for line in shared("dds", "list100.txt").read_text().splitlines():
+    for line in shared_data("dds", "list100.txt").read_text().splitlines():
         head, _, rest = line.partition(" ")
         if head == "PBN":
             dealer, vul, trump, first, deal = rest.split(None, 4)
@@ -68,8 +67,8 @@ def _pbn(records):
 
 
 @pytest.fixture(scope="module")
-def golden_db(tmp_path_factory):
-    records = _read_list100()
+def golden_db(tmp_path_factory, shared_data):
+    records = _read_list100(shared_data)
     folder = tmp_path_factory.mktemp("golden")
     source = folder / "list100.pbn"
     source.write_text(_pbn(records))
@@ -107,11 +106,11 @@ def test_card_by_card_equal_dds_trace(golden_db):
         assert all(value == trace[-1] for value in ours[len(trace):]), number
 
 
-def test_par_scores_equal_dds_par():
+def test_par_scores_equal_dds_par(shared_data):
     """The PAR line of every list100 deal ("NS -110") from our stored table format."""
     from bridgerank.dds.solver import par_score
 
-    lines = shared("dds", "list100.txt").read_text().splitlines()
+    lines = shared_data("dds", "list100.txt").read_text().splitlines()
     checked = 0
     for number, line in enumerate(lines):
         if not line.startswith("PBN"):

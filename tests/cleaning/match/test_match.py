@@ -15,7 +15,7 @@ from bridgerank.cleaning.match.wbf_lists import read_wbf_lists
 from bridgerank.core.settings import default_settings, resolve_path
 from bridgerank.core.store import StageRun, open_engine
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA, shared
+from tests.paths import TEST_DATA
 
 CASES = json.loads((TEST_DATA / "name_cases.json").read_text())
 SAMPLE = json.loads((TEST_DATA / "wbf_sample_50.json").read_text())
@@ -45,13 +45,13 @@ def test_the_three_2014_layouts_load(default_lists):
     assert by_name["Fulvio Fantoni"].source == "wbf_grand_masters.csv"
 
 
-def test_a_csv_with_name_mp_pp_columns_loads(tmp_path):
+def test_a_csv_with_name_mp_pp_columns_loads(tmp_path, shared_data):
     path = tmp_path / "new.csv"
     path.write_text("name,country,mp,pp\nAlfredo Versace,Italy,5000,60\nNobody,,x,1\n,,1,1\n")
     result = read_wbf_lists([path])
     assert [(e.name, e.mp, e.pp) for e in result.entries] == [("Alfredo Versace", 5000, 60)]
     assert result.problems == ["new.csv:3: points are not numbers", "new.csv:4: no name"]
-    thesis = read_wbf_lists([shared("thesis", "results", "dds_final_results.csv")])
+    thesis = read_wbf_lists([shared_data("thesis", "results", "dds_final_results.csv")])
     assert len(thesis.entries) == 2145 and thesis.problems == []
 
 
@@ -80,9 +80,9 @@ def test_hand_checked_sample_of_50(default_lists):
         assert (entry.name, entry.country) == (pair["wbf"], pair["country"]), pair
 
 
-def test_thesis_list_finds_the_1955_players():
+def test_thesis_list_finds_the_1955_players(shared_data):
     """Against the thesis's own list (name, mp, pp), the 1955 spellings match."""
-    entries = read_wbf_lists([shared("thesis", "results", "dds_final_results.csv")]).entries
+    entries = read_wbf_lists([shared_data("thesis", "results", "dds_final_results.csv")]).entries
     matcher = NameMatcher([entry.name for entry in entries], settings=MATCH)
     for raw, expected in [("Milton Elleby", "Milton Q Ellenby"),
                           ("Milton Ellenby", "Milton Q Ellenby"),

@@ -7,7 +7,6 @@ from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
 from bridgerank.ratings.games import TeamGame, imps, ns_score, team_games
-from tests.conftest import TEST_DATA
 
 
 def test_imps_scale():
@@ -43,10 +42,10 @@ def test_team_games_from_the_1955_rooms():
     assert tie.hyperedges() == [(("a",), ("b",), 0.5), (("b",), ("a",), 0.5)]
 
 
-def test_rate_stage_and_report_on_the_sample_slice(tmp_path):
+def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
     runner = CliRunner()
-    result = runner.invoke(main, ["run", str(TEST_DATA / "bermuda1955_head.pbn"),
-                                  str(TEST_DATA / "vugraph-00070.lin"), "--out", str(tmp_path)])
+    result = runner.invoke(main, ["run", str(test_data / "bermuda1955_head.pbn"),
+                                  str(test_data / "vugraph-00070.lin"), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "rate: 22 team boards" in result.output
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
@@ -64,9 +63,9 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path):
     assert "22 team boards played in both rooms" in html
 
 
-def test_rerun_is_up_to_date(tmp_path):
+def test_rerun_is_up_to_date(tmp_path, test_data):
     runner = CliRunner()
-    runner.invoke(main, ["run", str(TEST_DATA / "vugraph-00070.lin"), "--to", "match",
+    runner.invoke(main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match",
                          "--out", str(tmp_path)])
     first = runner.invoke(main, ["rate", "--out", str(tmp_path)])
     assert "rate: 16 team boards" in first.output
@@ -74,11 +73,11 @@ def test_rerun_is_up_to_date(tmp_path):
 
 
 @pytest.mark.parametrize("weighting", ["imps"])
-def test_imp_weighting_setting(tmp_path, weighting):
+def test_imp_weighting_setting(tmp_path, weighting, test_data):
     settings = tmp_path / "rate.toml"
     settings.write_text(f'[rate]\nweighting = "{weighting}"\nbootstrap_resamples = 0\n')
     runner = CliRunner()
-    runner.invoke(main, ["run", str(TEST_DATA / "vugraph-00070.lin"), "--to", "match",
+    runner.invoke(main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match",
                          "--out", str(tmp_path)])
     result = runner.invoke(main, ["rate", "--out", str(tmp_path), "--config", str(settings)])
     assert result.exit_code == 0 and "rate: 16 team boards" in result.output
@@ -107,8 +106,8 @@ def test_pair_rankings_and_team_elo():
     assert scores["test_games"] == 10 and scores["accuracy"] == 1.0
 
 
-def test_rate_stage_on_a_pairs_event(tmp_path):
-    result = CliRunner().invoke(main, ["run", str(TEST_DATA / "capgemini1998_round01.pbn"),
+def test_rate_stage_on_a_pairs_event(tmp_path, test_data):
+    result = CliRunner().invoke(main, ["run", str(test_data / "capgemini1998_round01.pbn"),
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "pair rankings" in result.output and "skill-o-meter" in result.output

@@ -12,12 +12,11 @@ from bridgerank.dds.tables import PlayerRates
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.stages import get_stage, run_stages
 from bridgerank.regression.data import read_rates_csv
-from tests.conftest import shared
 
 
-def _thesis_players(engine):
+def _thesis_players(engine, shared_data):
     """The thesis's 200 players, their rates and WBF points, stored as the stages would."""
-    results = shared("thesis", "results")
+    results = shared_data("thesis", "results")
     rates = pd.concat([read_rates_csv(results / f"200_{w}_results.csv").drop(columns=["mp", "pp"])
                        for w in ("unweighted", "weighted")], axis=1)
     points = pd.read_csv(results / "dds_final_results.csv").set_index("name")
@@ -36,9 +35,9 @@ def _thesis_players(engine):
             conn.execute(insert(TableVersion).values(name=table, version="thesis"))
 
 
-def test_stage_reproduces_table_16_from_the_database(tmp_path):
+def test_stage_reproduces_table_16_from_the_database(tmp_path, shared_data):
     engine = open_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
-    _thesis_players(engine)
+    _thesis_players(engine, shared_data)
     settings = load_settings(overrides={"regress": {"bootstrap_resamples": 10,
                                                      "sweep_factors": [1.0]}})
     outcome = run_stages(engine, settings, [get_stage("regress")])[0]
@@ -70,8 +69,8 @@ def test_stage_without_enough_players_says_so(tmp_path):
     assert outcome.summary["notes"]
 
 
-def test_regress_command_on_files(tmp_path):
-    results = shared("thesis", "results")
+def test_regress_command_on_files(tmp_path, shared_data):
+    results = shared_data("thesis", "results")
     settings = tmp_path / "quick.toml"
     settings.write_text("[regress]\nbootstrap_resamples = 5\n")
     result = CliRunner().invoke(main, [

@@ -12,7 +12,7 @@ from bridgerank.core.store import open_engine
 from bridgerank.dds import stage as dds_stage
 from bridgerank.dds.workers import CRASH_ENV
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 SLICE = TEST_DATA / "bermuda1955_head.pbn"  # 12 records, 6 deals
 

@@ -11,7 +11,6 @@ import pytest
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.pbn import read_pbn
 from bridgerank.core.settings import default_settings
-from tests.conftest import TEST_DATA
 
 pbn = pytest.importorskip("endplay.parsers.pbn")
 
@@ -23,8 +22,8 @@ def _card(card) -> str:
     return card.suit.name[0].upper() + card.rank.abbr.replace("10", "T")
 
 
-def test_same_deals_contracts_and_play_order_as_endplay():
-    text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
+def test_same_deals_contracts_and_play_order_as_endplay(test_data):
+    text = (test_data / "bermuda1955_head.pbn").read_text()
     games = [game for game in text.split("\n\n") if "[Event" in game]
     ours = [clean_record(record.values, settings=CLEAN).board for record in read_pbn(text)]
     assert len(games) == len(ours) == 12

@@ -15,7 +15,7 @@ from bridgerank.cleaning.ingest.sources import decode, sniff
 from bridgerank.cleaning.ingest.sqldump import read_sqldump
 from bridgerank.cleaning.ingest.valet import read_valet
 from bridgerank.core.settings import default_settings
-from tests.conftest import TEST_DATA
+from tests.paths import TEST_DATA
 
 CLEAN = default_settings().clean
 READERS = (read_pbn, read_lin, read_sqldump, read_valet)
@@ -27,7 +27,8 @@ REAL_RECORDS = [record.values for record in read_pbn(PBN_TEXT)]
 SYNTAX = st.sampled_from(list("[]\"'|;,()#%{}-*=!\n\\ ") + ["\r\n", "[Deal \"", "md|", "pc|",
                                                           "INSERT INTO t VALUES ", "NULL"])
 FUZZY_TEXT = st.lists(st.one_of(SYNTAX, st.text(max_size=8)), max_size=60).map("".join)
-# BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/test_properties.py for a longer hunt.
+# For a longer hunt:
+# BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/cleaning/ingest/test_reader_properties.py
 fast = settings(max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)),
                 deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

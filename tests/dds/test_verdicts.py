@@ -1,8 +1,11 @@
 """Hand-worked boards for every mistake type: exact counts and weights.
 
 Tables are written by hand as 20 hex digits: strains S H D C N, each for N E S W. All
-scores below are worked out by hand in the comments (non-vulnerable unless said).
+scores are worked out by hand, in the comments below and in the "why" of each case of
+tests/data/dds_verdict_cases.json (non-vulnerable unless said).
 """
+
+import json
 
 import pytest
 
@@ -11,8 +14,12 @@ from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim
 from bridgerank.dds.counters import COUNTERS, RATES, rates, seat_counters
+from tests.paths import TEST_DATA
 
 N, E, S, W = range(4)
+SEATS = {"N": N, "E": E, "S": S, "W": W}
+# The auction verdicts of one board each, worked out by hand: see the file's _doc.
+CASES = json.loads((TEST_DATA / "dds_verdict_cases.json").read_text())["cases"]
 
 
 def _verdicts(calls, first, contract, declarer, table, ns_vul=False, ew_vul=False):
@@ -29,89 +36,15 @@ def test_table_reading():
     assert parsed.hex == table
 
 
-def test_passed_out_with_a_makeable_partscore():
-    # NS take 8 tricks in spades: 1S+1 or 2S= is 110, their best; EW make nothing.
-    table = "8585" "6666" "6666" "6666" "7575"
-    got = _verdicts("P P P P", N, None, None, table)
-    assert got["NS"] == ("passed", ("passed_higher_contract",), 110, 0)
-    assert got["EW"] == ("passed", (), 0, 0)
-
-
-def test_declarer_missed_game():
-    # 2S by N makes 10: 170. 4S (only N may declare spades: he named them first) is 420.
-    table = "a3a3" "7373" "7373" "7373" "8383"
-    got = _verdicts("1S P 2S P P P", N, Contract(2, "S", 0), N, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_higher_contract",), 250, 170)
-    assert got["EW"] == ("defending", (), 0, -170)
-
-
-def test_defender_missed_the_double():
-    # 4S by N takes 7: -150 undoubled, -500 doubled: EW gave away 350. NS could have
-    # stopped in 1NT (7 tricks, 90, the best of their contracts): they gave away 240.
-    table = "7373" "7373" "7373" "7373" "7373"
-    got = _verdicts("1S P 4S P P P", N, Contract(4, "S", 0), N, table)
-    assert got["EW"] == ("defending", ("defender_missed_current_double",), 350, 150)
-    assert got["NS"] == ("declaring", ("declarer_missed_higher_contract",), 240, -150)
-
-
-def test_erroneous_double_and_the_missed_redouble():
-    # 2SX by N makes 9: 120 + 300 + 50 + 100 = 570; undoubled 2S+1 is 140, so EW's double
-    # gave away 430; redoubled, 240 + 300 + 100 + 200 = 840, so NS missed 270.
-    table = "9494" "4444" "4444" "4444" "4444"
-    got = _verdicts("1S P 2S X P P P", N, Contract(2, "S", 1), N, table)
-    assert got["EW"] == ("defending", ("defender_erroneously_doubled",), 430, -570)
-    assert got["NS"] == ("declaring",
-                         ("declarer_missed_redoubling_opponents_erroneous_double",), 270, 570)
-
-
-def test_defender_missed_the_sacrifice():
-    # 4S by N (NS vulnerable) makes 10: 620. 5HX by E (E named hearts first) takes 9:
-    # down 2 non-vulnerable doubled, -300. EW gave away 320.
-    table = "a3a3" "4949" "5555" "5555" "4444"
-    got = _verdicts("1S 2H 4S P P P", N, Contract(4, "S", 0), N, table, ns_vul=True)
-    assert got["EW"] == ("defending", ("defender_missed_higher_contract",), 320, -620)
-    assert got["NS"] == ("declaring", (), 0, 620)
-
-
-def test_declarer_missed_doubling_their_last_bid():
-    # 3S by N makes 9: 140. EW's 2H (by E) takes 5: doubled down 3 is +500 for NS (360 more);
-    # undoubled +150 is better than 140 too, but only the best type counts.
-    table = "9494" "5555" "5555" "5555" "7474"
-    got = _verdicts("1S 2H 3S P P P", N, Contract(3, "S", 0), N, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_doubling_opponents_last_bid",), 360, 140)
-    assert got["EW"] == ("defending", (), 0, -140)
-
-
-def test_only_the_best_type_counts():
-    # 3S by N takes 8: -50. Doubling EW's 2H (E takes 7, down 1) would give +100 (150 better),
-    # but stopping in 2S by N, 8 tricks, gives 110 (160 better): the higher-contract type.
-    table = "8484" "4747" "4444" "4444" "4444"
-    got = _verdicts("1S 2H 3S P P P", N, Contract(3, "S", 0), N, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_higher_contract",), 160, -50)
-
-
-def test_declarer_missed_their_last_bid_when_doubling_would_make_it():
-    # 3S by N takes 7: -100. EW's 2H by E takes exactly 8: undoubled -110, doubled -670 for
-    # NS. Better than both: 2S by N... made impossible by the table (7 tricks): 2S down 1
-    # doubled = -100, a tie with the actual, so no higher contract. Letting 2H stand (-110)
-    # is worse than -100: no mistake. Give E 7 tricks: 2H down 1 = +50 undoubled, +100
-    # doubled; now take the double away by making EW vulnerable with 2H just making (8):
-    table = "7373" "3838" "3333" "3333" "3333"
-    got = _verdicts("1S 2H 3S P P P", N, Contract(3, "S", 0), N, table)
-    assert got["NS"] == ("declaring", (), 0, -100)
-    # 3S by N takes 6 (down 3, -150); EW's 2H makes 8 (-110 for NS): letting it stand is
-    # the best (doubling it: -470), weight 40.
-    table = "6363" "3838" "3333" "3333" "3333"
-    got = _verdicts("1S 2H 3S P P P", N, Contract(3, "S", 0), N, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_opponents_last_bid",), 40, -150)
-
-
-def test_declarer_missed_their_last_redouble():
-    # EW's 2H (E named hearts first) was doubled by N and redoubled by E; NS then bid 3S by S
-    # making 9: 140. 2HR by E takes 5: down 3 redoubled non-vulnerable is +1000 for NS.
-    table = "9494" "5555" "5555" "5555" "7474"
-    got = _verdicts("1H P 2H X R 3S P P P", E, Contract(3, "S", 0), S, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_opponents_last_redouble",), 860, 140)
+@pytest.mark.parametrize("case", CASES, ids=[case["desc"] for case in CASES])
+def test_auction_verdicts(case):
+    contract = None if case["contract"] is None else Contract(*case["contract"])
+    declarer = None if case["declarer"] is None else SEATS[case["declarer"]]
+    got = _verdicts(case["calls"], SEATS[case["first"]], contract, declarer,
+                    case["table"].replace(" ", ""), case.get("ns_vul", False),
+                    case.get("ew_vul", False))
+    for side, (role, chosen, weight, actual) in case["expected"].items():
+        assert got[side] == (role, tuple(chosen), weight, actual), side
 
 
 def test_erroneous_redouble_ties_with_a_higher_contract():
@@ -174,11 +107,10 @@ def test_play_counters_and_claims():
     assert counts[N]["auctions_analyzed"] == 0
 
 
-def test_counter_and_rate_names_are_the_thesis_tables():
+def test_counter_and_rate_names_are_the_thesis_tables(shared_data):
     import csv
 
-    from tests.conftest import shared
-    with open(shared("thesis", "results", "dds_final_results.csv")) as handle:
+    with open(shared_data("thesis", "results", "dds_final_results.csv")) as handle:
         header = next(csv.reader(handle))
     assert tuple(name.strip() for name in header[3:]) == COUNTERS
     assert len(COUNTERS) == 33 and len(RATES) == 28

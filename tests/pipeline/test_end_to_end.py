@@ -12,10 +12,9 @@ from bridgerank.cleaning.ingest import stage as ingest_module
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.core.store import StageRun, open_engine
 from bridgerank.pipeline.cli import main
-from tests.conftest import TEST_DATA
 
 
-# The dds stage has tests of its own (test_dds_stage); these stop before it to stay fast.
+# The dds stage has tests of its own (tests/dds/test_stage.py); these stop before it to stay fast.
 def _invoke(*args):
     result = CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
     return result
@@ -53,12 +52,12 @@ def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     assert _counts(out) == counts
 
 
-def test_reingesting_the_same_file_adds_nothing(tmp_path):
+def test_reingesting_the_same_file_adds_nothing(tmp_path, test_data):
     out = tmp_path / "out"
-    _invoke("ingest", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
+    _invoke("ingest", test_data / "bermuda1955_head.pbn", "--out", out)
     copy = tmp_path / "copy.pbn"
-    shutil.copy(TEST_DATA / "bermuda1955_head.pbn", copy)
-    again = _invoke("ingest", TEST_DATA / "bermuda1955_head.pbn", copy, "--out", out)
+    shutil.copy(test_data / "bermuda1955_head.pbn", copy)
+    again = _invoke("ingest", test_data / "bermuda1955_head.pbn", copy, "--out", out)
     assert "2 already stored" in again.output
     assert _counts(out)["raw_boards"] == 12
 
@@ -77,10 +76,10 @@ def test_a_changed_setting_reruns_only_what_depends_on_it(tmp_path):
     assert "clean: up to date" in same.output
 
 
-def test_new_sources_rerun_clean(tmp_path):
+def test_new_sources_rerun_clean(tmp_path, test_data):
     out = tmp_path / "out"
-    _invoke("run", "--to", "match", TEST_DATA / "bermuda1955_head.pbn", "--out", out)
-    more = _invoke("run", "--to", "match", TEST_DATA / "vugraph-00070.lin", "--out", out)
+    _invoke("run", "--to", "match", test_data / "bermuda1955_head.pbn", "--out", out)
+    more = _invoke("run", "--to", "match", test_data / "vugraph-00070.lin", "--out", out)
     assert "clean: 44 records" in more.output
     assert _counts(out)["boards"] == 44
 
@@ -152,11 +151,11 @@ def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monk
     assert _counts(out)["boards"] == 882
 
 
-def test_bad_files_are_reported_and_skipped(tmp_path):
+def test_bad_files_are_reported_and_skipped(tmp_path, test_data):
     out = tmp_path / "out"
     folder = tmp_path / "in"
     folder.mkdir()
-    shutil.copy(TEST_DATA / "bermuda1955_head.pbn", folder / "good.pbn")
+    shutil.copy(test_data / "bermuda1955_head.pbn", folder / "good.pbn")
     (folder / "notes.txt").write_text("minutes of the club meeting\n")
     (folder / "noise.pbn").write_bytes(bytes(range(256)) * 4)
     named = tmp_path / "letter.txt"
@@ -173,9 +172,9 @@ def test_bad_files_are_reported_and_skipped(tmp_path):
     assert _counts(out)["raw_boards"] == 12  # nothing already stored was lost
 
 
-def test_sql_dump_through_the_stages(tmp_path):
+def test_sql_dump_through_the_stages(tmp_path, test_data):
     out = tmp_path / "out"
-    result = _invoke("run", "--to", "match", TEST_DATA / "defects_dump.sql", "--out", out)
+    result = _invoke("run", "--to", "match", test_data / "defects_dump.sql", "--out", out)
     assert result.exit_code == 0
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
@@ -193,12 +192,12 @@ def test_sql_dump_through_the_stages(tmp_path):
     assert ("boards",) in tables
 
 
-def test_duplicates_across_files_are_excluded_once(tmp_path):
+def test_duplicates_across_files_are_excluded_once(tmp_path, test_data):
     out = tmp_path / "out"
     renamed = tmp_path / "renamed.pbn"
-    text = (TEST_DATA / "bermuda1955_head.pbn").read_text()
+    text = (test_data / "bermuda1955_head.pbn").read_text()
     renamed.write_text(text.replace("Bermuda Bowl 1955", "BB55 (second copy)"))
-    _invoke("run", "--to", "match", TEST_DATA / "bermuda1955_head.pbn", renamed, "--out", out)
+    _invoke("run", "--to", "match", test_data / "bermuda1955_head.pbn", renamed, "--out", out)
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
         rows, _, kept = exclusion_table(conn, "board")

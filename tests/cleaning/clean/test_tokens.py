@@ -5,7 +5,6 @@ import ast
 import pytest
 
 from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
-from tests.conftest import shared
 
 
 @pytest.mark.parametrize("raw,calls", [
@@ -27,11 +26,11 @@ def test_cards(raw, cards):
     assert normalise_card(raw)[0] == cards
 
 
-def test_thesis_token_lists_are_reproduced():
+def test_thesis_token_lists_are_reproduced(shared_data):
     """Every bid and card token the thesis saw: we ignore exactly the ones it ignored, except
     "$1" (a PBN NAG) and "=0=" (a bare note reference), which its code let through by a quirk
     of str.lstrip and then dropped as empty; we ignore them outright."""
-    other = shared("thesis", "other")
+    other = shared_data("thesis", "other")
     bids = ast.literal_eval((other / "all_bids.txt").read_text())
     ignored_bids = ast.literal_eval((other / "ignored_bids.txt").read_text())
     ours = {bid for bid in bids if normalise_call(bid)[1] == "ignored"}

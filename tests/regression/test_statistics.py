@@ -13,15 +13,15 @@ from bridgerank.regression.models import fit_model
 from bridgerank.regression.selection import select
 from bridgerank.regression.study import run_regression, threshold_sweep
 from bridgerank.regression.vif import CollinearityWarning, vif_screen, vif_table
-from tests.conftest import TEST_DATA, shared
+from tests.paths import TEST_DATA
 
 THESIS = json.loads((TEST_DATA / "thesis_regression.json").read_text())
 REGRESS = default_settings().regress  # SAS PROC REG's levels, as the thesis ran it
 
 
 @pytest.fixture(scope="module")
-def thesis_data():
-    results = shared("thesis", "results")
+def thesis_data(shared_data):
+    results = shared_data("thesis", "results")
     rates = pd.concat([read_rates_csv(results / f"200_{w}_results.csv").drop(columns=["mp", "pp"])
                        for w in ("unweighted", "weighted")], axis=1)
     responses = read_responses_csv(results / "dds_final_results.csv")[["mp", "pp"]]
