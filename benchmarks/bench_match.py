@@ -47,7 +47,7 @@ def main(database: str) -> None:
     brute_seconds = time.perf_counter() - start
 
     same = sum(1 for match, other in zip(indexed, brute)
-               if match.reason in ("exact", "tuple", "surname only") and match.index == other)
+               if match.reason in ("exact", "tuple", "surname only") and match.wbf_index == other)
     comparable = sum(1 for match in indexed if match.reason in ("exact", "tuple", "surname only"))
     print(f"{len(names):,} raw names x {len(entries):,} WBF names")
     print(f"{'method':<32}{'seconds':>9}{'names/s':>10}{'x baseline':>12}")

@@ -137,7 +137,8 @@ def parse_deal(text: str | None) -> Deal:
             seen.add(card)
     if missing:
         by_seat[missing[0]] = sorted(FULL_DECK - seen)
-    return tuple(frozenset(hand or ()) for hand in by_seat)  # type: ignore[return-value]
+    north, east, south, west = (frozenset(hand or ()) for hand in by_seat)
+    return north, east, south, west
 
 
 def hand_to_pbn(hand: frozenset[str]) -> str:

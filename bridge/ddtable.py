@@ -9,6 +9,7 @@ so that no other module indexes into the string.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bridgerank.core.errors import BridgerankError
 
@@ -34,18 +35,19 @@ class DDTable:
             raise BridgerankError(f"double dummy tricks out of range 0-13: {self.rows}")
 
     @classmethod
-    def from_rows(cls, rows: object) -> DDTable:
+    def from_rows(cls, rows: Any) -> DDTable:
         """A table from any 5 x 4 nested sequence of trick counts (e.g. DDS's ``resTable``)."""
-        return cls(tuple(tuple(int(rows[strain][seat]) for seat in range(4))  # type: ignore[index]
-                         for strain in range(5)))
+        strains = (rows[strain] for strain in range(5))
+        return cls(tuple((int(row[0]), int(row[1]), int(row[2]), int(row[3])) for row in strains))
 
     @classmethod
     def from_hex(cls, text: str) -> DDTable:
         """A table from its 20 stored hex digits."""
         if len(text) != 20 or not set(text) <= _HEX_DIGITS:
             raise BridgerankError(f"a stored double dummy table is 20 hex digits, not {text!r}")
-        return cls(tuple(tuple(int(text[strain * 4 + seat], 16) for seat in range(4))  # type: ignore[misc]
-                         for strain in range(5)))
+        tricks = [int(digit, 16) for digit in text]
+        return cls(tuple((tricks[i], tricks[i + 1], tricks[i + 2], tricks[i + 3])
+                         for i in range(0, 20, 4)))
 
     @property
     def hex(self) -> str:

@@ -55,7 +55,7 @@ def score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int,
     needed = level + 6
     if tricks < needed:
         # year 0 is the thesis's "unknown": current rules, like None
-        old_rules = bool(year) and year <= LAST_YEAR_OF_OLD_UNDERTRICKS
+        old_rules = bool(year and year <= LAST_YEAR_OF_OLD_UNDERTRICKS)
         return _undertricks(needed - tricks, doubled, vulnerable, old_rules)
     multiplier = (1, 2, 4)[doubled]
     contract_points = (_TRICK_VALUE[strain] * level + (10 if strain == "N" else 0)) * multiplier

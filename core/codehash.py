@@ -48,7 +48,7 @@ def _spec(module: str) -> ModuleSpec | None:
         locations = list(parent_spec.submodule_search_locations)
     for finder in sys.meta_path:
         find_spec = getattr(finder, "find_spec", None)
-        spec = find_spec(module, locations) if find_spec else None
+        spec: ModuleSpec | None = find_spec(module, locations) if find_spec else None
         if spec is not None:
             return spec
     return None

@@ -14,6 +14,7 @@ again.
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import json
 from typing import Any, Iterable
@@ -68,7 +69,8 @@ def last_run(conn: Connection, stage: str) -> RowMapping | None:
     ).mappings().first()
 
 
-def record_run(conn: Connection, stage: str, fingerprint_: str, started_at, seconds: float,
+def record_run(conn: Connection, stage: str, fingerprint_: str, started_at: _dt.datetime,
+               seconds: float,
                summary: dict[str, Any]) -> None:
     """Write the ledger row of a completed run (inside the stage's final transaction)."""
     conn.execute(StageRun.__table__.insert().values(

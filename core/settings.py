@@ -72,7 +72,8 @@ def resolve_path(value: str) -> Path:
 def _read(path: Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
+            table: dict[str, Any] = tomllib.load(handle)
+            return table
     except OSError as problem:
         raise SettingsError(f"{path}: cannot read settings file ({problem.strerror})") from None
     except tomllib.TOMLDecodeError as problem:
@@ -115,7 +116,7 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any], cls: type, where: str)
         if key not in types:
             raise _unknown(key, types, where)
         kind = types[key]
-        if dataclasses.is_dataclass(kind):
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
             if not isinstance(value, Mapping):
                 raise SettingsError(f"{where}: {key!r} must be a table")
             _merge(base.setdefault(key, {}), value, kind, f"{where}.{key}")
@@ -125,14 +126,14 @@ def _merge(base: dict[str, Any], over: Mapping[str, Any], cls: type, where: str)
 
 def _build(cls: type, table: Mapping[str, Any], where: str) -> Any:
     """The dataclass ``cls`` from a merged table; every field must have a value."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, kind in _field_types(cls).items():
         if name not in table:
             # only defaults.toml can lack a key: every later layer merges over it
             raise SettingsError(f"{where}: missing setting {name!r}")
         value = table[name]
-        values[name] = _build(kind, value, f"{where}.{name}") if dataclasses.is_dataclass(kind) \
-            else value
+        values[name] = _build(kind, value, f"{where}.{name}") \
+            if isinstance(kind, type) and dataclasses.is_dataclass(kind) else value
     return cls(**values)
 
 
@@ -180,7 +181,8 @@ def load_settings(path: str | Path | None = None,
            "environment")
     if overrides:
         _merge(merged, overrides, Settings, "options")
-    return _build(Settings, merged, str(defaults))
+    settings: Settings = _build(Settings, merged, str(defaults))
+    return settings
 
 
 @functools.lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ import dataclasses
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar
 
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import StageNotReady
@@ -27,7 +27,13 @@ if TYPE_CHECKING:  # SQLAlchemy loads with the store, not with the stage type: a
     from bridgerank.core.store import Base
 
 T = TypeVar("T")
-Progress = Callable[[Iterable[T], str, int | None], Iterator[T]]
+
+
+class Progress(Protocol):
+    """``progress(items, label, total)``: the items, reported on as they are consumed."""
+
+    def __call__(self, items: Iterable[T], label: str, total: int | None, /) -> Iterator[T]: ...
+
 
 
 def no_progress(items: Iterable[T], _label: str = "", _total: int | None = None) -> Iterator[T]:

@@ -12,17 +12,24 @@ import datetime as _dt
 import errno
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, ClassVar, Iterator
 
-from sqlalchemy import DateTime, Float, Integer, String, Text, create_engine, event, exc
+from sqlalchemy import DateTime, Float, Integer, String, Table, Text, create_engine, event, exc
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from bridgerank.core.errors import StoreError
 
 
 class Base(DeclarativeBase):
     """Declarative base of all bridgerank tables."""
+
+    if TYPE_CHECKING:
+        # Every model maps one Table (DeclarativeBase only promises a FromClause, which has
+        # no insert() or update()); for the type checker alone.
+        __table__: ClassVar[Table]
 
 
 def utc_now() -> _dt.datetime:
@@ -59,7 +66,7 @@ def database_url(db: str | None, out: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -91,6 +91,8 @@ def analyse_board(board: Mapping[str, Any], table: DDTable | None, trace: list[i
         if trace is None:
             problems.append(trace_error or "no play trace")
         else:
+            # a play to analyse has a contract (play_request), so a cleaned board's declarer
+            assert contract is not None and declarer is not None
             cards = judge_cards(board["play"].split(), seats_of(board["play_order"]), trace,
                                 contract, declarer, vulnerable[declarer % 2], year)
             result.has_play = True
@@ -111,7 +113,7 @@ def analyse_board(board: Mapping[str, Any], table: DDTable | None, trace: list[i
         result.status = "failed"
     result.reason = "; ".join(problems)
 
-    result.cards = [{"board_id": board["id"], "card_index": c.index, "seat": SEATS[c.seat],
+    result.cards = [{"board_id": board["id"], "card_index": c.card_index, "seat": SEATS[c.seat],
                      "role": c.role, "card": c.card, "dd_before": c.dd_before,
                      "dd_after": c.dd_after, "cost_tricks": c.cost_tricks,
                      "cost_points": c.cost_points} for c in cards]

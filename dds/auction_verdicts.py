@@ -138,6 +138,8 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
         for side in (0, 1):
             best = _best_contract(table, {side, side + 2}, strains, -1, vulnerable[side], year,
                                   doubled_if_down=False)
+            # nothing was bid, so either seat of the side could declare any strain: a best exists
+            assert best is not None
             verdicts.append(_verdict(side, "passed", 0, {"passed_higher_contract": max(best, 0)}))
         return verdicts
     declaring = declarer % 2

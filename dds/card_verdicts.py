@@ -23,7 +23,7 @@ from bridgerank.bridge.scoring import score
 class CardVerdict(NamedTuple):
     """One card: ``role`` is lead, declarer, dummy or defender; costs are >= 0."""
 
-    index: int
+    card_index: int
     seat: int
     role: str
     card: str

@@ -56,7 +56,7 @@ def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
     dict
         ``seat -> {counter: value}``, every counter of :data:`COUNTERS` present.
     """
-    counts = {seat: dict.fromkeys(COUNTERS, 0) for seat in range(4)}
+    counts: dict[int, dict[str, float]] = {seat: dict.fromkeys(COUNTERS, 0) for seat in range(4)}
     for card in cards:
         if card.role == "lead":
             row, prefix = counts[card.seat], ("leads", "lead_mistakes", "weighted_lead_mistakes")
@@ -65,6 +65,7 @@ def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
                                               "play_mistakes_as_defender",
                                               "weighted_play_mistakes_as_defender")
         else:
+            assert declarer is not None, "declarer's and dummy's cards need a declarer"
             row, prefix = counts[declarer], ("cards_played_as_declarer",
                                              "play_mistakes_as_declarer",
                                              "weighted_play_mistakes_as_declarer")

@@ -19,14 +19,16 @@ class DDTable(Base):
     error: Mapped[str | None] = mapped_column(Text)
 
 
-_CASCADE = {"ondelete": "CASCADE"}
+def _board_key() -> ForeignKey:
+    """The key to a board, whose rows here go with it."""
+    return ForeignKey("boards.id", ondelete="CASCADE")
 
 
 class BoardAnalysis(Base):
     """Which boards the dds stage has done, with what input, and how it went."""
 
     __tablename__ = "board_analysis"
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", **_CASCADE), primary_key=True)
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
     digest: Mapped[str] = mapped_column(String(16))  # of the board fields and analysis code
     status: Mapped[str] = mapped_column(String(8))  # ok | skipped | failed
     reason: Mapped[str] = mapped_column(Text)
@@ -38,7 +40,7 @@ class CardAnalysis(Base):
     """One row per card played: the double dummy verdict on it."""
 
     __tablename__ = "card_analysis"
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", **_CASCADE), primary_key=True)
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
     card_index: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[str] = mapped_column(String(1))
     role: Mapped[str] = mapped_column(String(8))  # lead | declarer | dummy | defender
@@ -53,7 +55,7 @@ class AuctionAnalysis(Base):
     """Per board and side: the best alternatives the auction left open, and the verdict."""
 
     __tablename__ = "auction_analysis"
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", **_CASCADE), primary_key=True)
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
     side: Mapped[str] = mapped_column(String(2), primary_key=True)  # NS | EW
     role: Mapped[str] = mapped_column(String(10))  # passed | declaring | defending
     actual_score: Mapped[int] = mapped_column(Integer)  # side's score, double dummy tricks
@@ -67,7 +69,7 @@ class SeatStats(Base):
     """The 33 counters each seat earned on one board (summed into ``player_stats``)."""
 
     __tablename__ = "seat_stats"
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", **_CASCADE), primary_key=True)
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
     seat: Mapped[str] = mapped_column(String(1), primary_key=True)
 
 

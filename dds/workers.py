@@ -86,7 +86,7 @@ def failed_chunk(chunk: Chunk, reason: str) -> ChunkResult:
                                           for board in chunk.boards])
 
 
-def plan_chunks(boards: list[dict[str, Any]], known: dict[str, str], max_new_deals: int,
+def plan_chunks(boards: list[dict[str, Any]], known: dict[str, DDTable], max_new_deals: int,
                 max_boards: int, threads: int = 0) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 

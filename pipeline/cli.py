@@ -70,7 +70,8 @@ class _Session:
                  jobs: int | None) -> None:
         # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
         # the --config file and the defaults; a flag not given leaves the layers below it.
-        flags = {"store": {"out": out, "db": db}, "run": {"jobs": jobs}}
+        flags: dict[str, dict[str, object]] = {"store": {"out": out, "db": db},
+                                               "run": {"jobs": jobs}}
         self.settings = load_settings(config_file, {
             section: {key: value for key, value in values.items() if value}
             for section, values in flags.items()})
@@ -238,9 +239,9 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
                    f"Resume with: bridgerank run --from {current['stage']}", err=True)
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
-    report = Path(session.settings.store.out) / "report.html"
-    if report.exists() and any(stage.name == "report" for stage in selected):
-        click.echo(f"report: {report}")
+    report_page = Path(session.settings.store.out) / "report.html"
+    if report_page.exists() and any(stage.name == "report" for stage in selected):
+        click.echo(f"report: {report_page}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

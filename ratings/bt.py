@@ -71,9 +71,13 @@ class Hypergraph:
     """
 
     def __init__(self, games: Iterable[Game], n: int, reduce_overlap: bool = True) -> None:
-        rows_w, cols_w, rows_l, cols_l, weights = [], [], [], [], []
-        for winners, losers, weight in games:
-            winners, losers = set(winners), set(losers)
+        rows_w: list[int] = []
+        cols_w: list[int] = []
+        rows_l: list[int] = []
+        cols_l: list[int] = []
+        weights: list[float] = []
+        for game_winners, game_losers, weight in games:
+            winners, losers = set(game_winners), set(game_losers)
             if reduce_overlap:
                 winners, losers = winners - losers, losers - winners
                 if not winners or not losers:
@@ -261,7 +265,7 @@ def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float =
         values = np.nan_to_num(current)
         team_w = win_t @ (values if log_space else np.exp(values) * played)
         team_l = lose_t @ (values if log_space else np.exp(values) * played)
-        for k in players:
+        for k in players.tolist():
             delta = update(graph, values, k, team_w, team_l, prior)
             old = values[k]
             values[k] = old + delta

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from bridgerank.core.errors import InvalidGame
 
@@ -33,7 +34,7 @@ def score_function(n: int, alpha: float = 1.0) -> np.ndarray:
     return powers / powers.sum()
 
 
-def actual_scores(result_order: Sequence[float], alpha: float = 1.0) -> np.ndarray:
+def actual_scores(result_order: ArrayLike, alpha: float = 1.0) -> np.ndarray:
     """Scores of players given their places (ties share the mean of their places' scores)."""
     order = np.asarray(result_order, dtype=float)
     n = len(order)
@@ -46,7 +47,7 @@ def actual_scores(result_order: Sequence[float], alpha: float = 1.0) -> np.ndarr
     return scores
 
 
-def expected_scores(ratings: Sequence[float], d: float = 400, base: float = 10) -> np.ndarray:
+def expected_scores(ratings: ArrayLike, d: float = 400, base: float = 10) -> np.ndarray:
     """Expected scores: normalised sums of pairwise Elo expectations (sum 1)."""
     ratings = np.asarray(ratings, dtype=float)
     n = len(ratings)
@@ -56,7 +57,7 @@ def expected_scores(ratings: Sequence[float], d: float = 400, base: float = 10) 
     return pairwise.sum(axis=1) / (n * (n - 1) / 2)
 
 
-def update(ratings: Sequence[float], result_order: Sequence[float], k: float = 32,
+def update(ratings: ArrayLike, result_order: ArrayLike, k: float = 32,
            d: float = 400, alpha: float = 1.0, base: float = 10) -> np.ndarray:
     """New ratings after one game."""
     ratings = np.asarray(ratings, dtype=float)

@@ -90,9 +90,9 @@ def team_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hash
         first, second = ns_score(open_room), ns_score(closed)
         if first is None or second is None:
             continue
-        key = [player_of.get(name, name) for name in seats]
-        team_a = (key[0], key[1], key[6], key[7])  # open NS + closed EW
-        team_b = (key[2], key[3], key[4], key[5])  # open EW + closed NS
+        keys = [player_of.get(name, name) for name in seats]
+        team_a = (keys[0], keys[1], keys[6], keys[7])  # open NS + closed EW
+        team_b = (keys[2], keys[3], keys[4], keys[5])  # open EW + closed NS
         if set(team_a) & set(team_b):
             continue  # a name on both teams: a data error, not a game
         when = (open_room["date"] or "", open_room["id"])
@@ -155,8 +155,8 @@ def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, H
         groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
     rankings = []
     for tables in groups.values():
-        scored = [(board, ns_score(board)) for board in tables]
-        scored = [(board, value) for board, value in scored if value is not None
+        all_scored = [(board, ns_score(board)) for board in tables]
+        scored = [(board, value) for board, value in all_scored if value is not None
                   and all(board[seat] for seat in ("north", "south", "east", "west"))]
         if len(scored) < min_tables:
             continue
@@ -200,7 +200,7 @@ def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[s
 
 
 def pairwise_scores(rankings: Sequence[Ranking], strength: Callable[[tuple], float]
-                    ) -> dict[str, float]:
+                    ) -> dict[str, float | None]:
     """Log-loss and accuracy of P(team i ahead of team j) over every decided pair of teams.
 
     ``strength`` maps a team to a rating on the Elo scale (400 points = factor 10 in odds).

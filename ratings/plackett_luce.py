@@ -16,14 +16,14 @@ Replaying games in order and calibrating K: :mod:`ratings.replay`; the skill-o-m
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 SCALE = 400.0
 EXACT_LIMIT = 16  # players; the subset DP needs 2^n memory
 
-def _weights(ratings: Sequence[float], scale: float = SCALE) -> np.ndarray:
+def _weights(ratings: ArrayLike, scale: float = SCALE) -> np.ndarray:
     r = np.asarray(ratings, dtype=float)
     return 10 ** ((r - r.max()) / scale)  # relative weights: no overflow
 
@@ -79,7 +79,7 @@ def _monte_carlo(w: np.ndarray, samples: int, seed: int) -> np.ndarray:
     return p
 
 
-def position_matrix(ratings: Sequence[float], method: str = "auto", samples: int = 20_000,
+def position_matrix(ratings: ArrayLike, method: str = "auto", samples: int = 20_000,
                     seed: int = 0, scale: float = SCALE) -> np.ndarray:
     """``p[i, j]``: probability that player i finishes in position j (0 = first).
 
@@ -99,7 +99,7 @@ def position_matrix(ratings: Sequence[float], method: str = "auto", samples: int
     return _monte_carlo(w, samples, seed)
 
 
-def payoffs(places: Sequence[float]) -> np.ndarray:
+def payoffs(places: ArrayLike) -> np.ndarray:
     """Payoff of each player: opponents finished ahead of, ties counting a half."""
     places = np.asarray(places, dtype=float)
     n = len(places)
@@ -108,7 +108,7 @@ def payoffs(places: Sequence[float]) -> np.ndarray:
     return n - 1 - better - (tied - 1) / 2
 
 
-def expected_payoffs(ratings: Sequence[float], scale: float = SCALE) -> np.ndarray:
+def expected_payoffs(ratings: ArrayLike, scale: float = SCALE) -> np.ndarray:
     """Expected payoffs in closed form: sum of pairwise Elo expectations."""
     r = np.asarray(ratings, dtype=float)
     pairwise = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / scale))
@@ -116,14 +116,14 @@ def expected_payoffs(ratings: Sequence[float], scale: float = SCALE) -> np.ndarr
     return pairwise.sum(axis=1)
 
 
-def update(ratings: Sequence[float], places: Sequence[float], k: float = 32,
+def update(ratings: ArrayLike, places: ArrayLike, k: float = 32,
            scale: float = SCALE) -> np.ndarray:
     """Ratings after one game: ``r + K / (n - 1) * (a - e)``."""
     r = np.asarray(ratings, dtype=float)
     return r + k / (len(r) - 1) * (payoffs(places) - expected_payoffs(r, scale))
 
 
-def order_log_probability(ratings: Sequence[float], places: Sequence[float],
+def order_log_probability(ratings: ArrayLike, places: ArrayLike,
                           scale: float = SCALE) -> float:
     """log P(observed order) under Plackett-Luce (ties broken in listing order)."""
     w = _weights(ratings, scale)

@@ -8,7 +8,7 @@ takes the boards as rows and returns the tables' rows.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Hashable, Mapping
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -50,7 +50,7 @@ def _hyperedges(games: list[TeamGame], index: dict, weighting: str):
 
 def _pairs(edges):
     """Each team game as the 16 one-vs-one games it implies, weight shared equally."""
-    out = []
+    out: list[tuple[tuple[int], tuple[int], float]] = []
     for winners, losers, weight in edges:
         share = weight / (len(winners) * len(losers))
         out.extend(((i,), (j,), share) for i in winners for j in losers)
@@ -80,7 +80,7 @@ def _outcome(game: TeamGame) -> float:
     return 1.0 if game.net > 0 else 0.0 if game.net < 0 else 0.5
 
 
-def _scores(probabilities: list[float], games: list[TeamGame]) -> dict[str, float]:
+def _scores(probabilities: list[float], games: list[TeamGame]) -> dict[str, float | None]:
     p = np.asarray(probabilities)
     y = np.asarray([_outcome(game) for game in games])
     decided = y != 0.5
@@ -156,7 +156,9 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
 
     cut = int(len(rankings) * split)
     train, test = rankings[:cut], rankings[cut:]
-    rows, validation, histories = [], [], {}
+    rows: list[dict[str, Any]] = []
+    validation: list[dict[str, Any]] = []
+    histories: dict[str, Any] = {}
     verdict: dict[str, Any] = {}
     games: dict = {}
     for ranking in rankings:
@@ -168,9 +170,12 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
         if train and test:
             k_train, _ = calibrate(Games.from_rankings(head(train)), method, xatol=1e-3)
             trained = replay(train_games, method, k_train).by_player(train_games)
+
+            def mean_rating(team: tuple, by_player: dict[Hashable, float] = trained) -> float:
+                return float(np.mean([by_player.get(p, 0.0) for p in team]))
+
             validation.append({"task": "pair rankings", "method": method,
-                               **pairwise_scores(test, lambda t, r=trained:
-                                                 float(np.mean([r.get(p, 0.0) for p in t])))})
+                               **pairwise_scores(test, mean_rating)})
         k, _ = calibrate(Games.from_rankings(head(rankings)), method, xatol=1e-3)
         outcome = replay(all_games, method, k, keep_history=True)
         ratings = outcome.by_player(all_games)
@@ -193,7 +198,7 @@ def elo_methods(rankings: list[Ranking], split: float, min_games: int, calibrati
 
 
 def rate_results(boards: list[dict[str, Any]], names: dict[str, str], points: dict[str, float],
-                 par_of: Callable[[dict[str, Any]], int | None], section: RateSettings
+                 par_of: Callable[[Mapping[str, Any]], int | None], section: RateSettings
                  ) -> RatingResults:
     """Rate every player from the boards; validate every method on the latest games.
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from bridgerank.ratings.replay import Games, calibrate, replay
 
@@ -59,7 +60,7 @@ class SkillReading:
     players: int
 
 
-def read_spread(k: float, ratings: Sequence[float], played: Sequence[int], min_games: int = 25,
+def read_spread(k: float, ratings: ArrayLike, played: ArrayLike, min_games: int = 25,
                 table: str = "pooled") -> SkillReading:
     """The verdict on ratings already replayed with K: spread of regular players, inverted."""
     values, counts = np.asarray(ratings, dtype=float), np.asarray(played)

@@ -15,7 +15,7 @@ ratings kept are then fitted on all games, with bootstrap intervals for HBT.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from sqlalchemy import Connection, delete, select
 
@@ -32,14 +32,15 @@ BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north"
                  "ew_vulnerable", "year", "bidstart")
 
 
-def _par_function(conn: Connection) -> Callable[[dict], int | None]:
+def _par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
     """Par of a board from the stored dd tables (None without a table or vulnerability)."""
     from bridgerank.dds.solver import par_score
 
     tables = {deal: StoredTable.from_hex(tricks) for deal, tricks in conn.execute(
-        select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None)))}
+        select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None)))
+        if tricks is not None}
 
-    def par_of(board: dict) -> int | None:
+    def par_of(board: Mapping[str, Any]) -> int | None:
         table = tables.get(board["deal_hash"])
         if table is None or board["ns_vulnerable"] is None or board["ew_vulnerable"] is None:
             return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -15,7 +16,11 @@ TABLES = ("regression_models", "regression_coefficients", "regression_steps", "r
 
 def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
     """One DataFrame per table of :data:`TABLES` (plus ``regression_sweep`` when given)."""
-    models, coefficients, steps, vifs, bootstrap = [], [], [], [], []
+    models: list[dict[str, Any]] = []
+    coefficients: list[dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
+    vifs: list[dict[str, Any]] = []
+    bootstrap: list[dict[str, Any]] = []
     for study in result.datasets:
         base = {"response": study.response, "weighting": study.weighting}
         vifs.extend({**base, **step} for step in study.vif_steps)
@@ -25,12 +30,12 @@ def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
             models.append({**base, "method": None, "n": study.n, "note": study.note})
         for method, outcome in study.methods.items():
             model = outcome.model
-            chosen = result.chosen is model
+            is_chosen = result.chosen is model
             models.append({
                 **base, "method": method, "n": model.n, "variables": ", ".join(model.variables),
                 "r2": model.r2, "adj_r2": model.adj_r2, "model_p_value": model.f_p_value,
                 "cv_r2": outcome.cv_r2, "respects_domain": model.respects_domain,
-                "positive_coefficients": ", ".join(model.positive), "chosen": chosen,
+                "positive_coefficients": ", ".join(model.positive), "chosen": is_chosen,
                 "log_adj_r2": outcome.log_model.adj_r2 if outcome.log_model else None,
                 "note": "",
             })
@@ -62,6 +67,7 @@ def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
             "cv_r2": result.chosen_cv_r2,
             "coefficients": json.dumps(chosen.coefficients),
         }])
+        assert result.ranking is not None  # the study ranks the players by the chosen model
         ranking = result.ranking.reset_index().rename(columns={"index": "player", "name": "player"})
         frames["rankings"] = ranking.rename(columns={chosen.response: "actual"})
     return frames

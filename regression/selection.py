@@ -12,6 +12,7 @@ only in ``defaults.toml``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -143,4 +144,6 @@ def select(method: str, y: pd.Series, x: pd.DataFrame, **levels: float) -> Selec
     -------
     Selection
     """
-    return {"forward": forward, "backward": backward, "stepwise": stepwise}[method](y, x, **levels)
+    methods: dict[str, Callable[..., Selection]] = {"forward": forward, "backward": backward,
+                                                    "stepwise": stepwise}
+    return methods[method](y, x, **levels)

@@ -146,7 +146,8 @@ def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names:
     -------
     RegressionResult
     """
-    studies, candidates = [], []
+    studies: list[DatasetResult] = []
+    candidates: list[tuple[str, ModelSummary, pd.Series, pd.DataFrame]] = []
     for response in response_names:
         for weighting in weightings(rates):
             y, x = dataset(rates, responses, response, weighting)

@@ -58,7 +58,7 @@ def vif_screen(predictors: pd.DataFrame, bound: float = 5.0) -> tuple[list[str],
     steps: list[dict] = []
     for round_number in range(1, len(kept) + 1):
         table = vif_table(predictors[kept])
-        worst = table.idxmax()
+        worst = str(table.idxmax())  # a column name
         dropped = bool(table[worst] > bound)
         steps.extend({"round": round_number, "variable": name, "vif": float(value),
                       "dropped": dropped and name == worst} for name, value in table.items())

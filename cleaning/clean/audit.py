@@ -15,7 +15,7 @@ from bridgerank.cleaning.ingest.tables import RawBoard
 class ReasonCount(NamedTuple):
     code: str
     description: str
-    count: int
+    tally: int
 
 
 def exclusion_table(conn: Connection, level: str) -> tuple[list[ReasonCount], int, int]:
@@ -41,7 +41,7 @@ def exclusion_table(conn: Connection, level: str) -> tuple[list[ReasonCount], in
     ).all())
     rows = [ReasonCount(reason.code, reason.description, counts.get(reason.code, 0))
             for reason in reasons_of_level(level)]
-    total = sum(row.count for row in rows)
+    total = sum(row.tally for row in rows)
     column = {"auction": Board.auction, "play": Board.play}.get(level)
     query = select(func.count()).select_from(Board)
     if column is not None:

@@ -31,7 +31,7 @@ _SECTIONS = {"Auction": "auction", "Play": "play"}
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     """Remove ``{...}`` (possibly spanning lines) and ``;`` comments from a section line."""
-    out = []
+    out: list[str] = []
     index = 0
     while index < len(line):
         char = line[index]

@@ -191,12 +191,13 @@ def read_sqldump(text: str) -> Iterator[RawRecord]:
         try:
             values = scanner.row()
         except _RowError as problem:
-            values = _retry_broken_row(scanner, start, len(columns))
-            if values is None:
+            retried = _retry_broken_row(scanner, start, len(columns))
+            if retried is None:
                 scanner.pos = start
                 scanner.next_line_start()
                 yield RawRecord(number, line, parse_error=str(problem))
                 continue
+            values = retried
         if len(values) != len(columns):
             yield RawRecord(number, line, parse_error=(
                 f"{len(values)} values for {len(columns)} columns"))

@@ -45,10 +45,10 @@ from bridgerank.core.sections import MatchSettings
 
 
 class Match(NamedTuple):
-    """The verdict on one raw name; ``index`` points into the WBF names, or is None."""
+    """The verdict on one raw name; ``wbf_index`` points into the WBF names, or is None."""
 
     raw: str
-    index: int | None
+    wbf_index: int | None
     reason: str  # exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak |
     #              ambiguous | no candidate | robot | handle
     score: tuple | None

@@ -76,9 +76,9 @@ def _players(matches: list[Match], seats: Counter, entries: list[WbfEntry]):
     spellings: dict[int, Counter] = defaultdict(Counter)
     player_of: dict[str, int] = {}
     for match in matches:
-        if match.index is not None:
-            key: tuple = ("wbf", match.index)
-            kind, name, wbf_id = "wbf", entries[match.index].name, match.index + 1
+        if match.wbf_index is not None:
+            key: tuple = ("wbf", match.wbf_index)
+            kind, name, wbf_id = "wbf", entries[match.wbf_index].name, match.wbf_index + 1
         else:
             kind = match.reason if match.reason in ("robot", "handle") else "raw"
             key, name, wbf_id = (kind, display_key(match.raw)), None, None
@@ -112,19 +112,19 @@ def run(context: StageContext) -> dict[str, Any]:
     players, player_of = _players(matches, seats, entries)
     rows = [{
         "raw_name": match.raw, "player_id": player_of[match.raw],
-        "wbf_id": None if match.index is None else match.index + 1, "reason": match.reason,
+        "wbf_id": None if match.wbf_index is None else match.wbf_index + 1, "reason": match.reason,
         "score": _text(match.score), "runner_up_score": _text(match.runner_up_score),
         "runner_up": None if match.runner_up is None else entries[match.runner_up].name,
         "seats": seats[match.raw],
     } for match in matches]
     reasons = Counter(match.reason for match in matches)
-    matched_seats = sum(seats[m.raw] for m in matches if m.index is not None)
+    matched_seats = sum(seats[m.raw] for m in matches if m.wbf_index is not None)
     total_seats = sum(seats.values())
     summary = {
         "raw_names": len(matches),
-        "matched": sum(1 for match in matches if match.index is not None),
+        "matched": sum(1 for match in matches if match.wbf_index is not None),
         "ambiguous": reasons["ambiguous"],
-        "unmatched": sum(1 for match in matches if match.index is None),
+        "unmatched": sum(1 for match in matches if match.wbf_index is None),
         "robots": reasons["robot"],
         "handles": reasons["handle"],
         "reasons": dict(reasons.most_common()),

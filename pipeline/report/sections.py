@@ -111,8 +111,8 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
         return None
     table = _frame(conn, "select player, method, rating, games from ratings")
     wide = table.pivot_table(index="player", columns="method", values="rating")
-    games = table.groupby("player")["games"].max()
-    wide.insert(0, "boards", games)
+    most_games = table.groupby("player")["games"].max()
+    wide.insert(0, "boards", most_games)
     # Sorted by the model the data supports best: HBT for team boards, else the DLO Elo.
     first = next((m for m in ("hbt", "dlo", "elo") if m in wide), None)
     wide = wide.sort_values(first, ascending=False) if first else wide

@@ -20,8 +20,8 @@ from bridgerank.pipeline.cli import main
 def _tables(db):
     engine = open_engine(f"sqlite:///{db}")
     with engine.connect() as conn:
-        result = {level: {row.code: row.count for row in exclusion_table(conn, level)[0]
-                          if row.count}
+        result = {level: {row.code: row.tally for row in exclusion_table(conn, level)[0]
+                          if row.tally}
                   for level in ("board", "auction", "play")}
         result["raw"] = conn.execute(select(func.count()).select_from(RawBoard)).scalar_one()
         result["kept"] = conn.execute(select(func.count()).select_from(Board)).scalar_one()

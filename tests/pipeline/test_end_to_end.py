@@ -182,7 +182,7 @@ def test_sql_dump_through_the_stages(tmp_path, test_data):
         names = conn.execute(select(Board.west).order_by(Board.id)).scalars().all()
         tables = conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'").all()
     engine.dispose()
-    counts = {row.code: row.count for row in rows}
+    counts = {row.code: row.tally for row in rows}
     assert counts["unparseable_record"] == 2
     # rows 2-5 repeat row 1's table result with other names and are kept; row 8 repeats
     # row 4 with the same names, differing only in event and note: a copy
@@ -204,7 +204,7 @@ def test_duplicates_across_files_are_excluded_once(tmp_path, test_data):
         detail = conn.execute(select(Exclusion.detail).where(
             Exclusion.reason == "duplicate_record")).scalars().first()
     engine.dispose()
-    assert {row.code: row.count for row in rows}["duplicate_record"] == 12
+    assert {row.code: row.tally for row in rows}["duplicate_record"] == 12
     assert kept == 12
     assert detail.startswith("same as record 1 (") and "bermuda1955_head.pbn:3)" in detail
 
@@ -221,5 +221,5 @@ def test_exclusion_tables_match_the_summary(tmp_path):
     assert [row.code for row in board_rows][:3] == ["unparseable_record", "duplicate_record",
                                                     "all_names_missing"]
     # two Bermuda Bowl boards without play, and the 401 club boards (recaps carry no play)
-    assert {row.code: row.count for row in play_rows}["play_missing"] == 2 + 401
+    assert {row.code: row.tally for row in play_rows}["play_missing"] == 2 + 401
     assert plays == 467

@@ -59,7 +59,7 @@ def test_a_csv_with_name_mp_pp_columns_loads(tmp_path, shared_data):
 def test_real_names(default_lists, case):
     entries, _, matcher = default_lists
     match = matcher.match(case["raw"])
-    got = None if match.index is None else entries[match.index].name
+    got = None if match.wbf_index is None else entries[match.wbf_index].name
     assert (got, match.reason) == (case["expected"], case["reason"])
 
 
@@ -75,8 +75,8 @@ def test_hand_checked_sample_of_50(default_lists):
     assert len(SAMPLE["pairs"]) == 50
     for pair in SAMPLE["pairs"]:
         match = matcher.match(pair["raw"])
-        assert match.index is not None, pair
-        entry = entries[match.index]
+        assert match.wbf_index is not None, pair
+        entry = entries[match.wbf_index]
         assert (entry.name, entry.country) == (pair["wbf"], pair["country"]), pair
 
 
@@ -89,7 +89,7 @@ def test_thesis_list_finds_the_1955_players(shared_data):
                           ("Cliff Bishop", "Clifford Bishop"),
                           ("Versace A", "Alfredo Versace")]:
         match = matcher.match(raw)
-        assert entries[match.index].name == expected, raw
+        assert entries[match.wbf_index].name == expected, raw
 
 
 def test_ambiguity_is_never_resolved_by_string_length():
@@ -103,8 +103,8 @@ def test_ambiguity_is_never_resolved_by_string_length():
 def test_surname_only_matches_can_be_switched_off():
     settings = dataclasses.replace(MATCH, match_surname_only=False)
     matcher = NameMatcher(["Alfredo Versace"], settings=settings)
-    assert matcher.match("Versace").index is None
-    assert matcher.match("Versace A").index == 0
+    assert matcher.match("Versace").wbf_index is None
+    assert matcher.match("Versace A").wbf_index == 0
 
 
 def test_name_parts():
