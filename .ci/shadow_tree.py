@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def build(target: Path, copy: bool = False) -> Path:
     """Create ``target/bridgerank`` with a link (or a copy) per mapped package."""
     mapping = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-        "package-dir"]
+        "package-dir"
+    ]
     shutil.rmtree(target, ignore_errors=True)
     package = target / "bridgerank"
     package.mkdir(parents=True)
@@ -33,8 +34,9 @@ def build(target: Path, copy: bool = False) -> Path:
             continue
         place = package / name.split(".", 1)[1]
         if copy:
-            shutil.copytree(ROOT / folder, place,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                ROOT / folder, place, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
         else:
             place.symlink_to(ROOT / folder, target_is_directory=True)
     return target

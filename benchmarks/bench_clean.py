@@ -39,11 +39,15 @@ def main(sources: list[str]) -> None:
     settings = load_settings()
     with tempfile.TemporaryDirectory() as folder:
         engine = open_engine(f"sqlite:///{Path(folder) / 'bench.db'}")
-        _, ingest_seconds = _timed(lambda: run_stages(engine, settings, [INGEST_STAGE],
-                                                      sources=sources))
+        _, ingest_seconds = _timed(
+            lambda: run_stages(engine, settings, [INGEST_STAGE], sources=sources)
+        )
         raw = RawBoard.__table__
-        query = (select(raw, SourceFile.sha256, SourceFile.path)
-                 .join(SourceFile, SourceFile.id == raw.c.source_id).order_by(raw.c.id))
+        query = (
+            select(raw, SourceFile.sha256, SourceFile.path)
+            .join(SourceFile, SourceFile.id == raw.c.source_id)
+            .order_by(raw.c.id)
+        )
 
         def read():
             with engine.connect() as conn:

@@ -36,22 +36,23 @@ def _bare_loop(boards: list[dict]) -> tuple[float, float]:
 
     set_threads(0)
     # The same work as the stage: a table only for a deal whose auction is judged.
-    deals = sorted({board["deal_hash"]: board["deal"] for board in boards
-                    if needs_table(board)}.items())
+    deals = sorted(
+        {board["deal_hash"]: board["deal"] for board in boards if needs_table(board)}.items()
+    )
     start = time.perf_counter()
     for i in range(0, len(deals), TABLE_BATCH):
-        calc_all_tables([Deal(pbn) for _, pbn in deals[i:i + TABLE_BATCH]])
+        calc_all_tables([Deal(pbn) for _, pbn in deals[i : i + TABLE_BATCH]])
     tables = time.perf_counter() - start
     requests = [r for r in map(play_request, boards) if r is not None]
     start = time.perf_counter()
     for i in range(0, len(requests), PLAY_BATCH):
         batch = []
-        for request in requests[i:i + PLAY_BATCH]:
+        for request in requests[i : i + PLAY_BATCH]:
             deal = Deal(request.deal)
             deal.first = Player(request.leader)
             deal.trump = Denom(DDS_STRAINS.index(request.trump))
             batch.append(deal)
-        analyse_all_plays(batch, [list(r.cards) for r in requests[i:i + PLAY_BATCH]])
+        analyse_all_plays(batch, [list(r.cards) for r in requests[i : i + PLAY_BATCH]])
     return tables, time.perf_counter() - start
 
 
@@ -62,15 +63,21 @@ def main(sources: list[str]) -> None:
         engine = open_engine(f"sqlite:///{prepared}")
         run_stages(engine, settings, select_stages(stop="match"), sources=sources)
         with engine.connect() as conn:
-            boards = [dict(row) for row in conn.execute(
-                select(*(getattr(Board, name) for name in BOARD_FIELDS))).mappings()]
+            boards = [
+                dict(row)
+                for row in conn.execute(
+                    select(*(getattr(Board, name) for name in BOARD_FIELDS))
+                ).mappings()
+            ]
         engine.dispose()
         tables, plays = _bare_loop(boards)
         bare = tables + plays
         count = len(boards)
-        print(f"{count:,} boards, {len({b['deal_hash'] for b in boards if needs_table(b)}):,} "
-              f"distinct deals with an auction to judge, "
-              f"{sum(1 for b in boards if play_request(b)):,} plays")
+        print(
+            f"{count:,} boards, {len({b['deal_hash'] for b in boards if needs_table(b)}):,} "
+            f"distinct deals with an auction to judge, "
+            f"{sum(1 for b in boards if play_request(b)):,} plays"
+        )
         print(f"{'run':<34}{'seconds':>9}{'boards/s':>10}{'share of bare':>15}")
         print(f"{'bare loop: tables':<34}{tables:>9.2f}")
         print(f"{'bare loop: plays':<34}{plays:>9.2f}")
@@ -84,10 +91,12 @@ def main(sources: list[str]) -> None:
             seconds = time.perf_counter() - start
             engine.dispose()
             summary = outcome.summary
-            print(f"{f'dds stage, {jobs} job(s)':<34}{seconds:>9.2f}{count / seconds:>10.1f}"
-                  f"{bare / seconds:>15.0%}   (workers: tables "
-                  f"{summary['worker_table_seconds']:.1f} s, plays "
-                  f"{summary['worker_play_seconds']:.1f} s)")
+            print(
+                f"{f'dds stage, {jobs} job(s)':<34}{seconds:>9.2f}{count / seconds:>10.1f}"
+                f"{bare / seconds:>15.0%}   (workers: tables "
+                f"{summary['worker_table_seconds']:.1f} s, plays "
+                f"{summary['worker_play_seconds']:.1f} s)"
+            )
 
 
 if __name__ == "__main__":

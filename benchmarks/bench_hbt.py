@@ -49,8 +49,10 @@ def main(players: int, replications: int) -> None:
     except ImportError:  # choix is a test extra
         choix = None
     print(f"n = {players} players, {replications} replications; medians")
-    print(f"{'games m':>8} {'corr HBT':>9} {'corr BT':>8} {'HBT GS s':>9} {'HBT Newton s':>13} "
-          f"{'BT pairs s':>11} {'choix s':>8} {'GS us/game':>11}")
+    print(
+        f"{'games m':>8} {'corr HBT':>9} {'corr BT':>8} {'HBT GS s':>9} {'HBT Newton s':>13} "
+        f"{'BT pairs s':>11} {'choix s':>8} {'GS us/game':>11}"
+    )
     for m in (250, 500, 1000, 2000, 4000, 8000):
         rows = []
         for replication in range(replications):
@@ -66,12 +68,21 @@ def main(players: int, replications: int) -> None:
                 data = [(w[0], lo[0]) for w, lo, _ in _pairs(games)]
                 _, choix_time = _timed(choix.ilsr_pairwise, players, data, alpha=0.01)
             played = ~np.isnan(gs.s)
-            rows.append((np.corrcoef(truth[played], gs.s[played])[0, 1],
-                         np.corrcoef(truth[played], bt.s[played])[0, 1],
-                         gs_time, newton_time, bt_time, choix_time))
+            rows.append(
+                (
+                    np.corrcoef(truth[played], gs.s[played])[0, 1],
+                    np.corrcoef(truth[played], bt.s[played])[0, 1],
+                    gs_time,
+                    newton_time,
+                    bt_time,
+                    choix_time,
+                )
+            )
         median = np.median(np.array(rows), axis=0)
-        print(f"{m:>8} {median[0]:>9.3f} {median[1]:>8.3f} {median[2]:>9.3f} {median[3]:>13.3f} "
-              f"{median[4]:>11.3f} {median[5]:>8.3f} {1e6 * median[2] / m:>11.1f}")
+        print(
+            f"{m:>8} {median[0]:>9.3f} {median[1]:>8.3f} {median[2]:>9.3f} {median[3]:>13.3f} "
+            f"{median[4]:>11.3f} {median[5]:>8.3f} {1e6 * median[2] / m:>11.1f}"
+        )
 
 
 if __name__ == "__main__":

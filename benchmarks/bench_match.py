@@ -31,8 +31,7 @@ def main(database: str) -> None:
     engine.dispose()
 
     start = time.perf_counter()
-    matcher = NameMatcher([entry.name for entry in entries], alternatives,
-                          settings=settings.match)
+    matcher = NameMatcher([entry.name for entry in entries], alternatives, settings=settings.match)
     indexed = [matcher.match(name) for name in names]
     indexed_seconds = time.perf_counter() - start
 
@@ -46,15 +45,22 @@ def main(database: str) -> None:
         brute.append(scores.index(best) if best[0] and scores.count(best) == 1 else None)
     brute_seconds = time.perf_counter() - start
 
-    same = sum(1 for match, other in zip(indexed, brute)
-               if match.reason in ("exact", "tuple", "surname only") and match.wbf_index == other)
+    same = sum(
+        1
+        for match, other in zip(indexed, brute)
+        if match.reason in ("exact", "tuple", "surname only") and match.wbf_index == other
+    )
     comparable = sum(1 for match in indexed if match.reason in ("exact", "tuple", "surname only"))
     print(f"{len(names):,} raw names x {len(entries):,} WBF names")
     print(f"{'method':<32}{'seconds':>9}{'names/s':>10}{'x baseline':>12}")
-    for label, seconds in [("baseline: score every pair", brute_seconds),
-                           ("indexed matcher (full rules)", indexed_seconds)]:
-        print(f"{label:<32}{seconds:>9.3f}{len(names) / seconds:>10,.0f}"
-              f"{seconds / brute_seconds:>12.3f}")
+    for label, seconds in [
+        ("baseline: score every pair", brute_seconds),
+        ("indexed matcher (full rules)", indexed_seconds),
+    ]:
+        print(
+            f"{label:<32}{seconds:>9.3f}{len(names) / seconds:>10,.0f}"
+            f"{seconds / brute_seconds:>12.3f}"
+        )
     print(f"exact-token verdicts equal to the baseline's: {same:,} of {comparable:,}")
 
 

@@ -58,18 +58,24 @@ def _best_of(runs: int, function, *args, **kwargs) -> tuple[object, float]:
 def main(count: int, players: int) -> None:
     rankings = simulate(count, players, np.random.default_rng(11))
     (games, compile_time) = _best_of(1, Games.from_rankings, rankings)
-    print(f"{count} rankings of 4-13 pairs from {players} players; compiled once in "
-          f"{compile_time:.2f} s; best of 3 runs")
-    print(f"{'method':>6} {'one game at a time s':>21} {'compiled s':>11} {'speed-up':>9} "
-          f"{'max |diff|':>11} {'K search s':>11}")
+    print(
+        f"{count} rankings of 4-13 pairs from {players} players; compiled once in "
+        f"{compile_time:.2f} s; best of 3 runs"
+    )
+    print(
+        f"{'method':>6} {'one game at a time s':>21} {'compiled s':>11} {'speed-up':>9} "
+        f"{'max |diff|':>11} {'K search s':>11}"
+    )
     for method in ("elo", "dlo"):
         plain, plain_time = _best_of(3, one_game_at_a_time, rankings, method, 20.0)
         fast, fast_time = _best_of(3, replay, games, method, 20.0)
         ratings = fast.by_player(games)  # type: ignore[union-attr]
         diff = max(abs(ratings[p] - plain[p]) for p in plain)  # type: ignore[index]
         _, search_time = _best_of(1, calibrate, games, method, xatol=1e-3)
-        print(f"{method:>6} {plain_time:>21.2f} {fast_time:>11.3f} "
-              f"{plain_time / fast_time:>8.1f}x {diff:>11.1e} {search_time:>11.2f}")
+        print(
+            f"{method:>6} {plain_time:>21.2f} {fast_time:>11.3f} "
+            f"{plain_time / fast_time:>8.1f}x {diff:>11.1e} {search_time:>11.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -36,9 +36,13 @@ def main() -> None:
     python = sys.executable
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
-        subprocess.run([python, "-m", "bridgerank", "run", str(SAMPLE), "--to", "match"],
-                       cwd=work, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [python, "-m", "bridgerank", "run", str(SAMPLE), "--to", "match"],
+            cwd=work,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         commands = {
             "python -c pass (baseline)": [python, "-c", "pass"],
             "python -c 'import sqlalchemy.orm'": [python, "-c", "import sqlalchemy.orm"],
@@ -46,8 +50,10 @@ def main() -> None:
             "bridgerank --version": [python, "-m", "bridgerank", "--version"],
             "bridgerank status": [python, "-m", "bridgerank", "status"],
         }
-        best = {name: min(_cpu(command, work) for _ in range(repeat))
-                for name, command in commands.items()}
+        best = {
+            name: min(_cpu(command, work) for _ in range(repeat))
+            for name, command in commands.items()
+        }
     base = best["python -c pass (baseline)"]
     print(f"{'command':<36} {'CPU s':>7} {'x baseline':>11} {'above baseline':>15}")
     for name, seconds in best.items():

@@ -45,8 +45,9 @@ def _check_passes(calls: list[str]) -> None:
     for index in range(first_bid, count - 3):
         run = run + 1 if calls[index] == "P" else 0
         if run == 3:
-            raise BadRecord("auction_bad_passes",
-                            f"three passes before the end, at call {index + 1}")
+            raise BadRecord(
+                "auction_bad_passes", f"three passes before the end, at call {index + 1}"
+            )
 
 
 def validate_auction(calls: list[str], first_seat: int) -> None:

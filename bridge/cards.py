@@ -143,9 +143,7 @@ def parse_deal(text: str | None) -> Deal:
 
 def hand_to_pbn(hand: frozenset[str]) -> str:
     """One hand in PBN notation, ranks from the ace down."""
-    return ".".join(
-        "".join(rank for rank in RANKS if suit + rank in hand) for suit in SUITS
-    )
+    return ".".join("".join(rank for rank in RANKS if suit + rank in hand) for suit in SUITS)
 
 
 def deal_to_pbn(deal: Deal) -> str:

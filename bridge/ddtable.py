@@ -46,8 +46,9 @@ class DDTable:
         if len(text) != 20 or not set(text) <= _HEX_DIGITS:
             raise BridgerankError(f"a stored double dummy table is 20 hex digits, not {text!r}")
         tricks = [int(digit, 16) for digit in text]
-        return cls(tuple((tricks[i], tricks[i + 1], tricks[i + 2], tricks[i + 3])
-                         for i in range(0, 20, 4)))
+        return cls(
+            tuple((tricks[i], tricks[i + 1], tricks[i + 2], tricks[i + 3]) for i in range(0, 20, 4))
+        )
 
     @property
     def hex(self) -> str:

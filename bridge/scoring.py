@@ -28,8 +28,9 @@ def _undertricks(down: int, doubled: int, vulnerable: bool, old_rules: bool) -> 
 
 
 @lru_cache(maxsize=65536)
-def score(level: int, strain: str, doubled: int, vulnerable: bool, tricks: int,
-          year: int | None = None) -> int:
+def score(
+    level: int, strain: str, doubled: int, vulnerable: bool, tricks: int, year: int | None = None
+) -> int:
     """Score of the declaring side.
 
     Parameters
@@ -83,14 +84,22 @@ def contract_score(contract: str, vulnerable: bool, tricks: int, year: int | Non
     return score(int(contract[0]), contract[1], doubled, vulnerable, tricks, year)
 
 
-def north_south_score(level: int, strain: str, doubled: int, declarer: int,
-                      ns_vulnerable: bool, ew_vulnerable: bool, tricks: int,
-                      year: int | None = None) -> int:
+def north_south_score(
+    level: int,
+    strain: str,
+    doubled: int,
+    declarer: int,
+    ns_vulnerable: bool,
+    ew_vulnerable: bool,
+    tricks: int,
+    year: int | None = None,
+) -> int:
     """North-South's score of a contract played by ``declarer`` (0-3: N, E, S, W).
 
     The vulnerability that counts is the declaring side's; East-West's scores change sign.
     """
     north_south = declarer % 2 == 0
-    value = score(level, strain, doubled, ns_vulnerable if north_south else ew_vulnerable,
-                  tricks, year)
+    value = score(
+        level, strain, doubled, ns_vulnerable if north_south else ew_vulnerable, tricks, year
+    )
     return value if north_south else -value

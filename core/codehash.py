@@ -27,8 +27,19 @@ PROJECT = "bridgerank"
 
 # Libraries that move data about but compute nothing that is stored: their versions would
 # only cause reruns that change nothing.
-_PLUMBING = frozenset({"sqlalchemy", "click", "tqdm", "joblib", "dask", "distributed",
-                       "psycopg", "psycopg2", "typing_extensions"})
+_PLUMBING = frozenset(
+    {
+        "sqlalchemy",
+        "click",
+        "tqdm",
+        "joblib",
+        "dask",
+        "distributed",
+        "psycopg",
+        "psycopg2",
+        "typing_extensions",
+    }
+)
 
 
 @lru_cache(maxsize=None)
@@ -63,8 +74,9 @@ def _source_path(module: str) -> Path | None:
 
 # Import statements, found in the text: faster than parsing a module (``bridgerank status``
 # derives every stage's code), and a false hit in a docstring only adds a module.
-_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)",
-                          re.MULTILINE)
+_FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)", re.MULTILINE
+)
 _PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]+)", re.MULTILINE)
 
 

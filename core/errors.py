@@ -24,9 +24,18 @@ where there is one, and its ``exit_code``; anything else is a bug and keeps its 
 from __future__ import annotations
 
 __all__ = [
-    "BadRecord", "BridgerankError", "BridgerankWarning", "CollinearityWarning",
-    "ConvergenceWarning", "InvalidGame", "NoEstimate", "SettingsError", "SolverError",
-    "SourceError", "StageNotReady", "StoreError",
+    "BadRecord",
+    "BridgerankError",
+    "BridgerankWarning",
+    "CollinearityWarning",
+    "ConvergenceWarning",
+    "InvalidGame",
+    "NoEstimate",
+    "SettingsError",
+    "SolverError",
+    "SourceError",
+    "StageNotReady",
+    "StoreError",
 ]
 
 

@@ -15,8 +15,9 @@ from typing import Any, Callable
 __all__ = ["lazy_face"]
 
 
-def lazy_face(package: str, exports: dict[str, str]
-              ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+def lazy_face(
+    package: str, exports: dict[str, str]
+) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
     """``__all__``, ``__getattr__`` and ``__dir__`` for a package's ``__init__``.
 
     Parameters

@@ -55,8 +55,9 @@ def chain(previous: str | None, token: str) -> str:
     return _digest([previous, token])
 
 
-def fingerprint(inputs: dict[str, str | None], settings: dict[str, Any], code: str,
-                extra: Any = None) -> str:
+def fingerprint(
+    inputs: dict[str, str | None], settings: dict[str, Any], code: str, extra: Any = None
+) -> str:
     """The fingerprint of a stage run (see the module docstring)."""
     return _digest({"inputs": inputs, "settings": settings, "code": code, "extra": extra})
 
@@ -64,16 +65,30 @@ def fingerprint(inputs: dict[str, str | None], settings: dict[str, Any], code: s
 def last_run(conn: Connection, stage: str) -> RowMapping | None:
     """The latest completed run of a stage (a row of ``stage_runs``), or None."""
     table = StageRun.__table__
-    return conn.execute(
-        select(table).where(table.c.stage == stage).order_by(table.c.id.desc()).limit(1)
-    ).mappings().first()
+    return (
+        conn.execute(
+            select(table).where(table.c.stage == stage).order_by(table.c.id.desc()).limit(1)
+        )
+        .mappings()
+        .first()
+    )
 
 
-def record_run(conn: Connection, stage: str, fingerprint_: str, started_at: _dt.datetime,
-               seconds: float,
-               summary: dict[str, Any]) -> None:
+def record_run(
+    conn: Connection,
+    stage: str,
+    fingerprint_: str,
+    started_at: _dt.datetime,
+    seconds: float,
+    summary: dict[str, Any],
+) -> None:
     """Write the ledger row of a completed run (inside the stage's final transaction)."""
-    conn.execute(StageRun.__table__.insert().values(
-        stage=stage, fingerprint=fingerprint_, started_at=started_at, seconds=seconds,
-        summary=json.dumps(summary, sort_keys=True, default=str),
-    ))
+    conn.execute(
+        StageRun.__table__.insert().values(
+            stage=stage,
+            fingerprint=fingerprint_,
+            started_at=started_at,
+            seconds=seconds,
+            summary=json.dumps(summary, sort_keys=True, default=str),
+        )
+    )

@@ -12,8 +12,16 @@ import datetime as _dt
 from dataclasses import dataclass
 
 __all__ = [
-    "CleanSettings", "DdsSettings", "IngestSettings", "MatchSettings", "RateSettings",
-    "RegressSettings", "RegressThresholds", "RunSettings", "Settings", "StoreSettings",
+    "CleanSettings",
+    "DdsSettings",
+    "IngestSettings",
+    "MatchSettings",
+    "RateSettings",
+    "RegressSettings",
+    "RegressThresholds",
+    "RunSettings",
+    "Settings",
+    "StoreSettings",
 ]
 
 
@@ -137,9 +145,11 @@ class RegressSettings:
             ``{"entry": ..}``, ``{"stay": ..}`` or both, for
             :func:`bridgerank.regression.selection.select`.
         """
-        return {"forward": {"entry": self.forward_entry},
-                "backward": {"stay": self.backward_stay},
-                "stepwise": {"entry": self.stepwise_entry, "stay": self.stepwise_stay}}[method]
+        return {
+            "forward": {"entry": self.forward_entry},
+            "backward": {"stay": self.backward_stay},
+            "stepwise": {"entry": self.stepwise_entry, "stay": self.stepwise_stay},
+        }[method]
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,21 @@ EMBEDDED = "embedded:"
 ENVIRONMENT = {"BRIDGERANK_DB": ("store", "db"), "BRIDGERANK_OUT": ("store", "out")}
 
 __all__ = [
-    "EMBEDDED", "ENVIRONMENT", "CleanSettings", "DdsSettings", "IngestSettings",
-    "MatchSettings", "RateSettings", "RegressSettings", "RegressThresholds", "RunSettings",
-    "Settings", "StoreSettings", "default_settings", "defaults_path", "load_settings",
+    "EMBEDDED",
+    "ENVIRONMENT",
+    "CleanSettings",
+    "DdsSettings",
+    "IngestSettings",
+    "MatchSettings",
+    "RateSettings",
+    "RegressSettings",
+    "RegressThresholds",
+    "RunSettings",
+    "Settings",
+    "StoreSettings",
+    "default_settings",
+    "defaults_path",
+    "load_settings",
     "resolve_path",
 ]
 
@@ -65,7 +77,7 @@ def resolve_path(value: str) -> Path:
     """A path from the settings: ``embedded:NAME`` is data shipped with bridgerank (the
     sample, the WBF lists); any other relative path is relative to the current folder."""
     if value.startswith(EMBEDDED):
-        return Path(str(resources.files("bridgerank.data").joinpath(value[len(EMBEDDED):])))
+        return Path(str(resources.files("bridgerank.data").joinpath(value[len(EMBEDDED) :])))
     return Path(value)
 
 
@@ -99,13 +111,13 @@ def _checked(value: Any, kind: Any, where: str, key: str) -> Any:
         item = typing.get_args(kind)[0]
         if not isinstance(value, (list, tuple)):
             raise SettingsError(f"{where}: {key!r} must be list, not {type(value).__name__}")
-        return tuple(_checked(element, item, where, f"{key}[{index}]")
-                     for index, element in enumerate(value))
+        return tuple(
+            _checked(element, item, where, f"{key}[{index}]") for index, element in enumerate(value)
+        )
     if kind is float and type(value) is int:
         return float(value)
     if type(value) is not kind:
-        raise SettingsError(f"{where}: {key!r} must be {kind.__name__}, "
-                            f"not {type(value).__name__}")
+        raise SettingsError(f"{where}: {key!r} must be {kind.__name__}, not {type(value).__name__}")
     return value
 
 
@@ -132,8 +144,11 @@ def _build(cls: type, table: Mapping[str, Any], where: str) -> Any:
             # only defaults.toml can lack a key: every later layer merges over it
             raise SettingsError(f"{where}: missing setting {name!r}")
         value = table[name]
-        values[name] = _build(kind, value, f"{where}.{name}") \
-            if isinstance(kind, type) and dataclasses.is_dataclass(kind) else value
+        values[name] = (
+            _build(kind, value, f"{where}.{name}")
+            if isinstance(kind, type) and dataclasses.is_dataclass(kind)
+            else value
+        )
     return cls(**values)
 
 
@@ -146,9 +161,11 @@ def _environment(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
     return layer
 
 
-def load_settings(path: str | Path | None = None,
-                  overrides: Mapping[str, Mapping[str, Any]] | None = None,
-                  environ: Mapping[str, str] | None = None) -> Settings:
+def load_settings(
+    path: str | Path | None = None,
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
     """Load the settings.
 
     Parameters
@@ -177,8 +194,9 @@ def load_settings(path: str | Path | None = None,
     _merge(merged, _read(defaults), Settings, str(defaults))
     if path is not None:
         _merge(merged, _read(Path(path)), Settings, str(path))
-    _merge(merged, _environment(os.environ if environ is None else environ), Settings,
-           "environment")
+    _merge(
+        merged, _environment(os.environ if environ is None else environ), Settings, "environment"
+    )
     if overrides:
         _merge(merged, overrides, Settings, "options")
     settings: Settings = _build(Settings, merged, str(defaults))

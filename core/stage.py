@@ -35,7 +35,6 @@ class Progress(Protocol):
     def __call__(self, items: Iterable[T], label: str, total: int | None, /) -> Iterator[T]: ...
 
 
-
 def no_progress(items: Iterable[T], _label: str = "", _total: int | None = None) -> Iterator[T]:
     """The default progress reporter: none."""
     return iter(items)
@@ -55,8 +54,9 @@ class StageContext:
     started_at: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
     _clock: float = field(default_factory=time.perf_counter)
 
-    def finish(self, conn: Connection, summary: dict[str, Any],
-               outputs: Iterable[type[Base]] | None = None) -> None:
+    def finish(
+        self, conn: Connection, summary: dict[str, Any], outputs: Iterable[type[Base]] | None = None
+    ) -> None:
         """Record the run and bump the versions of the tables it wrote.
 
         Call it inside the stage's last transaction, so that the ledger row and the outputs
@@ -67,8 +67,14 @@ class StageContext:
         for table in outputs if outputs is not None else self.stage.writes:
             ledger.bump_table(conn, table.__tablename__, self.fingerprint)
         summary["seconds"] = round(time.perf_counter() - self._clock, 3)
-        ledger.record_run(conn, self.stage.name, self.fingerprint,
-                          self.started_at.replace(tzinfo=None), summary["seconds"], summary)
+        ledger.record_run(
+            conn,
+            self.stage.name,
+            self.fingerprint,
+            self.started_at.replace(tzinfo=None),
+            summary["seconds"],
+            summary,
+        )
 
 
 @dataclass(frozen=True)
@@ -97,8 +103,9 @@ class Stage:
     @property
     def tables(self) -> frozenset[str]:
         """Names of every table the stage declares it reads or writes."""
-        return frozenset(model.__tablename__
-                         for model in self.reads + self.optional_reads + self.writes)
+        return frozenset(
+            model.__tablename__ for model in self.reads + self.optional_reads + self.writes
+        )
 
 
 @dataclass
@@ -119,13 +126,16 @@ def stage_fingerprint(context: StageContext) -> str:
     with context.engine.connect() as conn:
         inputs = ledger.table_versions(conn, [model.__tablename__ for model in stage.reads])
         optional = ledger.table_versions(
-            conn, [model.__tablename__ for model in stage.optional_reads])
+            conn, [model.__tablename__ for model in stage.optional_reads]
+        )
     missing = [table for table, version in inputs.items() if version is None]
     if missing:
         raise StageNotReady(stage.name, missing[0])
     inputs.update(optional)
-    settings = {section: dataclasses.asdict(getattr(context.settings, section))
-                for section in stage.settings_sections}
+    settings = {
+        section: dataclasses.asdict(getattr(context.settings, section))
+        for section in stage.settings_sections
+    }
     extra = stage.extra_input(context) if stage.extra_input else None
     return ledger.fingerprint(inputs, settings, code_fingerprint(stage.module), extra)
 
@@ -137,5 +147,3 @@ def is_up_to_date(context: StageContext) -> bool:
     with context.engine.connect() as conn:
         previous = ledger.last_run(conn, context.stage.name)
     return previous is not None and previous["fingerprint"] == context.fingerprint
-
-

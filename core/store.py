@@ -89,7 +89,7 @@ def open_engine(url: str) -> Engine:
         file that cannot be opened as a database.
     """
     with store_errors(url):
-        file = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        file = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
         if file and file != ":memory:" and not file.startswith("file:"):  # not a URI filename
             Path(file).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url)
@@ -108,28 +108,43 @@ def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
     lowered = text.lower()
     scheme = url.split(":", 1)[0].split("+", 1)[0]
     if isinstance(problem, exc.NoSuchModuleError):
-        return (f"unknown database URL scheme {url.split('://', 1)[0]!r}",
-                "Use a file path, sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME")
+        return (
+            f"unknown database URL scheme {url.split('://', 1)[0]!r}",
+            "Use a file path, sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME",
+        )
     if isinstance(problem, ImportError):
-        return (f"the database driver for {scheme} is not installed ({text})",
-                f"Install it: {_DRIVERS.get(scheme, 'pip install the driver the URL names')}")
+        return (
+            f"the database driver for {scheme} is not installed ({text})",
+            f"Install it: {_DRIVERS.get(scheme, 'pip install the driver the URL names')}",
+        )
     if isinstance(problem, exc.ArgumentError):
         return f"not a database URL: {url} ({text})", "Give a file path or a SQLAlchemy URL"
     if "disk" in lowered and "full" in lowered or getattr(problem, "errno", None) == errno.ENOSPC:
         return ("the disk is full", "Free some space and run again: nothing committed is lost")
-    if isinstance(problem, OSError) and problem.filename and not isinstance(
-            problem, (IsADirectoryError, NotADirectoryError)):  # a report or export file
-        return (f"cannot write {problem.filename}: {problem.strerror}",
-                "Check the folder's permissions and free space, or pass --out elsewhere")
+    if (
+        isinstance(problem, OSError)
+        and problem.filename
+        and not isinstance(problem, (IsADirectoryError, NotADirectoryError))
+    ):  # a report or export file
+        return (
+            f"cannot write {problem.filename}: {problem.strerror}",
+            "Check the folder's permissions and free space, or pass --out elsewhere",
+        )
     if "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
-        return (f"the database cannot be written: {text}",
-                "Check the file's and folder's permissions, or pass --db to another file")
+        return (
+            f"the database cannot be written: {text}",
+            "Check the file's and folder's permissions, or pass --db to another file",
+        )
     if "not a database" in lowered or "malformed" in lowered:
-        return (f"{url} is not a usable bridgerank database ({text})",
-                "Pass --db to a new file, or restore the database from a copy")
+        return (
+            f"{url} is not a usable bridgerank database ({text})",
+            "Pass --db to a new file, or restore the database from a copy",
+        )
     if "unable to open" in lowered or isinstance(problem, (IsADirectoryError, NotADirectoryError)):
-        return (f"cannot open the database {url} ({text})",
-                "Check that the path is a file in a folder you can write")
+        return (
+            f"cannot open the database {url} ({text})",
+            "Check that the path is a file in a folder you can write",
+        )
     return f"database error: {text}", f"Database: {url}"
 
 
@@ -142,8 +157,14 @@ def store_errors(url: str) -> Iterator[None]:
     """
     try:
         yield
-    except (exc.OperationalError, exc.NoSuchModuleError, exc.ArgumentError,
-            exc.InterfaceError, ImportError, OSError) as problem:
+    except (
+        exc.OperationalError,
+        exc.NoSuchModuleError,
+        exc.ArgumentError,
+        exc.InterfaceError,
+        ImportError,
+        OSError,
+    ) as problem:
         message, hint = _hint_for(problem, url)
         raise StoreError(message, hint) from problem
     except exc.DatabaseError as problem:  # e.g. "file is not a database"

@@ -14,16 +14,19 @@ if TYPE_CHECKING:  # the names, for type checkers and editors
     from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, RATES, rates, seat_counters
     from bridgerank.dds.solver import PlayRequest, par_score, solve_plays, solve_tables
 
-__all__, __getattr__, __dir__ = _lazy_face(__name__, {
-    "BoardResult": "analysis",
-    "COUNTERS": "counters",
-    "OPPORTUNITIES": "counters",
-    "PlayRequest": "solver",
-    "RATES": "counters",
-    "analyse_board": "analysis",
-    "par_score": "solver",
-    "rates": "counters",
-    "seat_counters": "counters",
-    "solve_plays": "solver",
-    "solve_tables": "solver",
-})
+__all__, __getattr__, __dir__ = _lazy_face(
+    __name__,
+    {
+        "BoardResult": "analysis",
+        "COUNTERS": "counters",
+        "OPPORTUNITIES": "counters",
+        "PlayRequest": "solver",
+        "RATES": "counters",
+        "analyse_board": "analysis",
+        "par_score": "solver",
+        "rates": "counters",
+        "seat_counters": "counters",
+        "solve_plays": "solver",
+        "solve_tables": "solver",
+    },
+)

@@ -19,8 +19,22 @@ from bridgerank.dds.counters import seat_counters
 from bridgerank.dds.solver import PlayRequest
 
 # The board columns the analysis reads; their digest tells when a board must be redone.
-BOARD_FIELDS = ("id", "deal", "deal_hash", "auction", "bidstart", "contract", "declarer", "lead",
-                "play", "play_order", "claim", "ns_vulnerable", "ew_vulnerable", "year")
+BOARD_FIELDS = (
+    "id",
+    "deal",
+    "deal_hash",
+    "auction",
+    "bidstart",
+    "contract",
+    "declarer",
+    "lead",
+    "play",
+    "play_order",
+    "claim",
+    "ns_vulnerable",
+    "ew_vulnerable",
+    "year",
+)
 
 
 @dataclass
@@ -47,8 +61,9 @@ def play_request(board: Mapping[str, Any]) -> PlayRequest | None:
     contract = _contract(board)
     if not board["play"] or contract is None or not board["lead"] or not board["play_order"]:
         return None
-    return PlayRequest(board["deal"], SEAT_INDEX[board["lead"]], contract.strain,
-                       tuple(board["play"].split()))
+    return PlayRequest(
+        board["deal"], SEAT_INDEX[board["lead"]], contract.strain, tuple(board["play"].split())
+    )
 
 
 def needs_table(board: Mapping[str, Any]) -> bool:
@@ -56,8 +71,13 @@ def needs_table(board: Mapping[str, Any]) -> bool:
     return bool(board["auction"]) and bool(board["bidstart"])
 
 
-def analyse_board(board: Mapping[str, Any], table: DDTable | None, trace: list[int] | None,
-                  table_error: str | None = None, trace_error: str | None = None) -> BoardResult:
+def analyse_board(
+    board: Mapping[str, Any],
+    table: DDTable | None,
+    trace: list[int] | None,
+    table_error: str | None = None,
+    trace_error: str | None = None,
+) -> BoardResult:
     """Analyse one board.
 
     Parameters
@@ -93,37 +113,68 @@ def analyse_board(board: Mapping[str, Any], table: DDTable | None, trace: list[i
         else:
             # a play to analyse has a contract (play_request), so a cleaned board's declarer
             assert contract is not None and declarer is not None
-            cards = judge_cards(board["play"].split(), seats_of(board["play_order"]), trace,
-                                contract, declarer, vulnerable[declarer % 2], year)
+            cards = judge_cards(
+                board["play"].split(),
+                seats_of(board["play_order"]),
+                trace,
+                contract,
+                declarer,
+                vulnerable[declarer % 2],
+                year,
+            )
             result.has_play = True
             if board["claim"] is not None and len(cards) < 52:
-                claim = judge_claim(board["claim"], trace[-1], contract,
-                                    vulnerable[declarer % 2], year)
+                claim = judge_claim(
+                    board["claim"], trace[-1], contract, vulnerable[declarer % 2], year
+                )
     auction = None
     if needs_table(board):
         if table is None:
             problems.append(table_error or "no double dummy table")
         else:
             passed = board["contract"] == PASSED_OUT
-            auction = judge_auction(board["auction"].split(), SEAT_INDEX[board["bidstart"]],
-                                    None if passed else contract, None if passed else declarer,
-                                    table, vulnerable[0], vulnerable[1], year)
+            auction = judge_auction(
+                board["auction"].split(),
+                SEAT_INDEX[board["bidstart"]],
+                None if passed else contract,
+                None if passed else declarer,
+                table,
+                vulnerable[0],
+                vulnerable[1],
+                year,
+            )
             result.has_auction = True
     if problems and not (result.has_play or result.has_auction):
         result.status = "failed"
     result.reason = "; ".join(problems)
 
-    result.cards = [{"board_id": board["id"], "card_index": c.card_index, "seat": SEATS[c.seat],
-                     "role": c.role, "card": c.card, "dd_before": c.dd_before,
-                     "dd_after": c.dd_after, "cost_tricks": c.cost_tricks,
-                     "cost_points": c.cost_points} for c in cards]
+    result.cards = [
+        {
+            "board_id": board["id"],
+            "card_index": c.card_index,
+            "seat": SEATS[c.seat],
+            "role": c.role,
+            "card": c.card,
+            "dd_before": c.dd_before,
+            "dd_after": c.dd_after,
+            "cost_tricks": c.cost_tricks,
+            "cost_points": c.cost_points,
+        }
+        for c in cards
+    ]
     for verdict in auction or ():
-        result.sides.append({
-            "board_id": board["id"], "side": ("NS", "EW")[verdict.side], "role": verdict.role,
-            "actual_score": verdict.actual, "alternatives": json.dumps(verdict.best),
-            "mistake_types": ",".join(verdict.chosen), "mistake": 1 if verdict.chosen else 0,
-            "weight": verdict.weight,
-        })
+        result.sides.append(
+            {
+                "board_id": board["id"],
+                "side": ("NS", "EW")[verdict.side],
+                "role": verdict.role,
+                "actual_score": verdict.actual,
+                "alternatives": json.dumps(verdict.best),
+                "mistake_types": ",".join(verdict.chosen),
+                "mistake": 1 if verdict.chosen else 0,
+                "weight": verdict.weight,
+            }
+        )
     counts = seat_counters(declarer, cards, claim, auction)
     for seat in range(4):
         row = {"board_id": board["id"], "seat": SEATS[seat]}

@@ -33,12 +33,19 @@ from bridgerank.bridge.cards import same_side, seat_after
 from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
 from bridgerank.bridge.scoring import score
 
-DEFENDER_TYPES = ("defender_missed_current_double", "defender_erroneously_doubled",
-                  "defender_missed_higher_contract")
-DECLARER_TYPES = ("declarer_missed_higher_contract", "declarer_missed_doubling_opponents_last_bid",
-                  "declarer_missed_opponents_last_redouble",
-                  "declarer_missed_redoubling_opponents_erroneous_double",
-                  "declarer_missed_opponents_last_bid", "declarer_erroneous_redouble")
+DEFENDER_TYPES = (
+    "defender_missed_current_double",
+    "defender_erroneously_doubled",
+    "defender_missed_higher_contract",
+)
+DECLARER_TYPES = (
+    "declarer_missed_higher_contract",
+    "declarer_missed_doubling_opponents_last_bid",
+    "declarer_missed_opponents_last_redouble",
+    "declarer_missed_redoubling_opponents_erroneous_double",
+    "declarer_missed_opponents_last_bid",
+    "declarer_erroneous_redouble",
+)
 PASSED_TYPES = ("passed_higher_contract",)
 AUCTION_TYPES = DEFENDER_TYPES + DECLARER_TYPES + PASSED_TYPES
 
@@ -82,10 +89,17 @@ def _declarer_of(calls: list[str], first_seat: int, upto: int) -> int:
     return bidder
 
 
-def _best_contract(table: DDTable, seats: set[int], strains: dict[str, set[int]], above: int,
-                   vulnerable: bool, year: int | None, doubled_if_down: bool) -> int | None:
+def _best_contract(
+    table: DDTable,
+    seats: set[int],
+    strains: dict[str, set[int]],
+    above: int,
+    vulnerable: bool,
+    year: int | None,
+    doubled_if_down: bool,
+) -> int | None:
     best = None
-    for bid in CONTRACT_BIDS[above + 1:]:
+    for bid in CONTRACT_BIDS[above + 1 :]:
         level, strain = int(bid[0]), bid[1]
         for seat in seats & strains[strain]:
             taken = table.tricks(strain, seat)
@@ -105,9 +119,16 @@ def _verdict(side: int, role: str, actual: int, best: dict[str, int]) -> SideVer
     return verdict
 
 
-def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
-                  declarer: int | None, table: DDTable, ns_vulnerable: bool, ew_vulnerable: bool,
-                  year: int | None) -> list[SideVerdict]:
+def judge_auction(
+    calls: list[str],
+    first_seat: int,
+    contract: Contract | None,
+    declarer: int | None,
+    table: DDTable,
+    ns_vulnerable: bool,
+    ew_vulnerable: bool,
+    year: int | None,
+) -> list[SideVerdict]:
     """Judge both partnerships' auctions.
 
     Parameters
@@ -136,8 +157,9 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
     if contract is None or declarer is None:
         verdicts = []
         for side in (0, 1):
-            best = _best_contract(table, {side, side + 2}, strains, -1, vulnerable[side], year,
-                                  doubled_if_down=False)
+            best = _best_contract(
+                table, {side, side + 2}, strains, -1, vulnerable[side], year, doubled_if_down=False
+            )
             # nothing was bid, so either seat of the side could declare any strain: a best exists
             assert best is not None
             verdicts.append(_verdict(side, "passed", 0, {"passed_higher_contract": max(best, 0)}))
@@ -154,12 +176,15 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
     defence: dict[str, int] = {}
     if doubled == 0:
         defence["defender_missed_current_double"] = -score(
-            level, strain, 1, vulnerable[declaring], taken, year)
+            level, strain, 1, vulnerable[declaring], taken, year
+        )
     else:
         defence["defender_erroneously_doubled"] = -score(
-            level, strain, 0, vulnerable[declaring], taken, year)
-    higher = _best_contract(table, defenders, strains, final_rank, vulnerable[defending], year,
-                            doubled_if_down=True)
+            level, strain, 0, vulnerable[declaring], taken, year
+        )
+    higher = _best_contract(
+        table, defenders, strains, final_rank, vulnerable[defending], year, doubled_if_down=True
+    )
     if higher is not None:
         defence["defender_missed_higher_contract"] = higher
 
@@ -175,8 +200,9 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
         elif calls[index] == "R" and seat % 2 == defending:
             redoubled_by_them = True
     above = -1 if last_defender_bid is None else BID_RANK[calls[last_defender_bid]]
-    higher = _best_contract(table, declarers, strains, above, vulnerable[declaring], year,
-                            doubled_if_down=True)
+    higher = _best_contract(
+        table, declarers, strains, above, vulnerable[declaring], year, doubled_if_down=True
+    )
     if higher is not None:
         attack["declarer_missed_higher_contract"] = higher
     if last_defender_bid is not None:
@@ -202,13 +228,19 @@ def judge_auction(calls: list[str], first_seat: int, contract: Contract | None,
         elif call == "X" and pending is not None and seat % 2 == defending:
             bid = calls[pending]
             ours = _declarer_of(calls, first_seat, pending)
-            redoubles.append(score(int(bid[0]), bid[1], 2, vulnerable[declaring],
-                                   table.tricks(bid[1], ours), year))
+            redoubles.append(
+                score(
+                    int(bid[0]), bid[1], 2, vulnerable[declaring], table.tricks(bid[1], ours), year
+                )
+            )
     if redoubles:
         attack["declarer_missed_redoubling_opponents_erroneous_double"] = max(redoubles)
     if doubled == 2:
-        attack["declarer_erroneous_redouble"] = score(level, strain, 1, vulnerable[declaring],
-                                                      taken, year)
-    verdicts = [_verdict(declaring, "declaring", current, attack),
-                _verdict(defending, "defending", -current, defence)]
+        attack["declarer_erroneous_redouble"] = score(
+            level, strain, 1, vulnerable[declaring], taken, year
+        )
+    verdicts = [
+        _verdict(declaring, "declaring", current, attack),
+        _verdict(defending, "defending", -current, defence),
+    ]
     return sorted(verdicts, key=lambda verdict: verdict.side)

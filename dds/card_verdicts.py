@@ -42,9 +42,15 @@ class ClaimVerdict(NamedTuple):
     cost_points: int
 
 
-def judge_cards(cards: Sequence[str], seats: Sequence[int], trace: Sequence[int],
-                contract: Contract, declarer: int, vulnerable: bool,
-                year: int | None) -> list[CardVerdict]:
+def judge_cards(
+    cards: Sequence[str],
+    seats: Sequence[int],
+    trace: Sequence[int],
+    contract: Contract,
+    declarer: int,
+    vulnerable: bool,
+    year: int | None,
+) -> list[CardVerdict]:
     """Judge each card of a play.
 
     Parameters
@@ -84,18 +90,20 @@ def judge_cards(cards: Sequence[str], seats: Sequence[int], trace: Sequence[int]
     return verdicts
 
 
-def judge_claim(claimed: int, final_value: int, contract: Contract, vulnerable: bool,
-                year: int | None) -> ClaimVerdict:
+def judge_claim(
+    claimed: int, final_value: int, contract: Contract, vulnerable: bool, year: int | None
+) -> ClaimVerdict:
     """Judge a claim of ``claimed`` total tricks against the last double dummy value."""
+
     def points(taken: int) -> int:
         return score(contract.level, contract.strain, contract.doubled, vulnerable, taken, year)
 
     if claimed > final_value:
-        return ClaimVerdict(claimed, final_value, "defenders",
-                            points(claimed) - points(final_value))
+        return ClaimVerdict(
+            claimed, final_value, "defenders", points(claimed) - points(final_value)
+        )
     if claimed < final_value:
-        return ClaimVerdict(claimed, final_value, "declarer",
-                            points(final_value) - points(claimed))
+        return ClaimVerdict(claimed, final_value, "declarer", points(final_value) - points(claimed))
     return ClaimVerdict(claimed, final_value, "none", 0)
 
 

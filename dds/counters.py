@@ -9,20 +9,34 @@ from bridgerank.dds.card_verdicts import CardVerdict, ClaimVerdict
 
 # In the column order of the thesis's dds_final_results.csv.
 COUNTERS: tuple[str, ...] = (
-    "claims", "claim_mistakes", "weighted_claim_mistakes",
-    "leads", "lead_mistakes", "weighted_lead_mistakes",
-    "cards_played_as_declarer", "play_mistakes_as_declarer", "weighted_play_mistakes_as_declarer",
-    "cards_played_as_defender", "play_mistakes_as_defender", "weighted_play_mistakes_as_defender",
+    "claims",
+    "claim_mistakes",
+    "weighted_claim_mistakes",
+    "leads",
+    "lead_mistakes",
+    "weighted_lead_mistakes",
+    "cards_played_as_declarer",
+    "play_mistakes_as_declarer",
+    "weighted_play_mistakes_as_declarer",
+    "cards_played_as_defender",
+    "play_mistakes_as_defender",
+    "weighted_play_mistakes_as_defender",
     "auctions_analyzed",
 ) + tuple(name for kind in AUCTION_TYPES for name in (kind, f"weighted_{kind}"))
 
 _RATE_BASE = (
     ("claim_mistakes_per_claim", "claim_mistakes", "claims"),
     ("lead_mistakes_per_lead", "lead_mistakes", "leads"),
-    ("defender_mistakes_per_card_played_as_defender", "play_mistakes_as_defender",
-     "cards_played_as_defender"),
-    ("declarer_mistakes_per_card_played_as_declarer", "play_mistakes_as_declarer",
-     "cards_played_as_declarer"),
+    (
+        "defender_mistakes_per_card_played_as_defender",
+        "play_mistakes_as_defender",
+        "cards_played_as_defender",
+    ),
+    (
+        "declarer_mistakes_per_card_played_as_declarer",
+        "play_mistakes_as_declarer",
+        "cards_played_as_declarer",
+    ),
 ) + tuple((f"{kind}_per_auction", kind, "auctions_analyzed") for kind in AUCTION_TYPES)
 
 # rate name -> (numerator counter, denominator counter); 14 unweighted and 14 weighted.
@@ -31,13 +45,21 @@ for _name, _numerator, _denominator in _RATE_BASE:
     RATES[_name] = (_numerator, _denominator)
     RATES[f"weighted_{_name}"] = (f"weighted_{_numerator}", _denominator)
 
-OPPORTUNITIES = ("claims", "leads", "cards_played_as_declarer", "cards_played_as_defender",
-                 "auctions_analyzed")
+OPPORTUNITIES = (
+    "claims",
+    "leads",
+    "cards_played_as_declarer",
+    "cards_played_as_defender",
+    "auctions_analyzed",
+)
 
 
-def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
-                  claim: ClaimVerdict | None, auction: Iterable[SideVerdict] | None
-                  ) -> dict[int, dict[str, float]]:
+def seat_counters(
+    declarer: int | None,
+    cards: Iterable[CardVerdict],
+    claim: ClaimVerdict | None,
+    auction: Iterable[SideVerdict] | None,
+) -> dict[int, dict[str, float]]:
     """Counters each seat of one board earns.
 
     Parameters
@@ -61,14 +83,24 @@ def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
         if card.role == "lead":
             row, prefix = counts[card.seat], ("leads", "lead_mistakes", "weighted_lead_mistakes")
         elif card.role == "defender":
-            row, prefix = counts[card.seat], ("cards_played_as_defender",
-                                              "play_mistakes_as_defender",
-                                              "weighted_play_mistakes_as_defender")
+            row, prefix = (
+                counts[card.seat],
+                (
+                    "cards_played_as_defender",
+                    "play_mistakes_as_defender",
+                    "weighted_play_mistakes_as_defender",
+                ),
+            )
         else:
             assert declarer is not None, "declarer's and dummy's cards need a declarer"
-            row, prefix = counts[declarer], ("cards_played_as_declarer",
-                                             "play_mistakes_as_declarer",
-                                             "weighted_play_mistakes_as_declarer")
+            row, prefix = (
+                counts[declarer],
+                (
+                    "cards_played_as_declarer",
+                    "play_mistakes_as_declarer",
+                    "weighted_play_mistakes_as_declarer",
+                ),
+            )
         row[prefix[0]] += 1
         if card.cost_tricks:
             row[prefix[1]] += 1
@@ -76,8 +108,10 @@ def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
     if claim is not None and declarer is not None:
         for seat in range(4):
             counts[seat]["claims"] += 1
-        at_fault = {"declarer": (declarer,),
-                    "defenders": ((declarer + 1) % 4, (declarer + 3) % 4)}.get(claim.at_fault, ())
+        at_fault = {
+            "declarer": (declarer,),
+            "defenders": ((declarer + 1) % 4, (declarer + 3) % 4),
+        }.get(claim.at_fault, ())
         for seat in at_fault:
             counts[seat]["claim_mistakes"] += 1
             counts[seat]["weighted_claim_mistakes"] += claim.cost_points
@@ -95,5 +129,7 @@ def seat_counters(declarer: int | None, cards: Iterable[CardVerdict],
 
 def rates(stats: Mapping[str, float]) -> dict[str, float | None]:
     """The 28 rates of one player's counters; None where the opportunity count is 0."""
-    return {name: (stats[numerator] / stats[denominator] if stats[denominator] else None)
-            for name, (numerator, denominator) in RATES.items()}
+    return {
+        name: (stats[numerator] / stats[denominator] if stats[denominator] else None)
+        for name, (numerator, denominator) in RATES.items()
+    }

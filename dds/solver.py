@@ -71,8 +71,10 @@ def _tables_batch(deals: Sequence[str]) -> list[DDTable]:
     from endplay.types import Deal
 
     with _in_private_dir():
-        return [DDTable.from_rows(table._data.resTable)
-                for table in calc_all_tables([Deal(d) for d in deals])]
+        return [
+            DDTable.from_rows(table._data.resTable)
+            for table in calc_all_tables([Deal(d) for d in deals])
+        ]
 
 
 def solve_tables(deals: Sequence[str]) -> list[tuple[DDTable | None, str | None]]:
@@ -85,7 +87,7 @@ def solve_tables(deals: Sequence[str]) -> list[tuple[DDTable | None, str | None]
     """
     results: list[tuple[DDTable | None, str | None]] = []
     for start in range(0, len(deals), TABLE_BATCH):
-        batch = deals[start:start + TABLE_BATCH]
+        batch = deals[start : start + TABLE_BATCH]
         try:
             results.extend((table, None) for table in _tables_batch(batch))
         except Exception:  # noqa: BLE001 - any solver failure: isolate the bad deal
@@ -110,8 +112,9 @@ def _plays_batch(requests: Sequence[PlayRequest]) -> list[list[int]]:
     from endplay.dds import analyse_all_plays
 
     with _in_private_dir():
-        solved = analyse_all_plays([_endplay_deal(r) for r in requests],
-                                   [list(r.cards) for r in requests])
+        solved = analyse_all_plays(
+            [_endplay_deal(r) for r in requests], [list(r.cards) for r in requests]
+        )
         return [list(trace) for trace in solved]
 
 
@@ -125,7 +128,7 @@ def solve_plays(requests: Sequence[PlayRequest]) -> list[tuple[list[int] | None,
     """
     results: list[tuple[list[int] | None, str | None]] = []
     for start in range(0, len(requests), PLAY_BATCH):
-        batch = requests[start:start + PLAY_BATCH]
+        batch = requests[start : start + PLAY_BATCH]
         try:
             traces = _plays_batch(batch)
             results.extend(_checked(trace, request) for trace, request in zip(traces, batch))
@@ -169,7 +172,11 @@ def par_score(table: DDTable, dealer: int, ns_vulnerable: bool, ew_vulnerable: b
     for strain, row in enumerate(table.rows):
         for seat, tricks in enumerate(row):
             results.resTable[strain][seat] = tricks
-    vulnerability = {(False, False): Vul.none, (True, True): Vul.both, (True, False): Vul.ns,
-                     (False, True): Vul.ew}[(bool(ns_vulnerable), bool(ew_vulnerable))]
+    vulnerability = {
+        (False, False): Vul.none,
+        (True, True): Vul.both,
+        (True, False): Vul.ns,
+        (False, True): Vul.ew,
+    }[(bool(ns_vulnerable), bool(ew_vulnerable))]
     with _in_private_dir():
         return int(par(EndplayTable(results), vulnerability, Player(dealer)).score)

@@ -48,9 +48,12 @@ def _digest(board: dict[str, Any], code: str) -> str:
 
 def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
     """Boards without a current analysis; stale analyses are deleted. Returns (todo, kept)."""
-    boards = [dict(row) for row in conn.execute(
-        select(*(getattr(Board, name) for name in BOARD_FIELDS)).order_by(Board.id)
-    ).mappings()]
+    boards = [
+        dict(row)
+        for row in conn.execute(
+            select(*(getattr(Board, name) for name in BOARD_FIELDS)).order_by(Board.id)
+        ).mappings()
+    ]
     done = dict(conn.execute(select(BoardAnalysis.board_id, BoardAnalysis.digest)).all())
     todo, stale = [], []
     for board in boards:
@@ -61,7 +64,7 @@ def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
             if board["id"] in done:
                 stale.append(board["id"])
     for start in range(0, len(stale), 500):
-        ids = stale[start:start + 500]
+        ids = stale[start : start + 500]
         for model in _PER_BOARD:
             conn.execute(delete(model).where(model.board_id.in_(ids)))
     return todo, len(boards) - len(todo)
@@ -70,36 +73,55 @@ def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
 def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
     with engine.begin() as conn:
         if result.tables:
-            conn.execute(DDTable.__table__.insert().prefix_with("OR REPLACE"), [
-                {"deal_hash": h, "tricks": table.hex if table else None, "error": error}
-                for h, table, error in result.tables])
+            conn.execute(
+                DDTable.__table__.insert().prefix_with("OR REPLACE"),
+                [
+                    {"deal_hash": h, "tricks": table.hex if table else None, "error": error}
+                    for h, table, error in result.tables
+                ],
+            )
         cards = [row for board in result.boards for row in board.cards]
         sides = [row for board in result.boards for row in board.sides]
         seats = [row for board in result.boards for row in board.seats]
         for model, rows in ((CardAnalysis, cards), (AuctionAnalysis, sides), (SeatStats, seats)):
             if rows:
                 conn.execute(model.__table__.insert(), rows)
-        conn.execute(BoardAnalysis.__table__.insert(), [
-            {"board_id": board.board_id, "digest": digests[board.board_id],
-             "status": board.status, "reason": board.reason, "has_play": board.has_play,
-             "has_auction": board.has_auction} for board in result.boards])
+        conn.execute(
+            BoardAnalysis.__table__.insert(),
+            [
+                {
+                    "board_id": board.board_id,
+                    "digest": digests[board.board_id],
+                    "status": board.status,
+                    "reason": board.reason,
+                    "has_play": board.has_play,
+                    "has_auction": board.has_auction,
+                }
+                for board in result.boards
+            ],
+        )
 
 
 def _player_names(conn) -> dict[str, tuple[str, int | None]]:
     """Raw name -> (player name, player id); empty when the match stage has not run."""
-    rows = conn.execute(select(NameMatch.raw_name, Player.name, Player.id)
-                        .join(Player, Player.id == NameMatch.player_id)).all()
+    rows = conn.execute(
+        select(NameMatch.raw_name, Player.name, Player.id).join(
+            Player, Player.id == NameMatch.player_id
+        )
+    ).all()
     return {raw: (name, player_id) for raw, name, player_id in rows}
 
 
 def aggregate_players(conn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Sum ``seat_stats`` per player: rows of ``player_stats`` and ``player_rates``."""
     names = _player_names(conn)
-    seat_names = {row.id: {"N": row.north, "E": row.east, "S": row.south, "W": row.west}
-                  for row in conn.execute(select(Board.id, Board.north, Board.east, Board.south,
-                                                 Board.west))}
+    seat_names = {
+        row.id: {"N": row.north, "E": row.east, "S": row.south, "W": row.west}
+        for row in conn.execute(select(Board.id, Board.north, Board.east, Board.south, Board.west))
+    }
     totals: dict[tuple[str, int | None], dict[str, float]] = defaultdict(
-        lambda: dict.fromkeys(COUNTERS + ("boards",), 0))
+        lambda: dict.fromkeys(COUNTERS + ("boards",), 0)
+    )
     columns = [SeatStats.board_id, SeatStats.seat] + [getattr(SeatStats, c) for c in COUNTERS]
     for row in conn.execute(select(*columns)):
         raw = seat_names[row[0]][row[1]]
@@ -116,8 +138,14 @@ def aggregate_players(conn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
         label = name if name not in used else f"{name} (player {player_id})"
         used.add(label)
         stats.append({"player": label, "player_id": player_id, **total})
-        rate_rows.append({"player": label, "player_id": player_id,
-                          **{name: total[name] for name in OPPORTUNITIES}, **rates(total)})
+        rate_rows.append(
+            {
+                "player": label,
+                "player_id": player_id,
+                **{name: total[name] for name in OPPORTUNITIES},
+                **rates(total),
+            }
+        )
     return stats, rate_rows
 
 
@@ -137,15 +165,29 @@ def run(context: StageContext) -> dict[str, Any]:
     code = code_fingerprint(ANALYSIS_MODULE)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
-        known = {h: StoredTable.from_hex(t) for h, t in
-                 conn.execute(select(DDTable.deal_hash, DDTable.tricks)) if t is not None}
-    chunks = plan_chunks(todo, known, section.chunk_deals, section.chunk_boards,
-                         _threads(context.jobs, section.dds_threads))
+        known = {
+            h: StoredTable.from_hex(t)
+            for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
+            if t is not None
+        }
+    chunks = plan_chunks(
+        todo,
+        known,
+        section.chunk_deals,
+        section.chunk_boards,
+        _threads(context.jobs, section.dds_threads),
+    )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
         del board["digest"]
-    counts = {"ok": 0, "skipped": 0, "failed": 0, "tables": 0, "table_seconds": 0.0,
-              "play_seconds": 0.0}
+    counts = {
+        "ok": 0,
+        "skipped": 0,
+        "failed": 0,
+        "tables": 0,
+        "table_seconds": 0.0,
+        "play_seconds": 0.0,
+    }
 
     def committed_boards(results: Iterator[ChunkResult]) -> Iterator[BoardResult]:
         """Commit each chunk as it arrives; yield its boards (for the progress bar)."""
@@ -168,19 +210,32 @@ def run(context: StageContext) -> dict[str, Any]:
             client.close()
     with context.engine.begin() as conn:
         stats, rate_rows = aggregate_players(conn)
-        failures = dict(conn.execute(select(BoardAnalysis.reason, BoardAnalysis.board_id)
-                                     .where(BoardAnalysis.status != "ok").limit(20)).all())
+        failures = dict(
+            conn.execute(
+                select(BoardAnalysis.reason, BoardAnalysis.board_id)
+                .where(BoardAnalysis.status != "ok")
+                .limit(20)
+            ).all()
+        )
         conn.execute(delete(PlayerRates))
         conn.execute(delete(PlayerStats))
         if stats:
             conn.execute(PlayerStats.__table__.insert(), stats)
             conn.execute(PlayerRates.__table__.insert(), rate_rows)
-        summary = {"boards": kept + len(todo), "analysed_now": len(todo), "already_done": kept,
-                   "ok": counts["ok"], "skipped": counts["skipped"], "failed": counts["failed"],
-                   "new_tables": counts["tables"], "chunks": len(chunks), "players": len(stats),
-                   "worker_table_seconds": round(counts["table_seconds"], 2),
-                   "worker_play_seconds": round(counts["play_seconds"], 2),
-                   "reasons": {reason: board for reason, board in failures.items()}}
+        summary = {
+            "boards": kept + len(todo),
+            "analysed_now": len(todo),
+            "already_done": kept,
+            "ok": counts["ok"],
+            "skipped": counts["skipped"],
+            "failed": counts["failed"],
+            "new_tables": counts["tables"],
+            "chunks": len(chunks),
+            "players": len(stats),
+            "worker_table_seconds": round(counts["table_seconds"], 2),
+            "worker_play_seconds": round(counts["play_seconds"], 2),
+            "reasons": {reason: board for reason, board in failures.items()},
+        }
         context.finish(conn, summary)
     return summary
 
@@ -190,7 +245,14 @@ DDS_STAGE = Stage(
     run=run,
     reads=(Board,),
     optional_reads=(NameMatch, Player),
-    writes=(DDTable, BoardAnalysis, CardAnalysis, AuctionAnalysis, SeatStats, PlayerStats,
-            PlayerRates),
+    writes=(
+        DDTable,
+        BoardAnalysis,
+        CardAnalysis,
+        AuctionAnalysis,
+        SeatStats,
+        PlayerStats,
+        PlayerRates,
+    ),
     settings_sections=("dds",),
 )

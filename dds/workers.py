@@ -69,25 +69,41 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
     requests = [(board, play_request(board)) for board in chunk.boards]
     with_play = [(board, request) for board, request in requests if request is not None]
     started = time.perf_counter()
-    traces = dict(zip((board["id"] for board, _ in with_play),
-                      solve_plays([request for _, request in with_play])))
+    traces = dict(
+        zip(
+            (board["id"] for board, _ in with_play),
+            solve_plays([request for _, request in with_play]),
+        )
+    )
     result.play_seconds = time.perf_counter() - started
     for board in chunk.boards:
         trace, trace_error = traces.get(board["id"], (None, None))
-        result.boards.append(analyse_board(
-            board, tables.get(board["deal_hash"]), trace,
-            table_error=errors.get(board["deal_hash"]), trace_error=trace_error))
+        result.boards.append(
+            analyse_board(
+                board,
+                tables.get(board["deal_hash"]),
+                trace,
+                table_error=errors.get(board["deal_hash"]),
+                trace_error=trace_error,
+            )
+        )
     return result
 
 
 def failed_chunk(chunk: Chunk, reason: str) -> ChunkResult:
     """The result of a chunk whose worker died twice: every board failed with the reason."""
-    return ChunkResult(chunk.number, [], [BoardResult(board["id"], "failed", reason)
-                                          for board in chunk.boards])
+    return ChunkResult(
+        chunk.number, [], [BoardResult(board["id"], "failed", reason) for board in chunk.boards]
+    )
 
 
-def plan_chunks(boards: list[dict[str, Any]], known: dict[str, DDTable], max_new_deals: int,
-                max_boards: int, threads: int = 0) -> list[Chunk]:
+def plan_chunks(
+    boards: list[dict[str, Any]],
+    known: dict[str, DDTable],
+    max_new_deals: int,
+    max_boards: int,
+    threads: int = 0,
+) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
     A chunk holds at most ``max_new_deals`` deals to solve (DDS's table batch) and, as far as
@@ -101,8 +117,10 @@ def plan_chunks(boards: list[dict[str, Any]], known: dict[str, DDTable], max_new
     for deal_hash in sorted(by_deal):
         group = by_deal[deal_hash]
         new = deal_hash not in known and any(needs_table(board) for board in group)
-        if current.boards and (len(current.new_deals) + new > max_new_deals
-                               or len(current.boards) + len(group) > max_boards):
+        if current.boards and (
+            len(current.new_deals) + new > max_new_deals
+            or len(current.boards) + len(group) > max_boards
+        ):
             chunks.append(current)
             current = Chunk(len(chunks), [], {}, {}, threads)
         current.boards.extend(group)
@@ -142,8 +160,9 @@ def _parallel(chunks: list[Chunk], jobs: int, backend: str) -> Iterator[ChunkRes
         yield from Parallel(return_as="generator")(delayed(solve_chunk)(c) for c in chunks)
 
 
-def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky",
-               retries: int = 1) -> Iterator[ChunkResult]:
+def run_chunks(
+    chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retries: int = 1
+) -> Iterator[ChunkResult]:
     """Run chunks in parallel and yield each result as it comes, in order.
 
     Parameters
@@ -176,8 +195,9 @@ def run_chunks(chunks: Iterable[Chunk], jobs: int, backend: str = "loky",
             yield result
 
 
-def _alone(chunk: Chunk, backend: str, retries: int, deaths: dict[int, int],
-           problem: Exception) -> ChunkResult:
+def _alone(
+    chunk: Chunk, backend: str, retries: int, deaths: dict[int, int], problem: Exception
+) -> ChunkResult:
     """Run a suspect chunk by itself; after ``retries`` deaths its boards fail."""
     deaths[chunk.number] = deaths.get(chunk.number, 0) + 1
     while True:

@@ -28,22 +28,39 @@ def _progress(items: Iterable, label: str = "", total: int | None = None):
     # disable=None: bars only on a terminal, so logs and CI output stay clean.
     # A label "stage unit" names the unit, so rates read "boards/s".
     stage, _, unit = label.partition(" ")
-    return tqdm(items, desc=stage, total=total, unit=unit or "it", disable=None, leave=False,
-                file=sys.stderr, dynamic_ncols=True)
+    return tqdm(
+        items,
+        desc=stage,
+        total=total,
+        unit=unit or "it",
+        disable=None,
+        leave=False,
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
 
 
 def _common(command: Callable) -> Callable:
     """Options every subcommand takes."""
     options = [
-        click.option("--db", help="SQLAlchemy URL or SQLite file (default: $BRIDGERANK_DB, "
-                                  "else OUT/bridgerank.db)."),
-        click.option("--out", type=click.Path(file_okay=False),
-                     help="Folder for the database and reports (default: $BRIDGERANK_OUT, "
-                          "else out)."),
-        click.option("--config", "config_file", type=click.Path(dir_okay=False),
-                     help="TOML settings file over the defaults (see config/defaults.toml)."),
-        click.option("--jobs", type=click.IntRange(min=1),
-                     help="Worker processes for parallel stages."),
+        click.option(
+            "--db",
+            help="SQLAlchemy URL or SQLite file (default: $BRIDGERANK_DB, else OUT/bridgerank.db).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False),
+            help="Folder for the database and reports (default: $BRIDGERANK_OUT, else out).",
+        ),
+        click.option(
+            "--config",
+            "config_file",
+            type=click.Path(dir_okay=False),
+            help="TOML settings file over the defaults (see config/defaults.toml).",
+        ),
+        click.option(
+            "--jobs", type=click.IntRange(min=1), help="Worker processes for parallel stages."
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -60,21 +77,29 @@ def _fail_cleanly(command: Callable) -> Callable:
             if problem.hint:
                 click.echo(problem.hint, err=True)
             sys.exit(problem.exit_code)
+
     return wrapper
 
 
 class _Session:
     """Settings and engine from the common options."""
 
-    def __init__(self, db: str | None, out: str | None, config_file: str | None,
-                 jobs: int | None) -> None:
+    def __init__(
+        self, db: str | None, out: str | None, config_file: str | None, jobs: int | None
+    ) -> None:
         # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
         # the --config file and the defaults; a flag not given leaves the layers below it.
-        flags: dict[str, dict[str, object]] = {"store": {"out": out, "db": db},
-                                               "run": {"jobs": jobs}}
-        self.settings = load_settings(config_file, {
-            section: {key: value for key, value in values.items() if value}
-            for section, values in flags.items()})
+        flags: dict[str, dict[str, object]] = {
+            "store": {"out": out, "db": db},
+            "run": {"jobs": jobs},
+        }
+        self.settings = load_settings(
+            config_file,
+            {
+                section: {key: value for key, value in values.items() if value}
+                for section, values in flags.items()
+            },
+        )
         # SQLAlchemy loads here, not at start-up: `bridgerank --help` needs no database.
         from bridgerank.core.store import database_url
         from bridgerank.pipeline.stages import open_store
@@ -88,19 +113,28 @@ class _Session:
 def _print_ingest(summary: dict[str, Any]) -> None:
     files = summary.get("files", {})
     parts = ", ".join(f"{count} {status}" for status, count in sorted(files.items()))
-    click.echo(f"ingest: {summary.get('records', 0):,} records from "
-               f"{sum(files.values()):,} files ({parts or 'none'}) in {summary['seconds']:.1f} s")
+    click.echo(
+        f"ingest: {summary.get('records', 0):,} records from "
+        f"{sum(files.values()):,} files ({parts or 'none'}) in {summary['seconds']:.1f} s"
+    )
     for error in summary.get("errors", []):
         click.echo(f"  error: {error}", err=True)
 
 
 def _print_clean(summary: dict[str, Any]) -> None:
-    click.echo(f"clean: {summary['records']:,} records, {summary['kept']:,} boards kept, "
-               f"{summary['excluded']:,} excluded, in {summary['seconds']:.1f} s")
-    click.echo(f"  auctions usable: {summary['auctions_kept']:,}   "
-               f"plays usable: {summary['plays_kept']:,}")
-    titles = {"board": "boards excluded", "auction": "auctions blanked",
-              "play": "plays blanked", "note": "notes (nothing dropped)"}
+    click.echo(
+        f"clean: {summary['records']:,} records, {summary['kept']:,} boards kept, "
+        f"{summary['excluded']:,} excluded, in {summary['seconds']:.1f} s"
+    )
+    click.echo(
+        f"  auctions usable: {summary['auctions_kept']:,}   plays usable: {summary['plays_kept']:,}"
+    )
+    titles = {
+        "board": "boards excluded",
+        "auction": "auctions blanked",
+        "play": "plays blanked",
+        "note": "notes (nothing dropped)",
+    }
     for level, title in titles.items():
         counts = summary["reasons"].get(level, {})
         if not counts:
@@ -114,36 +148,47 @@ def _print_clean(summary: dict[str, Any]) -> None:
 
 
 def _print_match(summary: dict[str, Any]) -> None:
-    click.echo(f"match: {summary['raw_names']:,} raw names, {summary['matched']:,} matched to the "
-               f"{summary['wbf_players']:,} WBF players, {summary['ambiguous']:,} ambiguous, "
-               f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots, "
-               f"{summary['handles']:,} handles), "
-               f"in {summary['seconds']:.1f} s")
-    click.echo(f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
-               f"({100 * summary['seat_share_matched']:.1f}%); players: {summary['players']:,}")
-    click.echo("  by reason: " + ", ".join(f"{reason} {count:,}"
-                                          for reason, count in summary["reasons"].items()))
+    click.echo(
+        f"match: {summary['raw_names']:,} raw names, {summary['matched']:,} matched to the "
+        f"{summary['wbf_players']:,} WBF players, {summary['ambiguous']:,} ambiguous, "
+        f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots, "
+        f"{summary['handles']:,} handles), "
+        f"in {summary['seconds']:.1f} s"
+    )
+    click.echo(
+        f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
+        f"({100 * summary['seat_share_matched']:.1f}%); players: {summary['players']:,}"
+    )
+    click.echo(
+        "  by reason: "
+        + ", ".join(f"{reason} {count:,}" for reason, count in summary["reasons"].items())
+    )
     for problem in summary.get("wbf_problems", []):
         click.echo(f"  WBF list line not read: {problem}", err=True)
 
 
 def _print_dds(summary: dict[str, Any]) -> None:
-    click.echo(f"dds: {summary['analysed_now']:,} boards analysed now ({summary['ok']:,} ok, "
-               f"{summary['skipped']:,} skipped, {summary['failed']:,} failed), "
-               f"{summary['already_done']:,} already done; {summary['new_tables']:,} new tables; "
-               f"{summary['players']:,} players; in {summary['seconds']:.1f} s")
+    click.echo(
+        f"dds: {summary['analysed_now']:,} boards analysed now ({summary['ok']:,} ok, "
+        f"{summary['skipped']:,} skipped, {summary['failed']:,} failed), "
+        f"{summary['already_done']:,} already done; {summary['new_tables']:,} new tables; "
+        f"{summary['players']:,} players; in {summary['seconds']:.1f} s"
+    )
     for reason, board in summary.get("reasons", {}).items():
         click.echo(f"  board {board}: {reason}")
 
 
 def _print_regress(summary: dict[str, Any]) -> None:
-    click.echo(f"regress: {summary['players_with_points']:,} players with WBF points of "
-               f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s")
+    click.echo(
+        f"regress: {summary['players_with_points']:,} players with WBF points of "
+        f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s"
+    )
     for dataset, players in summary.get("datasets", {}).items():
         click.echo(f"  {dataset}: {players:,} players above the thresholds")
     if summary.get("chosen"):
-        click.echo(f"  chosen model: {summary['chosen']} (adjusted R2 "
-                   f"{summary['chosen_adj_r2']:.4f})")
+        click.echo(
+            f"  chosen model: {summary['chosen']} (adjusted R2 {summary['chosen_adj_r2']:.4f})"
+        )
     for note in summary.get("notes", []):
         click.echo(f"  note: {note}")
 
@@ -163,45 +208,67 @@ def _print_study(result) -> None:
             model = outcome.model
             cv = f"{outcome.cv_r2:.4f}" if outcome.cv_r2 is not None else "-"
             listed = ", ".join(f"{v} ({_sas_p(model.p_values[v])})" for v in model.variables)
-            click.echo(f"{study.key:<16} {method:<9} {model.adj_r2:>7.4f} {cv:>7}  "
-                       f"{'ok' if model.respects_domain else 'FLAG':<6}  {listed or 'none'}")
+            click.echo(
+                f"{study.key:<16} {method:<9} {model.adj_r2:>7.4f} {cv:>7}  "
+                f"{'ok' if model.respects_domain else 'FLAG':<6}  {listed or 'none'}"
+            )
     if result.chosen is None:
         click.echo("no model respects the domain rule (mistake rates with negative signs)")
         return
     chosen = result.chosen
-    terms = " ".join(f"{value:+.5f} x {name}" for name, value in chosen.coefficients.items()
-                     if name != "Intercept")
-    click.echo(f"chosen: {result.chosen_from}\n  {chosen.response} = "
-               f"{chosen.coefficients['Intercept']:.5f} {terms}\n  adjusted R2 "
-               f"{chosen.adj_r2:.4f}, cross-validated R2 {result.chosen_cv_r2:.4f}")
+    terms = " ".join(
+        f"{value:+.5f} x {name}"
+        for name, value in chosen.coefficients.items()
+        if name != "Intercept"
+    )
+    click.echo(
+        f"chosen: {result.chosen_from}\n  {chosen.response} = "
+        f"{chosen.coefficients['Intercept']:.5f} {terms}\n  adjusted R2 "
+        f"{chosen.adj_r2:.4f}, cross-validated R2 {result.chosen_cv_r2:.4f}"
+    )
     for test in result.diagnostics:
-        click.echo(f"  {test.name}: statistic {test.statistic:.4f}, p {test.p_value:.4g}: "
-                   f"{test.verdict}")
+        click.echo(
+            f"  {test.name}: statistic {test.statistic:.4f}, p {test.p_value:.4g}: {test.verdict}"
+        )
 
 
 def _print_rate(summary: dict[str, Any]) -> None:
-    click.echo(f"rate: {summary['team_games']:,} team boards, "
-               f"{summary.get('single_table_games', 0):,} single-table boards against par, "
-               f"{summary.get('pair_rankings', 0):,} pair rankings, {summary['players']:,} "
-               f"players rated, in {summary['seconds']:.1f} s")
+    click.echo(
+        f"rate: {summary['team_games']:,} team boards, "
+        f"{summary.get('single_table_games', 0):,} single-table boards against par, "
+        f"{summary.get('pair_rankings', 0):,} pair rankings, {summary['players']:,} "
+        f"players rated, in {summary['seconds']:.1f} s"
+    )
     if summary.get("validation"):
-        click.echo("  held-out log-loss (a coin: 0.6931): " + ", ".join(
-            f"{method} {loss:.4f}" for method, loss in summary["validation"].items()))
+        click.echo(
+            "  held-out log-loss (a coin: 0.6931): "
+            + ", ".join(f"{method} {loss:.4f}" for method, loss in summary["validation"].items())
+        )
     skill = summary.get("skill_o_meter") or {}
     if skill:
-        click.echo(f"  skill-o-meter: K* {skill['k']:.2f}, rating spread {skill['sigma']:.1f} over "
-                   f"{skill['players']:,} regular players: like a game decided by skill "
-                   f"{100 * skill['p']:.0f}% of the time")
+        click.echo(
+            f"  skill-o-meter: K* {skill['k']:.2f}, rating spread {skill['sigma']:.1f} over "
+            f"{skill['players']:,} regular players: like a game decided by skill "
+            f"{100 * skill['p']:.0f}% of the time"
+        )
 
 
 def _print_report(summary: dict[str, Any]) -> None:
-    click.echo(f"report: {summary['report']} ({summary['bytes']:,} bytes), "
-               f"{summary['csv_tables']} tables as CSV in {Path(summary['report']).parent / 'csv'}")
+    click.echo(
+        f"report: {summary['report']} ({summary['bytes']:,} bytes), "
+        f"{summary['csv_tables']} tables as CSV in {Path(summary['report']).parent / 'csv'}"
+    )
 
 
-_PRINTERS = {"ingest": _print_ingest, "clean": _print_clean, "match": _print_match,
-             "dds": _print_dds, "rate": _print_rate, "regress": _print_regress,
-             "report": _print_report}
+_PRINTERS = {
+    "ingest": _print_ingest,
+    "clean": _print_clean,
+    "match": _print_match,
+    "dds": _print_dds,
+    "rate": _print_rate,
+    "regress": _print_regress,
+    "report": _print_report,
+}
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
@@ -213,8 +280,15 @@ def _print_outcome(outcome: StageOutcome) -> None:
         click.echo(f"{outcome.stage}: up to date, nothing to do")
 
 
-def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str], *,
-         start: str | None = None, stop: str | None = None, force: bool = False) -> None:
+def _run(
+    session: _Session,
+    stages: Sequence[str] | None,
+    sources: Sequence[str],
+    *,
+    start: str | None = None,
+    stop: str | None = None,
+    force: bool = False,
+) -> None:
     selected = select_stages(start, stop, stages or ())
     began = time.perf_counter()
     current = {"stage": selected[0].name if selected else ""}
@@ -229,14 +303,25 @@ def _run(session: _Session, stages: Sequence[str] | None, sources: Sequence[str]
         from bridgerank.core.store import store_errors
 
         with store_errors(session.url):
-            run_stages(session.engine, session.settings, selected, sources=sources,
-                       jobs=session.jobs, force=force, progress=_progress, on_outcome=report)
+            run_stages(
+                session.engine,
+                session.settings,
+                selected,
+                sources=sources,
+                jobs=session.jobs,
+                force=force,
+                progress=_progress,
+                on_outcome=report,
+            )
     except BridgerankError as problem:
         problem.hint = problem.hint or f"Resume with: bridgerank run --from {current['stage']}"
         raise
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted during {current['stage']}; nothing of it was committed. "
-                   f"Resume with: bridgerank run --from {current['stage']}", err=True)
+        click.echo(
+            f"\ninterrupted during {current['stage']}; nothing of it was committed. "
+            f"Resume with: bridgerank run --from {current['stage']}",
+            err=True,
+        )
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
     report_page = Path(session.settings.store.out) / "report.html"
@@ -259,13 +344,23 @@ def main() -> None:
 @click.argument("sources", nargs=-1, type=click.Path())
 @click.option("--from", "start", type=click.Choice(stage_names()), help="First stage to run.")
 @click.option("--to", "stop", type=click.Choice(stage_names()), help="Last stage to run.")
-@click.option("--only", multiple=True, type=click.Choice(stage_names()),
-              help="Run only this stage (repeatable).")
+@click.option(
+    "--only",
+    multiple=True,
+    type=click.Choice(stage_names()),
+    help="Run only this stage (repeatable).",
+)
 @click.option("--force", is_flag=True, help="Rerun the selected stages even if up to date.")
 @_common
 @_fail_cleanly
-def run(sources: tuple[str, ...], start: str | None, stop: str | None, only: tuple[str, ...],
-        force: bool, **common: Any) -> None:
+def run(
+    sources: tuple[str, ...],
+    start: str | None,
+    stop: str | None,
+    only: tuple[str, ...],
+    force: bool,
+    **common: Any,
+) -> None:
     """Run the pipeline on SOURCES: files or folders of PBN, LIN, SQL dumps, Valet travellers
     or BridgeComposer recap pages (gzipped or not).
 
@@ -291,17 +386,35 @@ def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
 
 
 @main.command()
-@click.option("--rates", "rate_files", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="CSV of mistake rates per player (repeatable); runs on files, not the database.")
-@click.option("--responses", "response_file", type=click.Path(exists=True, dir_okay=False),
-              help="CSV of responses per player name (e.g. mp, pp), joined to the rates.")
-@click.option("--response", "response_names", multiple=True,
-              help="Response column to study (repeatable; default from settings: pp, mp).")
+@click.option(
+    "--rates",
+    "rate_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV of mistake rates per player (repeatable); runs on files, not the database.",
+)
+@click.option(
+    "--responses",
+    "response_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV of responses per player name (e.g. mp, pp), joined to the rates.",
+)
+@click.option(
+    "--response",
+    "response_names",
+    multiple=True,
+    help="Response column to study (repeatable; default from settings: pp, mp).",
+)
 @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
 @_common
 @_fail_cleanly
-def regress(rate_files: tuple[str, ...], response_file: str | None,
-            response_names: tuple[str, ...], force: bool, **common: Any) -> None:
+def regress(
+    rate_files: tuple[str, ...],
+    response_file: str | None,
+    response_names: tuple[str, ...],
+    force: bool,
+    **common: Any,
+) -> None:
     """Regress ranking points on mistake rates (VIF, SAS-style selection, diagnostics).
 
     With --rates, runs on CSV files a user already has and writes CSV tables to
@@ -315,8 +428,7 @@ def regress(rate_files: tuple[str, ...], response_file: str | None,
     from bridgerank.regression.study import regress_files
 
     section = session.settings.regress
-    result = regress_files(rate_files, response_file, response_names or section.responses,
-                           section)
+    result = regress_files(rate_files, response_file, response_names or section.responses, section)
     _print_study(result)
     folder = Path(session.settings.store.out) / "regression"
     write_csv(result_frames(result), folder)
@@ -334,8 +446,10 @@ def status(**common: Any) -> None:
     from bridgerank.pipeline.status import stage_status
 
     for row in stage_status(session.engine, session.settings):
-        click.echo(f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
-                   f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}")
+        click.echo(
+            f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
+            f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}"
+        )
 
 
 def _stage_command(name: str, summary: str) -> None:

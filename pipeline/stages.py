@@ -33,20 +33,41 @@ if TYPE_CHECKING:
 # so that `bridgerank --help` starts at once; the import-linter contracts still see the
 # floors, since no stage module imports this one.
 REGISTRY: tuple[tuple[str, str, str], ...] = (
-    ("ingest", "bridgerank.cleaning.ingest.stage:INGEST_STAGE",
-     "Read SOURCES (files or folders) into raw_boards; files already stored add nothing."),
-    ("clean", "bridgerank.cleaning.clean.stage:CLEAN_STAGE",
-     "Validate raw records into boards, recording every exclusion and its reason."),
-    ("match", "bridgerank.cleaning.match.stage:MATCH_STAGE",
-     "Match raw player names to the WBF ranking lists, with an audit trail."),
-    ("dds", "bridgerank.dds.stage:DDS_STAGE",
-     "Judge every card and auction double dummy; 33 counters and 28 rates per player."),
-    ("rate", "bridgerank.ratings.stage:RATE_STAGE",
-     "Rate players from results (BT family, multiplayer Elo) with held-out validation."),
-    ("regress", "bridgerank.regression.stage:REGRESS_STAGE",
-     "Regress ranking points on mistake rates (VIF, SAS-style selection, diagnostics)."),
-    ("report", "bridgerank.pipeline.report.stage:REPORT_STAGE",
-     "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/."),
+    (
+        "ingest",
+        "bridgerank.cleaning.ingest.stage:INGEST_STAGE",
+        "Read SOURCES (files or folders) into raw_boards; files already stored add nothing.",
+    ),
+    (
+        "clean",
+        "bridgerank.cleaning.clean.stage:CLEAN_STAGE",
+        "Validate raw records into boards, recording every exclusion and its reason.",
+    ),
+    (
+        "match",
+        "bridgerank.cleaning.match.stage:MATCH_STAGE",
+        "Match raw player names to the WBF ranking lists, with an audit trail.",
+    ),
+    (
+        "dds",
+        "bridgerank.dds.stage:DDS_STAGE",
+        "Judge every card and auction double dummy; 33 counters and 28 rates per player.",
+    ),
+    (
+        "rate",
+        "bridgerank.ratings.stage:RATE_STAGE",
+        "Rate players from results (BT family, multiplayer Elo) with held-out validation.",
+    ),
+    (
+        "regress",
+        "bridgerank.regression.stage:REGRESS_STAGE",
+        "Regress ranking points on mistake rates (VIF, SAS-style selection, diagnostics).",
+    ),
+    (
+        "report",
+        "bridgerank.pipeline.report.stage:REPORT_STAGE",
+        "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/.",
+    ),
 )
 _WHERE = {name: where for name, where, _ in REGISTRY}
 
@@ -90,8 +111,9 @@ def open_store(url: str) -> Engine:
     return open_engine(url)
 
 
-def select_stages(start: str | None = None, stop: str | None = None,
-                  only: Sequence[str] = ()) -> list[Stage]:
+def select_stages(
+    start: str | None = None, stop: str | None = None, only: Sequence[str] = ()
+) -> list[Stage]:
     """The stages a run covers: ``only`` these, or from ``start`` to ``stop`` inclusive."""
     names = stage_names()
     if only:
@@ -104,13 +126,20 @@ def select_stages(start: str | None = None, stop: str | None = None,
     last = names.index(get_stage(stop).name) if stop else len(names) - 1
     if first > last:
         raise SettingsError(f"--from {start} comes after --to {stop}")
-    return [get_stage(name) for name in names[first:last + 1]]
+    return [get_stage(name) for name in names[first : last + 1]]
 
 
-def run_stages(engine: Engine, settings: Settings, stages: Sequence[Stage], *,
-               sources: Sequence[str] = (), jobs: int = 1, force: bool = False,
-               progress: Progress = no_progress,
-               on_outcome: Callable[[StageOutcome], None] | None = None) -> list[StageOutcome]:
+def run_stages(
+    engine: Engine,
+    settings: Settings,
+    stages: Sequence[Stage],
+    *,
+    sources: Sequence[str] = (),
+    jobs: int = 1,
+    force: bool = False,
+    progress: Progress = no_progress,
+    on_outcome: Callable[[StageOutcome], None] | None = None,
+) -> list[StageOutcome]:
     """Run stages in order, skipping those whose fingerprint is unchanged.
 
     Parameters
@@ -140,10 +169,18 @@ def run_stages(engine: Engine, settings: Settings, stages: Sequence[Stage], *,
 
     for stage in stages:
         # the stage's tables exist even on an engine opened before its module was imported
-        Base.metadata.create_all(engine, tables=[model.__table__ for model in
-                                                 stage.reads + stage.optional_reads + stage.writes])
-        context = StageContext(engine=engine, settings=settings, stage=stage, sources=sources,
-                               jobs=jobs, progress=progress)
+        Base.metadata.create_all(
+            engine,
+            tables=[model.__table__ for model in stage.reads + stage.optional_reads + stage.writes],
+        )
+        context = StageContext(
+            engine=engine,
+            settings=settings,
+            stage=stage,
+            sources=sources,
+            jobs=jobs,
+            progress=progress,
+        )
         idle = stage.idle_reason(context) if stage.idle_reason else None
         if idle:
             outcome = StageOutcome(stage.name, "idle", note=idle)

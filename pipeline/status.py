@@ -20,17 +20,25 @@ def _brief(stage: str, summary: dict[str, Any]) -> str:
         files = sum(summary.get("files", {}).values())
         return f"{summary.get('records', 0):,} records from {files:,} files"
     if stage == "clean":
-        return (f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
-                f"{summary.get('excluded', 0):,} excluded")
+        return (
+            f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
+            f"{summary.get('excluded', 0):,} excluded"
+        )
     if stage == "match":
-        return (f"{summary.get('matched', 0):,} of {summary.get('raw_names', 0):,} names matched, "
-                f"{100 * summary.get('seat_share_matched', 0):.1f}% of board-seats")
+        return (
+            f"{summary.get('matched', 0):,} of {summary.get('raw_names', 0):,} names matched, "
+            f"{100 * summary.get('seat_share_matched', 0):.1f}% of board-seats"
+        )
     if stage == "dds":
-        return (f"{summary.get('boards', 0):,} boards, {summary.get('failed', 0):,} failed, "
-                f"{summary.get('players', 0):,} players")
+        return (
+            f"{summary.get('boards', 0):,} boards, {summary.get('failed', 0):,} failed, "
+            f"{summary.get('players', 0):,} players"
+        )
     if stage == "rate":
-        return (f"{summary.get('players', 0):,} players from {summary.get('team_games', 0):,} team "
-                f"boards and {summary.get('pair_rankings', 0):,} pair rankings")
+        return (
+            f"{summary.get('players', 0):,} players from {summary.get('team_games', 0):,} team "
+            f"boards and {summary.get('pair_rankings', 0):,} pair rankings"
+        )
     if stage == "regress":
         chosen = summary.get("chosen")
         return f"chosen: {chosen}" if chosen else "; ".join(summary.get("notes", [])[:1])
@@ -66,10 +74,13 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                     state = "out of date"
             except StageNotReady:
                 state = "not ready"
-        rows.append({
-            "stage": name, "state": state,
-            "finished": last["finished_at"].strftime("%Y-%m-%d %H:%M:%S") if last else None,
-            "seconds": last["seconds"] if last else None,
-            "brief": _brief(name, summary),
-        })
+        rows.append(
+            {
+                "stage": name,
+                "state": state,
+                "finished": last["finished_at"].strftime("%Y-%m-%d %H:%M:%S") if last else None,
+                "seconds": last["seconds"] if last else None,
+                "brief": _brief(name, summary),
+            }
+        )
     return rows

@@ -108,11 +108,11 @@ class Hypergraph:
 
     def games_won(self, k: int) -> np.ndarray:
         """Indices of the games player k won."""
-        return self.win.indices[self.win.indptr[k]:self.win.indptr[k + 1]]
+        return self.win.indices[self.win.indptr[k] : self.win.indptr[k + 1]]
 
     def games_lost(self, k: int) -> np.ndarray:
         """Indices of the games player k lost."""
-        return self.lose.indices[self.lose.indptr[k]:self.lose.indptr[k + 1]]
+        return self.lose.indices[self.lose.indptr[k] : self.lose.indptr[k + 1]]
 
     def components(self) -> np.ndarray:
         """Weakly connected component of each player (players sharing games, transitively)."""
@@ -134,8 +134,9 @@ class Hypergraph:
             )
 
 
-def _hbt_update(graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray,
-                team_l: np.ndarray, prior: bool) -> float:
+def _hbt_update(
+    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
+) -> float:
     """HBT (Newman-style) step for player k (spec 2.3); team sums are sums of s."""
     won, lost = graph.games_won(k), graph.games_lost(k)
     w = graph.weights
@@ -147,8 +148,9 @@ def _hbt_update(graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray,
     return float(np.log(a) - np.log(b))
 
 
-def _gbt_newman_update(graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray,
-                       team_l: np.ndarray, prior: bool) -> float:
+def _gbt_newman_update(
+    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
+) -> float:
     """GBT Newman-like step (spec 3.4); team sums are sums of pi."""
     won, lost = graph.games_won(k), graph.games_lost(k)
     w = graph.weights
@@ -161,14 +163,17 @@ def _gbt_newman_update(graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndar
     return float(np.log(numerator) - np.log(denominator))
 
 
-def _gbt_huang_update(graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray,
-                      team_l: np.ndarray, prior: bool) -> float:
+def _gbt_huang_update(
+    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
+) -> float:
     """GBT Huang step (spec 3.3), which is Zermelo's iteration on 1-vs-1 games."""
     won, lost = graph.games_won(k), graph.games_lost(k)
     w = graph.weights
     numerator = float(np.sum(w[won] / team_w[won]))
-    denominator = float(np.sum(w[won] / (team_w[won] + team_l[won]))
-                        + np.sum(w[lost] / (team_w[lost] + team_l[lost])))
+    denominator = float(
+        np.sum(w[won] / (team_w[won] + team_l[won]))
+        + np.sum(w[lost] / (team_w[lost] + team_l[lost]))
+    )
     if prior:
         pi = np.exp(s[k])
         numerator += 1 / pi
@@ -211,8 +216,15 @@ def _squarem_step(sweep, s: np.ndarray) -> tuple[np.ndarray, int]:
     return sweep(extrapolated), 3
 
 
-def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float = 1e-10,
-        max_iter: int = 10_000, normalise: str | None = "auto", accelerate: bool = False) -> Fit:
+def fit(
+    graph: Hypergraph,
+    model: str = "hbt",
+    prior: bool = False,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
+    normalise: str | None = "auto",
+    accelerate: bool = False,
+) -> Fit:
     """Fit a model of :data:`MODELS` by Gauss-Seidel sweeps.
 
     Parameters
@@ -289,20 +301,35 @@ def fit(graph: Hypergraph, model: str = "hbt", prior: bool = False, tol: float =
             sweeps += 1
         converged = bool(np.nanmax(np.abs(s - previous)) < tol)
     if not converged:
-        warnings.warn(f"{model} did not converge in {max_iter} sweeps; try prior=True if some "
-                      "players are rarely compared", ConvergenceWarning, stacklevel=2)
+        warnings.warn(
+            f"{model} did not converge in {max_iter} sweeps; try prior=True if some "
+            "players are rarely compared",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     return Fit(s, sweeps, converged, components)
 
 
-def fit_bt(wins: np.ndarray, method: str = "newman", prior: bool = False, tol: float = 1e-10,
-           max_iter: int = 10_000) -> Fit:
+def fit_bt(
+    wins: np.ndarray,
+    method: str = "newman",
+    prior: bool = False,
+    tol: float = 1e-10,
+    max_iter: int = 10_000,
+) -> Fit:
     """Classical Bradley-Terry on a win matrix (Zermelo's or Newman's iteration).
 
     Normalised to geometric mean 1 per connected component unless ``prior``.
     """
     model = {"newman": "hbt", "zermelo": "gbt-huang"}[method]
-    return fit(Hypergraph.from_matrix(wins), model, prior, tol, max_iter,
-               normalise=None if prior else "mean-log")
+    return fit(
+        Hypergraph.from_matrix(wins),
+        model,
+        prior,
+        tol,
+        max_iter,
+        normalise=None if prior else "mean-log",
+    )
 
 
 def log_likelihood(graph: Hypergraph, s: np.ndarray, model: str = "hbt") -> float:
@@ -316,8 +343,9 @@ def log_likelihood(graph: Hypergraph, s: np.ndarray, model: str = "hbt") -> floa
     return float(np.sum(graph.weights * (np.log(team_w) - np.log(team_w + team_l))))
 
 
-def fit_hbt_newton(graph: Hypergraph, prior: bool = True, tol: float = 1e-10,
-                   max_iter: int = 100) -> Fit:
+def fit_hbt_newton(
+    graph: Hypergraph, prior: bool = True, tol: float = 1e-10, max_iter: int = 100
+) -> Fit:
     """HBT by Newton's method: the same estimate as :func:`fit` with ``model="hbt"``, faster
     on large data.
 
@@ -360,8 +388,9 @@ def fit_hbt_newton(graph: Hypergraph, prior: bool = True, tol: float = 1e-10,
             hessian = hessian + np.diag(np.where(played, 2 * sigma * (1 - sigma), 0))
         active = np.flatnonzero(played)
         step = np.zeros(graph.n)
-        step[active] = np.linalg.lstsq(hessian[np.ix_(active, active)], gradient[active],
-                                       rcond=None)[0]
+        step[active] = np.linalg.lstsq(
+            hessian[np.ix_(active, active)], gradient[active], rcond=None
+        )[0]
         length = 1.0
         while True:
             candidate = s + length * step
@@ -375,6 +404,7 @@ def fit_hbt_newton(graph: Hypergraph, prior: bool = True, tol: float = 1e-10,
     if not prior and graph.equal_sizes:
         _normalise(result, graph.components(), "mean-log")
     if not converged:
-        warnings.warn(f"HBT Newton did not converge in {max_iter} steps", ConvergenceWarning,
-                      stacklevel=2)
+        warnings.warn(
+            f"HBT Newton did not converge in {max_iter} steps", ConvergenceWarning, stacklevel=2
+        )
     return Fit(result, steps, converged, graph.components())

@@ -57,15 +57,22 @@ def expected_scores(ratings: ArrayLike, d: float = 400, base: float = 10) -> np.
     return pairwise.sum(axis=1) / (n * (n - 1) / 2)
 
 
-def update(ratings: ArrayLike, result_order: ArrayLike, k: float = 32,
-           d: float = 400, alpha: float = 1.0, base: float = 10) -> np.ndarray:
+def update(
+    ratings: ArrayLike,
+    result_order: ArrayLike,
+    k: float = 32,
+    d: float = 400,
+    alpha: float = 1.0,
+    base: float = 10,
+) -> np.ndarray:
     """New ratings after one game."""
     ratings = np.asarray(ratings, dtype=float)
     n = len(ratings)
     if n < 2:
         raise InvalidGame("a game needs at least two players")
-    return ratings + k * (n - 1) * (actual_scores(result_order, alpha)
-                                    - expected_scores(ratings, d, base))
+    return ratings + k * (n - 1) * (
+        actual_scores(result_order, alpha) - expected_scores(ratings, d, base)
+    )
 
 
 @dataclass

@@ -18,8 +18,32 @@ from bridgerank.bridge.auction import Contract, parse_contract
 from bridgerank.bridge.scoring import north_south_score
 
 # The IMP scale: the lower bound of each IMP count from 1 to 24.
-_IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
-              1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)
+_IMP_STEPS = (
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
+)
 
 
 def imps(difference: int) -> int:
@@ -38,9 +62,16 @@ def ns_score(board: Mapping[str, Any]) -> int | None:
     declarer = "NESW".index(board["declarer"])
     if board["ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable"] is None:
         return None
-    return north_south_score(contract.level, contract.strain, contract.doubled, declarer,
-                             bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"]),
-                             board["result"], board["year"])
+    return north_south_score(
+        contract.level,
+        contract.strain,
+        contract.doubled,
+        declarer,
+        bool(board["ns_vulnerable"]),
+        bool(board["ew_vulnerable"]),
+        board["result"],
+        board["year"],
+    )
 
 
 @dataclass
@@ -64,8 +95,9 @@ class TeamGame:
         return [(self.team_a, self.team_b, half), (self.team_b, self.team_a, half)] if half else []
 
 
-def team_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
-               ) -> list[TeamGame]:
+def team_games(
+    boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
+) -> list[TeamGame]:
     """Pair the open and closed room of every team board into games, in date order.
 
     ``boards`` are rows of the ``boards`` table; ``player_of`` maps a raw name to a player key
@@ -83,8 +115,9 @@ def team_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hash
         if len(both) != 2:
             continue
         open_room, closed = both["open"], both["closed"]
-        seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + \
-                [closed[seat] for seat in ("north", "south", "east", "west")]
+        seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
+            closed[seat] for seat in ("north", "south", "east", "west")
+        ]
         if not all(seats):
             continue
         first, second = ns_score(open_room), ns_score(closed)
@@ -96,8 +129,9 @@ def team_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hash
         if set(team_a) & set(team_b):
             continue  # a name on both teams: a data error, not a game
         when = (open_room["date"] or "", open_room["id"])
-        games.append(TeamGame(team_a, team_b, first - second, when,
-                              (open_room["id"], closed["id"])))
+        games.append(
+            TeamGame(team_a, team_b, first - second, when, (open_room["id"], closed["id"]))
+        )
     games.sort(key=lambda game: game.when)
     return games
 
@@ -146,8 +180,9 @@ def _places(scores: list[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > value) for value in scores]
 
 
-def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
-                  min_tables: int = 3) -> list[Ranking]:
+def pair_rankings(
+    boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable], min_tables: int = 3
+) -> list[Ranking]:
     """Rankings of the North-South pairs and of the East-West pairs of every deal played at
     ``min_tables`` tables or more of one event, by their score, in date order."""
     groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
@@ -156,24 +191,31 @@ def pair_rankings(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, H
     rankings = []
     for tables in groups.values():
         all_scored = [(board, ns_score(board)) for board in tables]
-        scored = [(board, value) for board, value in all_scored if value is not None
-                  and all(board[seat] for seat in ("north", "south", "east", "west"))]
+        scored = [
+            (board, value)
+            for board, value in all_scored
+            if value is not None and all(board[seat] for seat in ("north", "south", "east", "west"))
+        ]
         if len(scored) < min_tables:
             continue
         when = min((board["date"] or "", board["id"]) for board, _ in scored)
         for seats, sign in ((("north", "south"), 1), (("east", "west"), -1)):
-            teams = [tuple(player_of.get(board[seat], board[seat]) for seat in seats)
-                     for board, _ in scored]
+            teams = [
+                tuple(player_of.get(board[seat], board[seat]) for seat in seats)
+                for board, _ in scored
+            ]
             if len(set(teams)) != len(teams):
                 continue  # the same pair twice: a copy, not a field
-            rankings.append(Ranking(teams, _places([sign * value for _, value in scored]),
-                                    when))
+            rankings.append(Ranking(teams, _places([sign * value for _, value in scored]), when))
     rankings.sort(key=lambda ranking: ranking.when)
     return rankings
 
 
-def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable],
-                       par_of: Callable[[Mapping[str, Any]], int | None]) -> list[TeamGame]:
+def single_table_games(
+    boards: Iterable[Mapping[str, Any]],
+    player_of: Mapping[str, Hashable],
+    par_of: Callable[[Mapping[str, Any]], int | None],
+) -> list[TeamGame]:
     """Boards played at one table only: North-South against East-West, decided by North-South's
     score against the double dummy par (``par_of(board)``, None when unknown)."""
     groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
@@ -193,14 +235,18 @@ def single_table_games(boards: Iterable[Mapping[str, Any]], player_of: Mapping[s
         ew = tuple(player_of.get(board[seat], board[seat]) for seat in ("east", "west"))
         if set(ns) & set(ew):
             continue
-        games.append(TeamGame(ns, ew, score - par, (board["date"] or "", board["id"]),
-                              (board["id"], board["id"])))
+        games.append(
+            TeamGame(
+                ns, ew, score - par, (board["date"] or "", board["id"]), (board["id"], board["id"])
+            )
+        )
     games.sort(key=lambda game: game.when)
     return games
 
 
-def pairwise_scores(rankings: Sequence[Ranking], strength: Callable[[tuple], float]
-                    ) -> dict[str, float | None]:
+def pairwise_scores(
+    rankings: Sequence[Ranking], strength: Callable[[tuple], float]
+) -> dict[str, float | None]:
     """Log-loss and accuracy of P(team i ahead of team j) over every decided pair of teams.
 
     ``strength`` maps a team to a rating on the Elo scale (400 points = factor 10 in odds).
@@ -217,5 +263,8 @@ def pairwise_scores(rankings: Sequence[Ranking], strength: Callable[[tuple], flo
                 p_true = min(max(p if ahead else 1 - p, 1e-12), 1 - 1e-12)
                 losses.append(-np.log(p_true))
                 hits.append(p_true > 0.5)
-    return {"log_loss": float(np.mean(losses)) if losses else None,
-            "accuracy": float(np.mean(hits)) if hits else None, "test_games": len(losses)}
+    return {
+        "log_loss": float(np.mean(losses)) if losses else None,
+        "accuracy": float(np.mean(hits)) if hits else None,
+        "test_games": len(losses),
+    }

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 SCALE = 400.0
 EXACT_LIMIT = 16  # players; the subset DP needs 2^n memory
 
+
 def _weights(ratings: ArrayLike, scale: float = SCALE) -> np.ndarray:
     r = np.asarray(ratings, dtype=float)
     return 10 ** ((r - r.max()) / scale)  # relative weights: no overflow
@@ -50,8 +51,8 @@ def _subset_dp(w: np.ndarray) -> np.ndarray:
     popcount = np.zeros(size, dtype=int)
     for bit in range(n):
         step = 1 << bit
-        taken[step:2 * step] = taken[:step] + w[bit]
-        popcount[step:2 * step] = popcount[:step] + 1
+        taken[step : 2 * step] = taken[:step] + w[bit]
+        popcount[step : 2 * step] = popcount[:step] + 1
     total = w.sum()
     p = np.zeros((n, n))
     for subset in range(size - 1):
@@ -79,8 +80,13 @@ def _monte_carlo(w: np.ndarray, samples: int, seed: int) -> np.ndarray:
     return p
 
 
-def position_matrix(ratings: ArrayLike, method: str = "auto", samples: int = 20_000,
-                    seed: int = 0, scale: float = SCALE) -> np.ndarray:
+def position_matrix(
+    ratings: ArrayLike,
+    method: str = "auto",
+    samples: int = 20_000,
+    seed: int = 0,
+    scale: float = SCALE,
+) -> np.ndarray:
     """``p[i, j]``: probability that player i finishes in position j (0 = first).
 
     Parameters
@@ -116,15 +122,15 @@ def expected_payoffs(ratings: ArrayLike, scale: float = SCALE) -> np.ndarray:
     return pairwise.sum(axis=1)
 
 
-def update(ratings: ArrayLike, places: ArrayLike, k: float = 32,
-           scale: float = SCALE) -> np.ndarray:
+def update(
+    ratings: ArrayLike, places: ArrayLike, k: float = 32, scale: float = SCALE
+) -> np.ndarray:
     """Ratings after one game: ``r + K / (n - 1) * (a - e)``."""
     r = np.asarray(ratings, dtype=float)
     return r + k / (len(r) - 1) * (payoffs(places) - expected_payoffs(r, scale))
 
 
-def order_log_probability(ratings: ArrayLike, places: ArrayLike,
-                          scale: float = SCALE) -> float:
+def order_log_probability(ratings: ArrayLike, places: ArrayLike, scale: float = SCALE) -> float:
     """log P(observed order) under Plackett-Luce (ties broken in listing order)."""
     w = _weights(ratings, scale)
     order = np.argsort(np.asarray(places, dtype=float), kind="stable")

@@ -69,14 +69,19 @@ class Games:
         index: dict[Hashable, int] = {}
         members = []
         for ranking in rankings:
-            members.append(np.array([[index.setdefault(p, len(index)) for p in team]
-                                     for team in ranking.teams], dtype=np.intp))
+            members.append(
+                np.array(
+                    [[index.setdefault(p, len(index)) for p in team] for team in ranking.teams],
+                    dtype=np.intp,
+                )
+            )
         places = [np.asarray(ranking.places, dtype=float) for ranking in rankings]
         return cls(list(index), members, places)
 
     @classmethod
-    def from_matches(cls, matches: Sequence[tuple[Sequence[int], Sequence[float]]],
-                     n_players: int) -> Games:
+    def from_matches(
+        cls, matches: Sequence[tuple[Sequence[int], Sequence[float]]], n_players: int
+    ) -> Games:
         """Games of single players given by index ``0 .. n_players - 1``."""
         members = [np.asarray(players, dtype=np.intp).reshape(-1, 1) for players, _ in matches]
         places = [np.asarray(places, dtype=float) for _, places in matches]
@@ -89,8 +94,10 @@ class Games:
             if method == "dlo":
                 self._targets[key] = self._payoffs
             elif method == "elo":
-                self._targets[key] = [elo.actual_scores(places, alpha) * len(places)
-                                      * (len(places) - 1) / 2 for places in self.places]
+                self._targets[key] = [
+                    elo.actual_scores(places, alpha) * len(places) * (len(places) - 1) / 2
+                    for places in self.places
+                ]
             else:
                 raise InvalidGame(f"unknown method {method!r}; choose from {METHODS}")
         return self._targets[key]
@@ -113,8 +120,17 @@ class Replay:
         return {games.players[i]: points for i, points in (self.history or {}).items()}
 
 
-def replay(games: Games, method: str, k: float, *, scale: float = SCALE, loss: str = "mse",
-           alpha: float = 1.0, initial: float = 0.0, keep_history: bool = False) -> Replay:
+def replay(
+    games: Games,
+    method: str,
+    k: float,
+    *,
+    scale: float = SCALE,
+    loss: str = "mse",
+    alpha: float = 1.0,
+    initial: float = 0.0,
+    keep_history: bool = False,
+) -> Replay:
     """Rate through the games in order, from ``initial``; measure each game before it counts.
 
     Parameters
@@ -143,12 +159,14 @@ def replay(games: Games, method: str, k: float, *, scale: float = SCALE, loss: s
     history: dict[int, list[tuple[int, float]]] | None = {} if keep_history else None
     total = 0.0
     for number, (members, places, payoff, target, shared) in enumerate(
-            zip(games.members, games.places, games._payoffs, targets, games._shared), start=1):
+        zip(games.members, games.places, games._payoffs, targets, games._shared), start=1
+    ):
         n = len(members)
         team = ratings[members].mean(axis=1)
         # Expected opponents beaten; the diagonal term (a team against itself) is 1/2.
         expected = (1.0 / (1.0 + 10.0 ** ((team[None, :] - team[:, None]) / scale))).sum(
-            axis=1) - 0.5
+            axis=1
+        ) - 0.5
         if loss == "mse":
             error = (payoff - expected) / (n - 1)
             total += float(error @ error) / n
@@ -166,10 +184,20 @@ def replay(games: Games, method: str, k: float, *, scale: float = SCALE, loss: s
     return Replay(ratings, total / max(len(games), 1), history)
 
 
-def calibrate(games: Games, method: str, *, upper: float = SCALE / 2, loss: str = "mse",
-              scale: float = SCALE, xatol: float = 1e-6) -> tuple[float, float]:
+def calibrate(
+    games: Games,
+    method: str,
+    *,
+    upper: float = SCALE / 2,
+    loss: str = "mse",
+    scale: float = SCALE,
+    xatol: float = 1e-6,
+) -> tuple[float, float]:
     """K minimising the prequential loss on [0, upper] (bounded Brent); returns (K, loss)."""
-    result = minimize_scalar(lambda k: replay(games, method, k, scale=scale, loss=loss).loss,
-                             bounds=(0, upper), method="bounded",
-                             options={"xatol": xatol, "maxiter": 500})
+    result = minimize_scalar(
+        lambda k: replay(games, method, k, scale=scale, loss=loss).loss,
+        bounds=(0, upper),
+        method="bounded",
+        options={"xatol": xatol, "maxiter": 500},
+    )
     return float(result.x), float(result.fun)

@@ -18,18 +18,50 @@ from bridgerank.ratings.replay import Games, calibrate, replay
 Match = tuple[Sequence[int], Sequence[float]]
 
 # sigma of final ratings against p, from the benchmark (spec 5.7): pooled and 2-player rows.
-BENCHMARK_P = np.array([0.0, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60, 0.70, 0.80, 0.90, 0.95,
-                        0.99])
+BENCHMARK_P = np.array(
+    [0.0, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60, 0.70, 0.80, 0.90, 0.95, 0.99]
+)
 BENCHMARK_SIGMA = {
-    "pooled": np.array([0.0, 10.039, 20.828, 42.108, 64.391, 89.625, 118.813, 154.972, 204.694,
-                        280.362, 443.062, 678.712, 1488.734]),
-    "n2": np.array([0.0, 8.852, 20.464, 42.533, 65.353, 90.422, 120.667, 155.811, 208.627,
-                    283.780, 452.934, 678.712, 1488.734]),
+    "pooled": np.array(
+        [
+            0.0,
+            10.039,
+            20.828,
+            42.108,
+            64.391,
+            89.625,
+            118.813,
+            154.972,
+            204.694,
+            280.362,
+            443.062,
+            678.712,
+            1488.734,
+        ]
+    ),
+    "n2": np.array(
+        [
+            0.0,
+            8.852,
+            20.464,
+            42.533,
+            65.353,
+            90.422,
+            120.667,
+            155.811,
+            208.627,
+            283.780,
+            452.934,
+            678.712,
+            1488.734,
+        ]
+    ),
 }
 
 
-def simulate_p_deterministic(n_players: int, matches: int, per_match: int, p: float,
-                             rng: np.random.Generator) -> list[Match]:
+def simulate_p_deterministic(
+    n_players: int, matches: int, per_match: int, p: float, rng: np.random.Generator
+) -> list[Match]:
     """Matches of a p-deterministic game: player 0 strongest; with probability p by skill."""
     out: list[Match] = []
     for _ in range(matches):
@@ -60,8 +92,9 @@ class SkillReading:
     players: int
 
 
-def read_spread(k: float, ratings: ArrayLike, played: ArrayLike, min_games: int = 25,
-                table: str = "pooled") -> SkillReading:
+def read_spread(
+    k: float, ratings: ArrayLike, played: ArrayLike, min_games: int = 25, table: str = "pooled"
+) -> SkillReading:
     """The verdict on ratings already replayed with K: spread of regular players, inverted."""
     values, counts = np.asarray(ratings, dtype=float), np.asarray(played)
     regular = values[counts >= min_games]
@@ -69,8 +102,9 @@ def read_spread(k: float, ratings: ArrayLike, played: ArrayLike, min_games: int 
     return SkillReading(k, sigma, p_from_sigma(sigma, table), int(len(regular)))
 
 
-def skill_o_meter(matches: Sequence[Match], n_players: int, min_games: int = 25,
-                  table: str = "pooled") -> SkillReading:
+def skill_o_meter(
+    matches: Sequence[Match], n_players: int, min_games: int = 25, table: str = "pooled"
+) -> SkillReading:
     """Calibrate K, rate, take the spread of regular players' ratings, invert it into p."""
     games = Games.from_matches(matches, n_players)
     k, _ = calibrate(games, "dlo")

@@ -27,18 +27,38 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import DDTable
 from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
 
-BOARD_COLUMNS = ("id", "event", "board_no", "deal_hash", "room", "date", "north", "east",
-                 "south", "west", "contract", "declarer", "result", "ns_vulnerable",
-                 "ew_vulnerable", "year", "bidstart")
+BOARD_COLUMNS = (
+    "id",
+    "event",
+    "board_no",
+    "deal_hash",
+    "room",
+    "date",
+    "north",
+    "east",
+    "south",
+    "west",
+    "contract",
+    "declarer",
+    "result",
+    "ns_vulnerable",
+    "ew_vulnerable",
+    "year",
+    "bidstart",
+)
 
 
 def _par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
     """Par of a board from the stored dd tables (None without a table or vulnerability)."""
     from bridgerank.dds.solver import par_score
 
-    tables = {deal: StoredTable.from_hex(tricks) for deal, tricks in conn.execute(
-        select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None)))
-        if tricks is not None}
+    tables = {
+        deal: StoredTable.from_hex(tricks)
+        for deal, tricks in conn.execute(
+            select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None))
+        )
+        if tricks is not None
+    }
 
     def par_of(board: Mapping[str, Any]) -> int | None:
         table = tables.get(board["deal_hash"])
@@ -56,12 +76,20 @@ def _par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]
 
 
 def _load(conn: Connection) -> tuple[list[dict], dict, dict]:
-    boards = [dict(row) for row in conn.execute(
-        select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()]
-    names = dict(conn.execute(select(NameMatch.raw_name, Player.name)
-                              .join(Player, Player.id == NameMatch.player_id)).all())
-    points = dict(conn.execute(select(Player.name, WbfPlayer.mp)
-                               .join(WbfPlayer, WbfPlayer.id == Player.wbf_id)).all())
+    boards = [
+        dict(row)
+        for row in conn.execute(select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()
+    ]
+    names = dict(
+        conn.execute(
+            select(NameMatch.raw_name, Player.name).join(Player, Player.id == NameMatch.player_id)
+        ).all()
+    )
+    points = dict(
+        conn.execute(
+            select(Player.name, WbfPlayer.mp).join(WbfPlayer, WbfPlayer.id == Player.wbf_id)
+        ).all()
+    )
     return boards, names, points
 
 
@@ -74,9 +102,11 @@ def run(context: StageContext) -> dict[str, Any]:
         par_of = _par_function(conn)
     results = rate_results(boards, names, points, par_of, context.settings.rate)
     with context.engine.begin() as conn:
-        for model, table_rows in ((Rating, results.ratings),
-                                  (RatingValidation, results.validation),
-                                  (RatingHistory, results.history)):
+        for model, table_rows in (
+            (Rating, results.ratings),
+            (RatingValidation, results.validation),
+            (RatingHistory, results.history),
+        ):
             conn.execute(delete(model))
             if table_rows:
                 conn.execute(model.__table__.insert(), table_rows)

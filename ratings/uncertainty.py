@@ -14,8 +14,14 @@ import numpy as np
 from bridgerank.ratings.bt import Game, Hypergraph, fit, fit_hbt_newton
 
 
-def bootstrap_intervals(games: list[Game], n: int, model: str = "hbt", resamples: int = 200,
-                        level: float = 0.95, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def bootstrap_intervals(
+    games: list[Game],
+    n: int,
+    model: str = "hbt",
+    resamples: int = 200,
+    level: float = 0.95,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper percentile bounds of each player's log-strength.
 
     Parameters
@@ -41,14 +47,22 @@ def bootstrap_intervals(games: list[Game], n: int, model: str = "hbt", resamples
         picked = [games[i] for i in rng.integers(0, len(games), len(games))]
         graph = Hypergraph(picked, n, reduce_overlap=model == "hbt")
         # HBT is concave: Newton; the others by their iteration, accelerated
-        draws[r] = (fit_hbt_newton(graph, prior=True).s if model == "hbt"
-                    else fit(graph, model, prior=True, tol=1e-8, accelerate=True).s)
+        draws[r] = (
+            fit_hbt_newton(graph, prior=True).s
+            if model == "hbt"
+            else fit(graph, model, prior=True, tol=1e-8, accelerate=True).s
+        )
     tail = (1 - level) / 2 * 100
     return np.nanpercentile(draws, tail, axis=0), np.nanpercentile(draws, 100 - tail, axis=0)
 
 
-def elo_spread(history: dict[Hashable, list[tuple[int, float]]],
-               last: int = 20) -> dict[Hashable, float]:
+def elo_spread(
+    history: dict[Hashable, list[tuple[int, float]]], last: int = 20
+) -> dict[Hashable, float]:
     """Standard deviation of each player's rating over their last ``last`` games."""
-    return {player: float(np.std([rating for _, rating in points[-last:]], ddof=1))
-            if len(points) > 1 else float("nan") for player, points in history.items()}
+    return {
+        player: float(np.std([rating for _, rating in points[-last:]], ddof=1))
+        if len(points) > 1
+        else float("nan")
+        for player, points in history.items()
+    }

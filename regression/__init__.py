@@ -16,23 +16,26 @@ if TYPE_CHECKING:  # the names, for type checkers and editors
     from bridgerank.regression.study import RegressionResult, run_regression, threshold_sweep
     from bridgerank.regression.vif import CollinearityWarning, vif_screen, vif_table
 
-__all__, __getattr__, __dir__ = _lazy_face(__name__, {
-    "CollinearityWarning": "vif",
-    "ModelSummary": "models",
-    "RegressionResult": "study",
-    "Selection": "selection",
-    "Step": "selection",
-    "TestResult": "diagnostics",
-    "backward": "selection",
-    "cross_validated_r2": "models",
-    "diagnose": "diagnostics",
-    "fit_model": "models",
-    "forward": "selection",
-    "predict": "models",
-    "run_regression": "study",
-    "select": "selection",
-    "stepwise": "selection",
-    "threshold_sweep": "study",
-    "vif_screen": "vif",
-    "vif_table": "vif",
-})
+__all__, __getattr__, __dir__ = _lazy_face(
+    __name__,
+    {
+        "CollinearityWarning": "vif",
+        "ModelSummary": "models",
+        "RegressionResult": "study",
+        "Selection": "selection",
+        "Step": "selection",
+        "TestResult": "diagnostics",
+        "backward": "selection",
+        "cross_validated_r2": "models",
+        "diagnose": "diagnostics",
+        "fit_model": "models",
+        "forward": "selection",
+        "predict": "models",
+        "run_regression": "study",
+        "select": "selection",
+        "stepwise": "selection",
+        "threshold_sweep": "study",
+        "vif_screen": "vif",
+        "vif_table": "vif",
+    },
+)

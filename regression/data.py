@@ -32,7 +32,7 @@ def thesis_column(name: str) -> str:
     """Table 4 name of a column of the thesis's ``*_results.csv`` files (others unchanged)."""
     for prefix, weighted in (("unweighted_", ""), ("weighted_", "weighted_")):
         if name.startswith(prefix):
-            short = name[len(prefix):]
+            short = name[len(prefix) :]
             base = _THESIS_SHORT.get(short, f"{short}_per_auction")
             if weighted + base in RATES:
                 return weighted + base
@@ -65,8 +65,9 @@ def read_responses_csv(path: str | Path) -> pd.DataFrame:
     return _read_csv(path).select_dtypes("number")
 
 
-def dataset(rates: pd.DataFrame, responses: pd.DataFrame, response: str, weighting: str
-            ) -> tuple[pd.Series, pd.DataFrame]:
+def dataset(
+    rates: pd.DataFrame, responses: pd.DataFrame, response: str, weighting: str
+) -> tuple[pd.Series, pd.DataFrame]:
     """Response and predictors of one dataset, players joined by name, incomplete rows dropped.
 
     Raises
@@ -75,8 +76,9 @@ def dataset(rates: pd.DataFrame, responses: pd.DataFrame, response: str, weighti
         When the response or the predictor set is missing.
     """
     if response not in responses.columns:
-        raise SettingsError(f"no response column {response!r}; have: "
-                            f"{', '.join(responses.columns)}")
+        raise SettingsError(
+            f"no response column {response!r}; have: {', '.join(responses.columns)}"
+        )
     predictors = [name for name in PREDICTOR_SETS[weighting] if name in rates.columns]
     if not predictors:
         raise SettingsError(f"no {weighting} rates in the rates table")
@@ -87,8 +89,11 @@ def dataset(rates: pd.DataFrame, responses: pd.DataFrame, response: str, weighti
 
 def weightings(rates: pd.DataFrame) -> list[str]:
     """The predictor sets (unweighted, weighted) the rates table has columns for."""
-    return [name for name, columns in PREDICTOR_SETS.items()
-            if any(column in rates.columns for column in columns)]
+    return [
+        name
+        for name, columns in PREDICTOR_SETS.items()
+        if any(column in rates.columns for column in columns)
+    ]
 
 
 def apply_thresholds(rates: pd.DataFrame, thresholds: dict[str, float]) -> pd.DataFrame:
@@ -102,4 +107,3 @@ def apply_thresholds(rates: pd.DataFrame, thresholds: dict[str, float]) -> pd.Da
         if name in rates.columns:
             keep &= rates[name] >= minimum
     return rates[keep]
-

@@ -23,8 +23,9 @@ class TestResult:
     verdict: str
 
 
-def diagnose(y: pd.Series, x: pd.DataFrame, variables: list[str],
-             alpha: float = 0.05) -> tuple[list[TestResult], np.ndarray, np.ndarray]:
+def diagnose(
+    y: pd.Series, x: pd.DataFrame, variables: list[str], alpha: float = 0.05
+) -> tuple[list[TestResult], np.ndarray, np.ndarray]:
     """Breusch-Pagan (constant variance) and Shapiro-Wilk (normal errors) on a model.
 
     Returns
@@ -38,11 +39,18 @@ def diagnose(y: pd.Series, x: pd.DataFrame, variables: list[str],
     lm, lm_p, _, _ = het_breuschpagan(fit.resid, design)
     w, w_p = stats.shapiro(fit.resid)
     tests = [
-        TestResult("Breusch-Pagan", float(lm), float(lm_p),
-                   "heteroscedastic errors" if lm_p < alpha
-                   else "no evidence against constant variance"),
-        TestResult("Shapiro-Wilk", float(w), float(w_p),
-                   "errors not normal" if w_p < alpha else "no evidence against normal errors"),
+        TestResult(
+            "Breusch-Pagan",
+            float(lm),
+            float(lm_p),
+            "heteroscedastic errors" if lm_p < alpha else "no evidence against constant variance",
+        ),
+        TestResult(
+            "Shapiro-Wilk",
+            float(w),
+            float(w_p),
+            "errors not normal" if w_p < alpha else "no evidence against normal errors",
+        ),
     ]
     return tests, fit.fittedvalues.to_numpy(), fit.resid.to_numpy()
 

@@ -10,8 +10,15 @@ import pandas as pd
 
 from bridgerank.regression.study import RegressionResult
 
-TABLES = ("regression_models", "regression_coefficients", "regression_steps", "regression_vif",
-          "regression_bootstrap", "regression_diagnostics", "rankings")
+TABLES = (
+    "regression_models",
+    "regression_coefficients",
+    "regression_steps",
+    "regression_vif",
+    "regression_bootstrap",
+    "regression_diagnostics",
+    "rankings",
+)
 
 
 def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
@@ -24,32 +31,58 @@ def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
     for study in result.datasets:
         base = {"response": study.response, "weighting": study.weighting}
         vifs.extend({**base, **step} for step in study.vif_steps)
-        bootstrap.extend({**base, "method": "stepwise", "variable": name, "frequency": share}
-                         for name, share in study.bootstrap.items())
+        bootstrap.extend(
+            {**base, "method": "stepwise", "variable": name, "frequency": share}
+            for name, share in study.bootstrap.items()
+        )
         if study.note:
             models.append({**base, "method": None, "n": study.n, "note": study.note})
         for method, outcome in study.methods.items():
             model = outcome.model
             is_chosen = result.chosen is model
-            models.append({
-                **base, "method": method, "n": model.n, "variables": ", ".join(model.variables),
-                "r2": model.r2, "adj_r2": model.adj_r2, "model_p_value": model.f_p_value,
-                "cv_r2": outcome.cv_r2, "respects_domain": model.respects_domain,
-                "positive_coefficients": ", ".join(model.positive), "chosen": is_chosen,
-                "log_adj_r2": outcome.log_model.adj_r2 if outcome.log_model else None,
-                "note": "",
-            })
+            models.append(
+                {
+                    **base,
+                    "method": method,
+                    "n": model.n,
+                    "variables": ", ".join(model.variables),
+                    "r2": model.r2,
+                    "adj_r2": model.adj_r2,
+                    "model_p_value": model.f_p_value,
+                    "cv_r2": outcome.cv_r2,
+                    "respects_domain": model.respects_domain,
+                    "positive_coefficients": ", ".join(model.positive),
+                    "chosen": is_chosen,
+                    "log_adj_r2": outcome.log_model.adj_r2 if outcome.log_model else None,
+                    "note": "",
+                }
+            )
             log = outcome.log_model
             for name, value in model.coefficients.items():
-                coefficients.append({
-                    **base, "method": method, "variable": name, "coefficient": value,
-                    "p_value": model.p_values[name], "hc3_p_value": model.hc3_p_values[name],
-                    "log_coefficient": log.coefficients.get(name) if log else None,
-                    "log_p_value": log.p_values.get(name) if log else None,
-                })
-            steps.extend({**base, "method": method, "step": step.number, "action": step.action,
-                          "variable": step.variable, "f_value": step.f_value,
-                          "p_value": step.p_value} for step in outcome.selection.steps)
+                coefficients.append(
+                    {
+                        **base,
+                        "method": method,
+                        "variable": name,
+                        "coefficient": value,
+                        "p_value": model.p_values[name],
+                        "hc3_p_value": model.hc3_p_values[name],
+                        "log_coefficient": log.coefficients.get(name) if log else None,
+                        "log_p_value": log.p_values.get(name) if log else None,
+                    }
+                )
+            steps.extend(
+                {
+                    **base,
+                    "method": method,
+                    "step": step.number,
+                    "action": step.action,
+                    "variable": step.variable,
+                    "f_value": step.f_value,
+                    "p_value": step.p_value,
+                }
+                for step in outcome.selection.steps
+            )
     frames = {
         "regression_models": pd.DataFrame(models),
         "regression_coefficients": pd.DataFrame(coefficients),
@@ -61,12 +94,18 @@ def result_frames(result: RegressionResult) -> dict[str, pd.DataFrame]:
     }
     if result.chosen is not None:
         chosen = result.chosen
-        frames["chosen_model"] = pd.DataFrame([{
-            "model": result.chosen_from, "response": chosen.response,
-            "variables": ", ".join(chosen.variables), "adj_r2": chosen.adj_r2,
-            "cv_r2": result.chosen_cv_r2,
-            "coefficients": json.dumps(chosen.coefficients),
-        }])
+        frames["chosen_model"] = pd.DataFrame(
+            [
+                {
+                    "model": result.chosen_from,
+                    "response": chosen.response,
+                    "variables": ", ".join(chosen.variables),
+                    "adj_r2": chosen.adj_r2,
+                    "cv_r2": result.chosen_cv_r2,
+                    "coefficients": json.dumps(chosen.coefficients),
+                }
+            ]
+        )
         assert result.ranking is not None  # the study ranks the players by the chosen model
         ranking = result.ranking.reset_index().rename(columns={"index": "player", "name": "player"})
         frames["rankings"] = ranking.rename(columns={chosen.response: "actual"})

@@ -60,21 +60,29 @@ def fit_model(y: pd.Series, x: pd.DataFrame, variables: list[str]) -> ModelSumma
     robust = fit.get_robustcov_results(cov_type="HC3")
 
     def named(values) -> dict[str, float]:
-        return {("Intercept" if name == "const" else name): float(value)
-                for name, value in zip(fit.params.index, values)}
+        return {
+            ("Intercept" if name == "const" else name): float(value)
+            for name, value in zip(fit.params.index, values)
+        }
 
     coefficients = named(fit.params)
     return ModelSummary(
-        response=str(y.name), variables=list(variables), coefficients=coefficients,
-        p_values=named(fit.pvalues), hc3_p_values=named(robust.pvalues),
+        response=str(y.name),
+        variables=list(variables),
+        coefficients=coefficients,
+        p_values=named(fit.pvalues),
+        hc3_p_values=named(robust.pvalues),
         f_p_value=float(fit.f_pvalue) if variables else None,
-        r2=float(fit.rsquared), adj_r2=float(fit.rsquared_adj), n=int(fit.nobs),
+        r2=float(fit.rsquared),
+        adj_r2=float(fit.rsquared_adj),
+        n=int(fit.nobs),
         positive=[v for v in variables if coefficients[v] > 0],
     )
 
 
-def cross_validated_r2(y: pd.Series, x: pd.DataFrame, variables: list[str], folds: int,
-                       seed: int = 0) -> float:
+def cross_validated_r2(
+    y: pd.Series, x: pd.DataFrame, variables: list[str], folds: int, seed: int = 0
+) -> float:
     """Out-of-sample R^2 of a model by k-fold cross-validation (variables fixed).
 
     Notes
@@ -94,8 +102,14 @@ def cross_validated_r2(y: pd.Series, x: pd.DataFrame, variables: list[str], fold
     return 1 - errors / baseline
 
 
-def bootstrap_frequencies(y: pd.Series, x: pd.DataFrame, method: str, resamples: int,
-                          levels: Mapping[str, float], seed: int = 0) -> dict[str, float]:
+def bootstrap_frequencies(
+    y: pd.Series,
+    x: pd.DataFrame,
+    method: str,
+    resamples: int,
+    levels: Mapping[str, float],
+    seed: int = 0,
+) -> dict[str, float]:
     """Share of bootstrap resamples in which ``method`` selects each variable.
 
     ``levels`` are the method's ``entry``/``stay`` (:func:`regression.selection.select`).

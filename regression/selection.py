@@ -39,8 +39,9 @@ class Selection:
     steps: list[Step] = field(default_factory=list)
 
 
-def _partial_f(y: np.ndarray, x: pd.DataFrame,
-               variables: list[str]) -> dict[str, tuple[float, float]]:
+def _partial_f(
+    y: np.ndarray, x: pd.DataFrame, variables: list[str]
+) -> dict[str, tuple[float, float]]:
     """Partial F (= t squared) and its p-value for each variable of an OLS fit with intercept.
 
     A small numpy fit rather than statsmodels: selection refits thousands of times under the
@@ -66,8 +67,9 @@ def _partial_f(y: np.ndarray, x: pd.DataFrame,
 def _entry_candidates(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
     """Partial F and p-value of each variable outside the model, if it entered."""
     values = y.to_numpy(float)
-    return {name: _partial_f(values, x, model + [name])[name]
-            for name in x.columns if name not in model}
+    return {
+        name: _partial_f(values, x, model + [name])[name] for name in x.columns if name not in model
+    }
 
 
 def _in_model(y, x, model: list[str]) -> dict[str, tuple[float, float]]:
@@ -144,6 +146,9 @@ def select(method: str, y: pd.Series, x: pd.DataFrame, **levels: float) -> Selec
     -------
     Selection
     """
-    methods: dict[str, Callable[..., Selection]] = {"forward": forward, "backward": backward,
-                                                    "stepwise": stepwise}
+    methods: dict[str, Callable[..., Selection]] = {
+        "forward": forward,
+        "backward": backward,
+        "stepwise": stepwise,
+    }
     return methods[method](y, x, **levels)

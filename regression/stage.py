@@ -24,7 +24,6 @@ if TYPE_CHECKING:  # pandas and statsmodels are imported where used: the CLI sta
     import pandas as pd
 
 
-
 def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Rates per player and the WBF points of the matched ones."""
     import pandas as pd
@@ -33,11 +32,16 @@ def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
     if rates.empty:
         return rates, pd.DataFrame(columns=["mp", "pp"])
     rates = rates.set_index("player")
-    points = pd.DataFrame(conn.execute(
-        select(PlayerRates.player, WbfPlayer.mp, WbfPlayer.pp)
-        .join(Player, Player.id == PlayerRates.player_id)
-        .join(WbfPlayer, WbfPlayer.id == Player.wbf_id)).mappings().all(),
-        columns=["player", "mp", "pp"])
+    points = pd.DataFrame(
+        conn.execute(
+            select(PlayerRates.player, WbfPlayer.mp, WbfPlayer.pp)
+            .join(Player, Player.id == PlayerRates.player_id)
+            .join(WbfPlayer, WbfPlayer.id == Player.wbf_id)
+        )
+        .mappings()
+        .all(),
+        columns=["player", "mp", "pp"],
+    )
     return rates.drop(columns=["player_id"]), points.set_index("player")
 
 
@@ -64,21 +68,24 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.connect() as conn:
         rates, points = pipeline_data(conn)
     frames: dict[str, pd.DataFrame] = {}
-    summary: dict[str, Any] = {"players_with_rates": len(rates),
-                               "players_with_points": len(points)}
+    summary: dict[str, Any] = {"players_with_rates": len(rates), "players_with_points": len(points)}
     if len(points):
-        result = run_regression(apply_thresholds(rates, thresholds), points, section.responses,
-                                section)
+        result = run_regression(
+            apply_thresholds(rates, thresholds), points, section.responses, section
+        )
         frames = result_frames(result)
         frames["regression_plots"] = pd.DataFrame(
-            [{"name": name, "png_base64": png} for name, png in result.plots.items()])
+            [{"name": name, "png_base64": png} for name, png in result.plots.items()]
+        )
         frames["regression_sweep"] = threshold_sweep(
-            rates, points, section.responses, thresholds, section.sweep_factors, section)
+            rates, points, section.responses, thresholds, section.sweep_factors, section
+        )
         summary.update(
             datasets={s.key: s.n for s in result.datasets},
             chosen=result.chosen_from or None,
             chosen_adj_r2=result.chosen.adj_r2 if result.chosen else None,
-            notes=[f"{s.key}: {s.note}" for s in result.datasets if s.note])
+            notes=[f"{s.key}: {s.note}" for s in result.datasets if s.note],
+        )
     else:
         summary["notes"] = ["no player with mistake rates has WBF points"]
     with context.engine.begin() as conn:
@@ -95,4 +102,3 @@ REGRESS_STAGE = Stage(
     writes=REGRESSION_TABLES,
     settings_sections=("regress",),
 )
-

@@ -84,8 +84,9 @@ class RegressionResult:
     ranking: pd.DataFrame | None = None
 
 
-def _study(y: pd.Series, x: pd.DataFrame, weighting: str, settings: RegressSettings
-           ) -> DatasetResult:
+def _study(
+    y: pd.Series, x: pd.DataFrame, weighting: str, settings: RegressSettings
+) -> DatasetResult:
     constant = [name for name in x.columns if x[name].nunique() <= 1]
     x = x.drop(columns=constant)
     if len(y) < x.shape[1] + 3:
@@ -102,12 +103,15 @@ def _study(y: pd.Series, x: pd.DataFrame, weighting: str, settings: RegressSetti
         selection = select(method, y, x, **settings.selection_levels(method))
         model = fit_model(y, x, selection.variables)
         result.methods[method] = MethodResult(
-            selection, model,
+            selection,
+            model,
             cross_validated_r2(y, x, selection.variables, folds) if folds >= 2 else None,
-            log_response_model(y, x, selection.variables))
+            log_response_model(y, x, selection.variables),
+        )
     if settings.bootstrap_resamples:
-        result.bootstrap = bootstrap_frequencies(y, x, "stepwise", settings.bootstrap_resamples,
-                                                 settings.selection_levels("stepwise"))
+        result.bootstrap = bootstrap_frequencies(
+            y, x, "stepwise", settings.bootstrap_resamples, settings.selection_levels("stepwise")
+        )
     return result
 
 
@@ -115,16 +119,31 @@ def _candidates(result: DatasetResult, y: pd.Series, x: pd.DataFrame):
     for method, outcome in result.methods.items():
         yield f"{result.key}, {method}", outcome.model
     if len(result.methods) == len(METHODS):
-        steady = [name for name in result.predictors
-                  if all(name in o.model.variables and o.model.coefficients[name] < 0
-                         and o.model.p_values[name] < 0.05 for o in result.methods.values())]
+        steady = [
+            name
+            for name in result.predictors
+            if all(
+                name in o.model.variables
+                and o.model.coefficients[name] < 0
+                and o.model.p_values[name] < 0.05
+                for o in result.methods.values()
+            )
+        ]
         if steady:
-            yield (f"{result.key}, predictors negative and significant in all three",
-                   fit_model(y, x, steady))
+            yield (
+                f"{result.key}, predictors negative and significant in all three",
+                fit_model(y, x, steady),
+            )
 
 
-def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names: Sequence[str],
-                   settings: RegressSettings, *, plots: bool = True) -> RegressionResult:
+def run_regression(
+    rates: pd.DataFrame,
+    responses: pd.DataFrame,
+    response_names: Sequence[str],
+    settings: RegressSettings,
+    *,
+    plots: bool = True,
+) -> RegressionResult:
     """Run the study (see the module docstring) on every player of ``rates``.
 
     Parameters
@@ -153,16 +172,17 @@ def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names:
             y, x = dataset(rates, responses, response, weighting)
             study = _study(y, x, weighting, settings)
             studies.append(study)
-            candidates.extend((label, model, y, x[study.predictors])
-                              for label, model in _candidates(study, y, x[study.predictors]))
+            candidates.extend(
+                (label, model, y, x[study.predictors])
+                for label, model in _candidates(study, y, x[study.predictors])
+            )
     result = RegressionResult(studies)
     allowed = [c for c in candidates if c[1].variables and c[1].respects_domain]
     if not allowed:
         return result
     label, model, y, x = max(allowed, key=lambda c: c[1].adj_r2)
     result.chosen, result.chosen_from = model, label
-    result.chosen_cv_r2 = cross_validated_r2(y, x, model.variables,
-                                             min(settings.cv_folds, len(y)))
+    result.chosen_cv_r2 = cross_validated_r2(y, x, model.variables, min(settings.cv_folds, len(y)))
     result.diagnostics, fitted, residuals = diagnose(y, x, model.variables)
     if plots:
         result.plots = plots_png(fitted, residuals)
@@ -173,9 +193,14 @@ def run_regression(rates: pd.DataFrame, responses: pd.DataFrame, response_names:
     return result
 
 
-def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names: Sequence[str],
-                    thresholds: Mapping[str, float], factors: Sequence[float],
-                    settings: RegressSettings) -> pd.DataFrame:
+def threshold_sweep(
+    rates: pd.DataFrame,
+    responses: pd.DataFrame,
+    response_names: Sequence[str],
+    thresholds: Mapping[str, float],
+    factors: Sequence[float],
+    settings: RegressSettings,
+) -> pd.DataFrame:
     """Players kept and the best adjusted R^2 (over methods) for scaled thresholds.
 
     Each row is one factor x dataset: the thesis's thresholds multiplied by the factor.
@@ -191,13 +216,25 @@ def threshold_sweep(rates: pd.DataFrame, responses: pd.DataFrame, response_names
                 y, x = dataset(kept, responses, response, weighting)
                 study = _study(y, x, weighting, settings)
                 best = max((o.model.adj_r2 for o in study.methods.values()), default=None)
-                rows.append({"factor": factor, "response": response, "weighting": weighting,
-                             "players": len(y), "best_adj_r2": best, **scaled})
+                rows.append(
+                    {
+                        "factor": factor,
+                        "response": response,
+                        "weighting": weighting,
+                        "players": len(y),
+                        "best_adj_r2": best,
+                        **scaled,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
-def regress_files(rate_files: Sequence[str], response_file: str | None,
-                  responses: Sequence[str], settings: RegressSettings) -> RegressionResult:
+def regress_files(
+    rate_files: Sequence[str],
+    response_file: str | None,
+    responses: Sequence[str],
+    settings: RegressSettings,
+) -> RegressionResult:
     """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``).
 
     Parameters

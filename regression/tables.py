@@ -135,5 +135,14 @@ class Ranking(Base):
 
 
 REGRESSION_TABLES: tuple[type[Base], ...] = (
-    RegressionModel, RegressionCoefficient, RegressionStep, RegressionVif, RegressionBootstrap,
-    RegressionDiagnostic, RegressionSweep, RegressionPlot, ChosenModel, Ranking)
+    RegressionModel,
+    RegressionCoefficient,
+    RegressionStep,
+    RegressionVif,
+    RegressionBootstrap,
+    RegressionDiagnostic,
+    RegressionSweep,
+    RegressionPlot,
+    ChosenModel,
+    Ranking,
+)

@@ -60,13 +60,23 @@ def vif_screen(predictors: pd.DataFrame, bound: float = 5.0) -> tuple[list[str],
         table = vif_table(predictors[kept])
         worst = str(table.idxmax())  # a column name
         dropped = bool(table[worst] > bound)
-        steps.extend({"round": round_number, "variable": name, "vif": float(value),
-                      "dropped": dropped and name == worst} for name, value in table.items())
+        steps.extend(
+            {
+                "round": round_number,
+                "variable": name,
+                "vif": float(value),
+                "dropped": dropped and name == worst,
+            }
+            for name, value in table.items()
+        )
         if not dropped:
             break
         if np.isinf(table[worst]):
-            warnings.warn(f"{worst} is a linear combination of the other predictors",
-                          CollinearityWarning, stacklevel=2)
+            warnings.warn(
+                f"{worst} is a linear combination of the other predictors",
+                CollinearityWarning,
+                stacklevel=2,
+            )
         kept.remove(worst)
         if len(kept) < 2:
             break

@@ -15,24 +15,89 @@ import bridgerank.regression
 
 FACES = {
     bridgerank.bridge: {
-        "BID_RANK", "CANONICAL_CALLS", "CONTRACT_BIDS", "DDS_STRAINS", "PASSED_OUT", "SEATS",
-        "STRAINS", "SUITS", "Contract", "DDTable", "contract_score", "deal_hash", "deal_to_pbn",
-        "final_contract", "north_south_score", "parse_contract", "parse_deal", "same_side",
-        "score", "seat_after", "validate_auction"},
+        "BID_RANK",
+        "CANONICAL_CALLS",
+        "CONTRACT_BIDS",
+        "DDS_STRAINS",
+        "PASSED_OUT",
+        "SEATS",
+        "STRAINS",
+        "SUITS",
+        "Contract",
+        "DDTable",
+        "contract_score",
+        "deal_hash",
+        "deal_to_pbn",
+        "final_contract",
+        "north_south_score",
+        "parse_contract",
+        "parse_deal",
+        "same_side",
+        "score",
+        "seat_after",
+        "validate_auction",
+    },
     bridgerank.dds: {
-        "COUNTERS", "OPPORTUNITIES", "RATES", "BoardResult", "PlayRequest", "analyse_board",
-        "par_score", "rates", "seat_counters", "solve_plays", "solve_tables"},
+        "COUNTERS",
+        "OPPORTUNITIES",
+        "RATES",
+        "BoardResult",
+        "PlayRequest",
+        "analyse_board",
+        "par_score",
+        "rates",
+        "seat_counters",
+        "solve_plays",
+        "solve_tables",
+    },
     bridgerank.ratings: {
-        "ConvergenceWarning", "EloTracker", "Fit", "Games", "Hypergraph", "NoEstimate",
-        "Ranking", "Replay", "SkillReading", "TeamGame", "bootstrap_intervals", "calibrate",
-        "elo_spread", "fit", "fit_bt", "fit_hbt_newton", "log_likelihood",
-        "order_log_probability", "pair_rankings", "pairwise_scores", "position_matrix",
-        "read_spread", "replay", "single_table_games", "skill_o_meter", "team_games"},
+        "ConvergenceWarning",
+        "EloTracker",
+        "Fit",
+        "Games",
+        "Hypergraph",
+        "NoEstimate",
+        "Ranking",
+        "Replay",
+        "SkillReading",
+        "TeamGame",
+        "bootstrap_intervals",
+        "calibrate",
+        "elo_spread",
+        "fit",
+        "fit_bt",
+        "fit_hbt_newton",
+        "log_likelihood",
+        "order_log_probability",
+        "pair_rankings",
+        "pairwise_scores",
+        "position_matrix",
+        "read_spread",
+        "replay",
+        "single_table_games",
+        "skill_o_meter",
+        "team_games",
+    },
     bridgerank.regression: {
-        "CollinearityWarning", "ModelSummary", "RegressionResult", "Selection", "Step",
-        "TestResult", "backward", "cross_validated_r2", "diagnose", "fit_model", "forward",
-        "predict", "run_regression", "select", "stepwise", "threshold_sweep", "vif_screen",
-        "vif_table"},
+        "CollinearityWarning",
+        "ModelSummary",
+        "RegressionResult",
+        "Selection",
+        "Step",
+        "TestResult",
+        "backward",
+        "cross_validated_r2",
+        "diagnose",
+        "fit_model",
+        "forward",
+        "predict",
+        "run_regression",
+        "select",
+        "stepwise",
+        "threshold_sweep",
+        "vif_screen",
+        "vif_table",
+    },
 }
 
 
@@ -49,30 +114,42 @@ def test_the_public_face_exports_exactly_its_listed_names(face):
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         face.no_such_name  # noqa: B018
     # nothing public besides the exports (submodules and the typing flag aside)
-    public = {name for name, value in vars(face).items()
-              if not name.startswith("_") and not isinstance(value, types.ModuleType)
-              and name != "TYPE_CHECKING"}
+    public = {
+        name
+        for name, value in vars(face).items()
+        if not name.startswith("_")
+        and not isinstance(value, types.ModuleType)
+        and name != "TYPE_CHECKING"
+    }
     assert public <= set(face.__all__)
 
 
-@pytest.mark.parametrize("package", ["bridgerank.ratings", "bridgerank.regression",
-                                     "bridgerank.bridge", "bridgerank.dds"])
+@pytest.mark.parametrize(
+    "package",
+    ["bridgerank.ratings", "bridgerank.regression", "bridgerank.bridge", "bridgerank.dds"],
+)
 def test_a_library_loads_neither_the_database_nor_the_pipeline(package):
-    code = (f"import sys, {package}; "
-            "print(sorted({m.split('.')[0] if not m.startswith('bridgerank') else "
-            "'.'.join(m.split('.')[:2]) for m in sys.modules}))")
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True).stdout
+    code = (
+        f"import sys, {package}; "
+        "print(sorted({m.split('.')[0] if not m.startswith('bridgerank') else "
+        "'.'.join(m.split('.')[:2]) for m in sys.modules}))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert "'sqlalchemy'" not in loaded
     assert "'bridgerank.pipeline'" not in loaded
     assert "'bridgerank.cleaning'" not in loaded
 
 
 def test_importing_bridgerank_loads_nothing_else():
-    code = ("import sys, bridgerank; "
-            "print(sorted(m for m in sys.modules if m.startswith('bridgerank')))")
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True).stdout.strip()
+    code = (
+        "import sys, bridgerank; "
+        "print(sorted(m for m in sys.modules if m.startswith('bridgerank')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert loaded == "['bridgerank']"
 
 

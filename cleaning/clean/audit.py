@@ -35,12 +35,17 @@ def exclusion_table(conn: Connection, level: str) -> tuple[list[ReasonCount], in
         For ``board``: records kept; for ``auction``/``play``: kept boards whose auction or
         play is usable; for ``note``: kept boards.
     """
-    counts = dict(conn.execute(
-        select(Exclusion.reason, func.count()).where(Exclusion.level == level)
-        .group_by(Exclusion.reason)
-    ).all())
-    rows = [ReasonCount(reason.code, reason.description, counts.get(reason.code, 0))
-            for reason in reasons_of_level(level)]
+    counts = dict(
+        conn.execute(
+            select(Exclusion.reason, func.count())
+            .where(Exclusion.level == level)
+            .group_by(Exclusion.reason)
+        ).all()
+    )
+    rows = [
+        ReasonCount(reason.code, reason.description, counts.get(reason.code, 0))
+        for reason in reasons_of_level(level)
+    ]
     total = sum(row.tally for row in rows)
     column = {"auction": Board.auction, "play": Board.play}.get(level)
     query = select(func.count()).select_from(Board)

@@ -8,18 +8,43 @@ from bridgerank.bridge.cards import SEAT_INDEX
 
 # Duplicate boards repeat dealer and vulnerability every 16 boards (Law 2).
 _BOARD_VULNERABILITY = (
-    (False, False), (True, False), (False, True), (True, True),
-    (True, False), (False, True), (True, True), (False, False),
-    (False, True), (True, True), (False, False), (True, False),
-    (True, True), (False, False), (True, False), (False, True),
+    (False, False),
+    (True, False),
+    (False, True),
+    (True, True),
+    (True, False),
+    (False, True),
+    (True, True),
+    (False, False),
+    (False, True),
+    (True, True),
+    (False, False),
+    (True, False),
+    (True, True),
+    (False, False),
+    (True, False),
+    (False, True),
 )
 _VULNERABILITY = {
-    "NONE": (False, False), "LOVE": (False, False), "-": (False, False), "O": (False, False),
-    "0": (False, False), "NEITHER": (False, False),
-    "NS": (True, False), "N-S": (True, False), "N/S": (True, False), "NZ": (True, False),
+    "NONE": (False, False),
+    "LOVE": (False, False),
+    "-": (False, False),
+    "O": (False, False),
+    "0": (False, False),
+    "NEITHER": (False, False),
+    "NS": (True, False),
+    "N-S": (True, False),
+    "N/S": (True, False),
+    "NZ": (True, False),
     "N": (True, False),
-    "EW": (False, True), "E-W": (False, True), "E/W": (False, True), "E": (False, True),
-    "ALL": (True, True), "BOTH": (True, True), "B": (True, True), "ALL]": (True, True),
+    "EW": (False, True),
+    "E-W": (False, True),
+    "E/W": (False, True),
+    "E": (False, True),
+    "ALL": (True, True),
+    "BOTH": (True, True),
+    "B": (True, True),
+    "ALL]": (True, True),
 }
 _YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
@@ -27,8 +52,9 @@ _RESULT = re.compile(r"^\s*(?:(NS|EW|N-S|E-W)\s*:?\s*)?(\d{1,2})\s*$", re.IGNORE
 # A score followed by a group letter ("NS 100F"): a fouled board's group (club recaps).
 _FOULED_SCORE = re.compile(r"^\s*(?:NS|EW)\s+-?\d+\s*([A-Z])\s*$", re.IGNORECASE)
 # Artificial scores a director assigns when a deal is not played: Ave, Ave+, Ave-, A60, A40/60.
-_ARTIFICIAL_SCORE = re.compile(r"^\s*(?:AVE?G?\s*[+=-]?|A\d\d(?:/\d\d)?|NOT\s*PLAYED|NP)\s*$",
-                               re.IGNORECASE)
+_ARTIFICIAL_SCORE = re.compile(
+    r"^\s*(?:AVE?G?\s*[+=-]?|A\d\d(?:/\d\d)?|NOT\s*PLAYED|NP)\s*$", re.IGNORECASE
+)
 _SIDE_SCORE = re.compile(r"^\s*(NS|EW|N-S|E-W)\s*:?\s*(-?\d+)\s*$", re.IGNORECASE)
 _NOT_PLAYED_CONTRACTS = frozenset({"NP", "LP", "NOTPLAYED"})
 _PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
@@ -40,8 +66,9 @@ def seat(raw: str | None) -> int | None:
     return SEAT_INDEX.get(token) if len(token) == 1 else None
 
 
-def vulnerability(raw: str | None, board_number: int | None
-                  ) -> tuple[bool | None, bool | None, str | None]:
+def vulnerability(
+    raw: str | None, board_number: int | None
+) -> tuple[bool | None, bool | None, str | None]:
     """Read a vulnerability value.
 
     Returns

@@ -51,11 +51,12 @@ def _tricks_in_listed_order(cards: list[str], layout: str) -> list[list[str]]:
         if layout == "seat":
             raise BadRecord("play_count_not_multiple_of_4", f"{len(cards)} plays")
         cards = cards + [DASH] * (4 - len(cards) % 4)
-    return [cards[i:i + 4] for i in range(0, len(cards), 4)]
+    return [cards[i : i + 4] for i in range(0, len(cards), 4)]
 
 
-def replay(cards: list[str], layout: str, opening_leader: int, deal: Deal,
-           trump: str) -> PlayResult:
+def replay(
+    cards: list[str], layout: str, opening_leader: int, deal: Deal, trump: str
+) -> PlayResult:
     """Put a raw play in playing order and check it against the laws.
 
     Parameters
@@ -100,8 +101,9 @@ def replay(cards: list[str], layout: str, opening_leader: int, deal: Deal,
         for position, card in enumerate(trick):
             seat = seat_after(leader, position)
             if card != DASH and card not in hands[seat]:
-                raise BadRecord("play_card_not_held",
-                                f"{SEATS[seat]} played {card} in trick {number}")
+                raise BadRecord(
+                    "play_card_not_held", f"{SEATS[seat]} played {card} in trick {number}"
+                )
             if card != DASH:
                 hands[seat].discard(card)
         if trick[0] == DASH:

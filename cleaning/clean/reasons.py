@@ -30,38 +30,71 @@ class Reason(NamedTuple):
 REASONS: tuple[Reason, ...] = (
     # board level, in the order they are checked
     Reason("unparseable_record", "board", "The record could not be read from its file."),
-    Reason("duplicate_record", "board",
-           "The same table result (deal, players, auction, play) is already stored."),
+    Reason(
+        "duplicate_record",
+        "board",
+        "The same table result (deal, players, auction, play) is already stored.",
+    ),
     Reason("all_names_missing", "board", "All names are missing."),
-    Reason("fouled_board", "board",
-           "The board was fouled: tables in different groups played different deals, and the "
-           "record does not say which deal its table played."),
-    Reason("not_played", "board",
-           "The deal was not played at this table: an artificial score (average plus or minus) "
-           "or a 'not played' mark stands in for a result."),
+    Reason(
+        "fouled_board",
+        "board",
+        "The board was fouled: tables in different groups played different deals, and the "
+        "record does not say which deal its table played.",
+    ),
+    Reason(
+        "not_played",
+        "board",
+        "The deal was not played at this table: an artificial score (average plus or minus) "
+        "or a 'not played' mark stands in for a result.",
+    ),
     Reason("missing_deal", "board", "Missing deal."),
     Reason("hand_not_13_cards", "board", "The deal had a hand that did not have 13 cards."),
-    Reason("invalid_card", "board",
-           "A player had an invalid card in the deal, or a card appeared twice."),
-    Reason("contract_mismatch", "board",
-           "The contract differs from the contract deducible from the auction."),
-    Reason("declarer_mismatch", "board",
-           "The declarer differs from the declarer deducible from the auction."),
+    Reason(
+        "invalid_card",
+        "board",
+        "A player had an invalid card in the deal, or a card appeared twice.",
+    ),
+    Reason(
+        "contract_mismatch",
+        "board",
+        "The contract differs from the contract deducible from the auction.",
+    ),
+    Reason(
+        "declarer_mismatch",
+        "board",
+        "The declarer differs from the declarer deducible from the auction.",
+    ),
     Reason("lead_mismatch", "board", "The lead differs from the lead deducible from the declarer."),
     Reason("passed_out_with_play", "board", "The contract is passed out and a play is present."),
-    Reason("claim_inconsistent", "board",
-           "The declarer claimed fewer tricks than already won, or more than there were left."),
+    Reason(
+        "claim_inconsistent",
+        "board",
+        "The declarer claimed fewer tricks than already won, or more than there were left.",
+    ),
     # auction level
     Reason("auction_missing", "auction", "Missing auction."),
-    Reason("auction_no_first_bidder", "auction",
-           "Neither the dealer nor the first bidder is known, so no bid has a seat."),
-    Reason("auction_bad_passes", "auction",
-           "Passed out in the middle of the auction, or no three final passes."),
+    Reason(
+        "auction_no_first_bidder",
+        "auction",
+        "Neither the dealer nor the first bidder is known, so no bid has a seat.",
+    ),
+    Reason(
+        "auction_bad_passes",
+        "auction",
+        "Passed out in the middle of the auction, or no three final passes.",
+    ),
     Reason("auction_insufficient_bid", "auction", "A contract bid was not higher than the last."),
-    Reason("auction_illegal_double", "auction",
-           "A double of a doubled contract, of partner's contract, or of no contract."),
-    Reason("auction_illegal_redouble", "auction",
-           "A redouble of an undoubled contract, of the opponents' contract, or repeated."),
+    Reason(
+        "auction_illegal_double",
+        "auction",
+        "A double of a doubled contract, of partner's contract, or of no contract.",
+    ),
+    Reason(
+        "auction_illegal_redouble",
+        "auction",
+        "A redouble of an undoubled contract, of the opponents' contract, or repeated.",
+    ),
     # play level
     Reason("play_missing", "play", "Missing play, lead or contract."),
     Reason("play_dashes_in_several_tricks", "play", "Dashes appeared in more than one trick."),
@@ -69,19 +102,27 @@ REASONS: tuple[Reason, ...] = (
     Reason("play_revoke", "play", "A player reneged."),
     Reason("play_card_after_dash", "play", "A card is played to a trick after a dash."),
     Reason("play_trick_starts_with_dash", "play", "First card played to a trick is a dash."),
-    Reason("play_count_not_multiple_of_4", "play",
-           "The number of plays, with dashes, is not a multiple of 4."),
+    Reason(
+        "play_count_not_multiple_of_4",
+        "play",
+        "The number of plays, with dashes, is not a multiple of 4.",
+    ),
     # notes: nothing dropped
     Reason("vulnerability_unknown", "note", "The vulnerability is missing or unreadable."),
-    Reason("vulnerability_from_board", "note",
-           "The vulnerability was missing and taken from the board number."),
-    Reason("dealer_conflict", "note",
-           "Dealer and first bidder differ; the first bidder is kept."),
+    Reason(
+        "vulnerability_from_board",
+        "note",
+        "The vulnerability was missing and taken from the board number.",
+    ),
+    Reason("dealer_conflict", "note", "Dealer and first bidder differ; the first bidder is kept."),
     Reason("year_unknown", "note", "No plausible year in the date or the event name."),
     Reason("result_invalid", "note", "The result is missing or not a trick count from 0 to 13."),
-    Reason("score_mismatch", "note",
-           "The score recorded with the board differs from the score of its contract and "
-           "result; the contract and result are kept."),
+    Reason(
+        "score_mismatch",
+        "note",
+        "The score recorded with the board differs from the score of its contract and "
+        "result; the contract and result are kept.",
+    ),
 )
 
 REASON_BY_CODE: dict[str, Reason] = {reason.code: reason for reason in REASONS}

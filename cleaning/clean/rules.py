@@ -51,8 +51,9 @@ def _tokens(raw: str | None, normalise, kind: str, counts: Counter | None) -> li
     return out
 
 
-def _auction(values: Mapping[str, str], first_seat: int | None, issues: list,
-             counts: Counter | None) -> list[str] | None:
+def _auction(
+    values: Mapping[str, str], first_seat: int | None, issues: list, counts: Counter | None
+) -> list[str] | None:
     calls = _tokens(values.get("auction"), normalise_call, "call", counts)
     try:
         if not calls:
@@ -70,13 +71,19 @@ def _first_seat(values: Mapping[str, str], issues: list) -> int | None:
     bidstart = fields.seat(values.get("bidstart"))
     dealer = fields.seat(values.get("dealer"))
     if bidstart is not None and dealer is not None and bidstart != dealer:
-        issues.append(("note", "dealer_conflict",
-                       f"dealer {SEATS[dealer]}, first bidder {SEATS[bidstart]}"))
+        issues.append(
+            ("note", "dealer_conflict", f"dealer {SEATS[dealer]}, first bidder {SEATS[bidstart]}")
+        )
     return bidstart if bidstart is not None else dealer
 
 
-def clean_record(values: Mapping[str, str], play_layout: str = "seat",
-                 token_counts: Counter | None = None, *, settings: CleanSettings) -> Outcome:
+def clean_record(
+    values: Mapping[str, str],
+    play_layout: str = "seat",
+    token_counts: Counter | None = None,
+    *,
+    settings: CleanSettings,
+) -> Outcome:
     """Clean one raw record.
 
     Parameters
@@ -112,8 +119,13 @@ def clean_record(values: Mapping[str, str], play_layout: str = "seat",
     return Outcome(board, issues)
 
 
-def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
-           issues: list, counts: Counter | None) -> dict[str, Any]:
+def _clean(
+    values: Mapping[str, str],
+    play_layout: str,
+    settings: CleanSettings,
+    issues: list,
+    counts: Counter | None,
+) -> dict[str, Any]:
     names = [fields.player_name(values.get(name)) for name in NAME_FIELDS]
     if not any(names):
         raise BadRecord("all_names_missing", "")
@@ -137,8 +149,9 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
         contract = implied
         if declarer is not None and declarer != auction_declarer:
             implied_seat = "passed out" if auction_declarer is None else SEATS[auction_declarer]
-            raise BadRecord("declarer_mismatch",
-                            f"declarer {SEATS[declarer]}, auction {implied_seat}")
+            raise BadRecord(
+                "declarer_mismatch", f"declarer {SEATS[declarer]}, auction {implied_seat}"
+            )
         declarer = auction_declarer
 
     lead = fields.seat(values.get("lead"))
@@ -146,8 +159,7 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     if declarer is not None and not passed_out:
         expected_lead = seat_after(declarer, 1)
         if lead is not None and lead != expected_lead:
-            raise BadRecord("lead_mismatch",
-                            f"lead {SEATS[lead]}, declarer {SEATS[declarer]}")
+            raise BadRecord("lead_mismatch", f"lead {SEATS[lead]}, declarer {SEATS[declarer]}")
         lead = expected_lead
     elif declarer is None and lead is not None and isinstance(contract, Contract):
         declarer = seat_after(lead, 3)  # PBN's [Play] names the opening leader
@@ -174,9 +186,10 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     if play is not None and not play.complete and result is not None:
         left = 13 - play.tricks_played
         if result < play.declarer_tricks or result - play.declarer_tricks > left:
-            raise BadRecord("claim_inconsistent",
-                            f"result {result}, declarer had {play.declarer_tricks} "
-                            f"with {left} tricks left")
+            raise BadRecord(
+                "claim_inconsistent",
+                f"result {result}, declarer had {play.declarer_tricks} with {left} tricks left",
+            )
         claim = result
 
     ns_vul, ew_vul, vul_note = fields.vulnerability(
@@ -185,19 +198,39 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
     )
     if vul_note:
         issues.append(("note", vul_note, repr(values.get("vulnerable") or "")))
-    year = fields.year(values.get("date"), values.get("event"),
-                       settings.first_year, settings.latest_year)
+    year = fields.year(
+        values.get("date"), values.get("event"), settings.first_year, settings.latest_year
+    )
     if year is None:
         issues.append(("note", "year_unknown", repr(values.get("date") or "")))
     recorded = fields.side_score(values.get("score"))
-    if recorded is not None and isinstance(contract, Contract) and declarer is not None \
-            and result is not None and ns_vul is not None and ew_vul is not None:
-        computed = north_south_score(contract.level, contract.strain, contract.doubled,
-                                     declarer, ns_vul, ew_vul, result, year)
+    if (
+        recorded is not None
+        and isinstance(contract, Contract)
+        and declarer is not None
+        and result is not None
+        and ns_vul is not None
+        and ew_vul is not None
+    ):
+        computed = north_south_score(
+            contract.level,
+            contract.strain,
+            contract.doubled,
+            declarer,
+            ns_vul,
+            ew_vul,
+            result,
+            year,
+        )
         if computed != recorded:
-            issues.append(("note", "score_mismatch",
-                           f"recorded NS {recorded}, {contract} by {SEATS[declarer]} making "
-                           f"{result} scores NS {computed}"))
+            issues.append(
+                (
+                    "note",
+                    "score_mismatch",
+                    f"recorded NS {recorded}, {contract} by {SEATS[declarer]} making "
+                    f"{result} scores NS {computed}",
+                )
+            )
 
     return {
         "event": (values.get("event") or "").strip(),
@@ -209,7 +242,10 @@ def _clean(values: Mapping[str, str], play_layout: str, settings: CleanSettings,
         "home_team": (values.get("home_team") or "").strip(),
         "visit_team": (values.get("visit_team") or "").strip(),
         "scoring": (values.get("scoring") or "").strip(),
-        "north": names[0], "east": names[1], "south": names[2], "west": names[3],
+        "north": names[0],
+        "east": names[1],
+        "south": names[2],
+        "west": names[3],
         "deal": deal_to_pbn(deal),
         "deal_hash": deal_hash(deal),
         "ns_vulnerable": ns_vul,

@@ -58,8 +58,14 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
     for row in iterable:
         raw_id = row["id"]
         if row["parse_error"]:
-            exclusions.append({"raw_id": raw_id, "level": "board",
-                               "reason": "unparseable_record", "detail": row["parse_error"]})
+            exclusions.append(
+                {
+                    "raw_id": raw_id,
+                    "level": "board",
+                    "reason": "unparseable_record",
+                    "detail": row["parse_error"],
+                }
+            )
             continue
         values = {name: row[name] for name in RAW_FIELDS if row[name] is not None}
         key = _content_key(values)
@@ -67,15 +73,22 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
         comparable = bool(values.get("deal")) and any(values.get(n) for n in NAME_FIELDS)
         if comparable and key in first_seen:
             other_id, other_line, other_path = first_seen[key]
-            exclusions.append({"raw_id": raw_id, "level": "board", "reason": "duplicate_record",
-                               "detail": f"same as record {other_id} ({other_path}:{other_line})"})
+            exclusions.append(
+                {
+                    "raw_id": raw_id,
+                    "level": "board",
+                    "reason": "duplicate_record",
+                    "detail": f"same as record {other_id} ({other_path}:{other_line})",
+                }
+            )
             continue
         if comparable:
             first_seen[key] = (raw_id, row["line"], row["path"])
         outcome = clean_record(values, row["play_layout"], tokens, settings=settings)
         for level, reason, detail in outcome.issues:
-            exclusions.append({"raw_id": raw_id, "level": level, "reason": reason,
-                               "detail": detail})
+            exclusions.append(
+                {"raw_id": raw_id, "level": level, "reason": reason, "detail": detail}
+            )
         if outcome.board is not None:
             board = outcome.board
             board["id"] = raw_id
@@ -87,8 +100,9 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
 def _token_rows(tokens: Counter) -> list[dict[str, Any]]:
     merged: dict[tuple[str, str], dict[str, Any]] = {}
     for (kind, token, status), count in tokens.items():
-        row = merged.setdefault((kind, token), {"kind": kind, "token": token,
-                                                "status": status, "count": 0})
+        row = merged.setdefault(
+            (kind, token), {"kind": kind, "token": token, "status": status, "count": 0}
+        )
         row["count"] += count
     return list(merged.values())
 
@@ -109,7 +123,7 @@ def _summary(rows_read: int, boards: list, exclusions: list) -> dict[str, Any]:
 
 def _insert(conn, table, rows: list[dict[str, Any]], chunk: int = 20000) -> None:
     for start in range(0, len(rows), chunk):
-        conn.execute(table.insert(), rows[start:start + chunk])
+        conn.execute(table.insert(), rows[start : start + chunk])
 
 
 def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
@@ -125,7 +139,7 @@ def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
     added = [new[i] for i in sorted(new.keys() - old.keys())]
     changed = [new[i] for i in sorted(new.keys() & old.keys()) if new[i] != old[i]]
     for start in range(0, len(gone), 500):
-        conn.execute(delete(table).where(table.c.id.in_(gone[start:start + 500])))
+        conn.execute(delete(table).where(table.c.id.in_(gone[start : start + 500])))
     for board in changed:
         conn.execute(update(table).where(table.c.id == board["id"]).values(**board))
     _insert(conn, table, added)
@@ -135,12 +149,16 @@ def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
 def run(context: StageContext) -> dict[str, Any]:
     """Clean every raw record and replace the stage's outputs (see the module docstring)."""
     raw = RawBoard.__table__
-    query = (select(raw, SourceFile.sha256, SourceFile.path)
-             .join(SourceFile, SourceFile.id == raw.c.source_id).order_by(raw.c.id))
+    query = (
+        select(raw, SourceFile.sha256, SourceFile.path)
+        .join(SourceFile, SourceFile.id == raw.c.source_id)
+        .order_by(raw.c.id)
+    )
     with context.engine.connect() as conn:
         rows = conn.execute(query).mappings().all()
-    boards, exclusions, tokens = clean_rows(rows, context.settings.clean,
-                                            context.progress, len(rows))
+    boards, exclusions, tokens = clean_rows(
+        rows, context.settings.clean, context.progress, len(rows)
+    )
     summary = _summary(len(rows), boards, exclusions)
     with context.engine.begin() as conn:
         for table in (Exclusion, TokenCount):

@@ -63,6 +63,4 @@ class TokenCount(Base):
     count: Mapped[int] = mapped_column(Integer)
 
 
-
-
 Index("ix_exclusions_level_reason", Exclusion.level, Exclusion.reason)

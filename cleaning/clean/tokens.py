@@ -26,9 +26,19 @@ from bridgerank.bridge.calls import CANONICAL_CALLS, STRAINS
 from bridgerank.bridge.cards import RANK_VALUE, SUITS
 
 _CALL_SYNONYMS = {
-    "PASS": ("P",), "PAS": ("P",), "P": ("P",), "AP": ("P", "P", "P"),
-    "X": ("X",), "D": ("X",), "DBL": ("X",), "DOUBLE": ("X",),
-    "XX": ("R",), "R": ("R",), "RDBL": ("R",), "REDBL": ("R",), "REDOUBLE": ("R",),
+    "PASS": ("P",),
+    "PAS": ("P",),
+    "P": ("P",),
+    "AP": ("P", "P", "P"),
+    "X": ("X",),
+    "D": ("X",),
+    "DBL": ("X",),
+    "DOUBLE": ("X",),
+    "XX": ("R",),
+    "R": ("R",),
+    "RDBL": ("R",),
+    "REDBL": ("R",),
+    "REDOUBLE": ("R",),
     "XXX": ("X", "R"),
 }
 # A glued token must be covered end to end by these pieces, or it is ignored.
@@ -110,7 +120,7 @@ def normalise_card(raw: str) -> tuple[tuple[str, ...], str]:
         return (card,), "normalised"
     token = token.replace("10", "T")
     if len(token) % 2 == 0 and len(token) > 2:
-        cards = tuple(_card(token[i:i + 2]) for i in range(0, len(token), 2))
+        cards = tuple(_card(token[i : i + 2]) for i in range(0, len(token), 2))
         if all(cards):
             return cards, "normalised"  # type: ignore[return-value]
     return (), "ignored"

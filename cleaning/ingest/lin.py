@@ -29,8 +29,9 @@ from bridgerank.cleaning.ingest.records import RawRecord
 
 _DEALER_DIGIT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
-_RESULT = re.compile(r"^\s*([1-7])\s*([CDHSN])T?\s*([NESW])\s*([xX]{0,2})\s*([=+-]?)(\d*)\s*$",
-                     re.IGNORECASE)
+_RESULT = re.compile(
+    r"^\s*([1-7])\s*([CDHSN])T?\s*([NESW])\s*([xX]{0,2})\s*([=+-]?)(\d*)\s*$", re.IGNORECASE
+)
 # pn lists seats South, West, North, East.
 _PN_FIELDS = ("southname", "westname", "northname", "eastname")
 
@@ -91,7 +92,7 @@ def read_lin(text: str) -> Iterator[RawRecord]:
         values.update(current.values)
         room = values.get("room", "")
         offset = 4 if room == "Closed" and len(names) >= 8 else 0
-        for field, name in zip(_PN_FIELDS, names[offset:offset + 4]):
+        for field, name in zip(_PN_FIELDS, names[offset : offset + 4]):
             values[field] = name
         values["auction"] = " ".join(current.calls)
         values["play"] = " ".join(current.cards)
@@ -102,16 +103,19 @@ def read_lin(text: str) -> Iterator[RawRecord]:
                 if parsed:
                     values["contract"], values["declarer"], tricks = parsed
                     values.setdefault("result", tricks)
-        return RawRecord(record_no=number, line=current.line, values=values,
-                         play_layout="played")
+        return RawRecord(record_no=number, line=current.line, values=values, play_layout="played")
 
     for key, value, line in _pairs(text):
         if key == "vg":
             parts = [part.strip() for part in value.split(",")]
             parts += [""] * (9 - len(parts))
-            header = {"event": parts[0], "stage": parts[1],
-                      "scoring": _SCORING.get(parts[2].upper(), parts[2]),
-                      "home_team": parts[5], "visit_team": parts[7]}
+            header = {
+                "event": parts[0],
+                "stage": parts[1],
+                "scoring": _SCORING.get(parts[2].upper(), parts[2]),
+                "home_team": parts[5],
+                "visit_team": parts[7],
+            }
             first_board = int(parts[3]) if parts[3].isdigit() else 1
         elif key == "rs":
             results = value.split(",")

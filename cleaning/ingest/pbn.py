@@ -16,16 +16,47 @@ from bridgerank.cleaning.ingest.records import RawRecord
 
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TAG_TO_FIELD = {
-    "Event": "event", "Site": "site", "Date": "date", "Board": "board", "Stage": "stage",
-    "Dealer": "dealer", "Deal": "deal", "Vulnerable": "vulnerable", "Auction": "bidstart",
-    "Contract": "contract", "Play": "lead", "Declarer": "declarer", "Result": "result",
-    "West": "westname", "East": "eastname", "North": "northname", "South": "southname",
-    "Scoring": "scoring", "HomeTeam": "home_team", "VisitTeam": "visit_team", "Room": "room",
-    "Description": "description", "Score": "score", "Annotator": "note",
+    "Event": "event",
+    "Site": "site",
+    "Date": "date",
+    "Board": "board",
+    "Stage": "stage",
+    "Dealer": "dealer",
+    "Deal": "deal",
+    "Vulnerable": "vulnerable",
+    "Auction": "bidstart",
+    "Contract": "contract",
+    "Play": "lead",
+    "Declarer": "declarer",
+    "Result": "result",
+    "West": "westname",
+    "East": "eastname",
+    "North": "northname",
+    "South": "southname",
+    "Scoring": "scoring",
+    "HomeTeam": "home_team",
+    "VisitTeam": "visit_team",
+    "Room": "room",
+    "Description": "description",
+    "Score": "score",
+    "Annotator": "note",
 }
 # A game is a table result only if it has at least one of these tags.
-_BOARD_TAGS = frozenset({"Deal", "Board", "Contract", "Declarer", "Result", "Auction", "Play",
-                         "North", "South", "East", "West"})
+_BOARD_TAGS = frozenset(
+    {
+        "Deal",
+        "Board",
+        "Contract",
+        "Declarer",
+        "Result",
+        "Auction",
+        "Play",
+        "North",
+        "South",
+        "East",
+        "West",
+    }
+)
 _SECTIONS = {"Auction": "auction", "Play": "play"}
 
 
@@ -62,8 +93,9 @@ class _Game:
 
 
 def _finish(game: _Game, previous: dict[str, str], number: int) -> RawRecord:
-    tags = {tag: (previous.get(tag, "") if value == "#" else value)
-            for tag, value in game.tags.items()}
+    tags = {
+        tag: (previous.get(tag, "") if value == "#" else value) for tag, value in game.tags.items()
+    }
     values = {field: tags[tag] for tag, field in _TAG_TO_FIELD.items() if tag in tags}
     if "stage" not in values and "Round" in tags:
         values["stage"] = tags["Round"]
@@ -120,7 +152,7 @@ def read_pbn(text: str) -> Iterator[RawRecord]:
             game.section = tag if tag in _SECTIONS else None
             if game.section:
                 game.sections.setdefault(tag, [])
-            rest = stripped[match.end():].strip()
+            rest = stripped[match.end() :].strip()
             if rest and game.section:
                 rest, in_brace = _strip_comments(rest, False)
                 game.sections[game.section].extend(rest.split())

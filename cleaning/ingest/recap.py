@@ -41,10 +41,23 @@ _HAND_PLACES = (("bchd2a", "W"), ("bchd2c", "E"), ("bchd3", "S"), ("bchd1", "N")
 _DEALERS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 _VULNERABILITY = {"None": "None", "N-S": "NS", "E-W": "EW", "Both": "All"}
 _VOID_ELEMENTS = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr"})
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")
-_DATE_IN_TITLE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\s+(\d{1,2}),?\s+(\d{4})\b",
-                            re.IGNORECASE)
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_DATE_IN_TITLE = re.compile(
+    r"\b(" + "|".join(_MONTHS) + r")\s+(\d{1,2}),?\s+(\d{4})\b", re.IGNORECASE
+)
 _DATE_IN_PATH = re.compile(r"(20\d\d|19\d\d)-?(\d\d)-?(\d\d)")
 _SECTION_LINE = re.compile(r"Section\s+([A-Z]{1,2})\b(?:\s+(North-South|East-West))?")
 _PAIR_LINE = re.compile(r"^\s*(\d+)\s+\S")
@@ -175,8 +188,14 @@ def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
     first_title = ""
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.splitlines() if line.strip()]
-        heading = next((i for i, line in enumerate(lines) if _SECTION_LINE.search(line)
-                        and "rounds" in line.lower()), None)
+        heading = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if _SECTION_LINE.search(line) and "rounds" in line.lower()
+            ),
+            None,
+        )
         if heading is None:
             continue
         title = " ".join(lines[heading - 1].split()) if heading > 0 else ""
@@ -185,10 +204,10 @@ def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
         assert found is not None
         letter = found.group(1)
         direction = {"North-South": "NS", "East-West": "EW"}.get(found.group(2) or "", "")
-        columns = " ".join(lines[heading:heading + 3])
+        columns = " ".join(lines[heading : heading + 3])
         matchpoints = any(word in columns for word in ("Average", "Factored", "Pct"))
         section = sections.setdefault(letter, _Section(title, "MP" if matchpoints else "IMP"))
-        for line in lines[heading + 1:]:
+        for line in lines[heading + 1 :]:
             number = _PAIR_LINE.match(line)
             if not number:
                 continue
@@ -254,8 +273,9 @@ def _lead_card(text: str) -> str:
     return "".join(text.split()).replace("\u2009", "").replace("10", "T")
 
 
-def _pair(cell: str, section: str, direction: str, sections: dict[str, _Section]
-          ) -> tuple[str, str, str]:
+def _pair(
+    cell: str, section: str, direction: str, sections: dict[str, _Section]
+) -> tuple[str, str, str]:
     """Names of a pair cell ``B6-Kroll-Balas``: full names from the pair list when listed."""
     found = _PAIR_CELL.match(cell)
     if not found:
@@ -299,21 +319,31 @@ def read_recap(text: str, source: Path | None = None) -> Iterator[RawRecord]:
             east, west, ew_pair = _pair(cells.get("pairew", ""), section, "EW", sections)
             contract = _contract(cells.get("contract", ""))
             values = {
-                "event": event, "date": _date(event, source), "board": board.label,
+                "event": event,
+                "date": _date(event, source),
+                "board": board.label,
                 "stage": f"Section {section}" if section else "",
                 "dealer": _DEALERS.get(board.dealer.split(" ")[0], board.dealer),
-                "vulnerable": _VULNERABILITY.get(board.vulnerable.replace(" Vul", "").strip(),
-                                                 board.vulnerable),
-                "northname": north, "southname": south, "eastname": east, "westname": west,
-                "contract": contract, "declarer": cells.get("declarer", "").strip(),
+                "vulnerable": _VULNERABILITY.get(
+                    board.vulnerable.replace(" Vul", "").strip(), board.vulnerable
+                ),
+                "northname": north,
+                "southname": south,
+                "eastname": east,
+                "westname": west,
+                "contract": contract,
+                "declarer": cells.get("declarer", "").strip(),
                 "result": _tricks(contract, cells.get("made", "")),
                 "score": _score(cells.get("scorens", ""), cells.get("scoreew", "")),
-                "scoring": listed.scoring if listed is not None else "", "room": "",
+                "scoring": listed.scoring if listed is not None else "",
+                "room": "",
                 "lead_card": _lead_card(cells.get("lead", "")),
                 "pairs": f"{ns_pair} {ew_pair}",
-                "points": " ".join(cells.get(key, "").strip().replace("\u2212", "-")
-                                   for key in ("mpns", "mpew", "impns", "impew")
-                                   if cells.get(key, "").strip()),
+                "points": " ".join(
+                    cells.get(key, "").strip().replace("\u2212", "-")
+                    for key in ("mpns", "mpew", "impns", "impew")
+                    if cells.get(key, "").strip()
+                ),
             }
             if deal:
                 values["deal"] = deal

@@ -7,10 +7,32 @@ from dataclasses import dataclass, field
 # Text fields of a raw record, named after the columns of the thesis's ``bridgedeals`` table
 # (plus ``score``, which PBN carries).
 RAW_FIELDS: tuple[str, ...] = (
-    "event", "site", "date", "board", "stage", "dealer", "deal", "vulnerable", "bidstart",
-    "auction", "contract", "lead", "play", "declarer", "result", "note",
-    "westname", "eastname", "northname", "southname", "scoring",
-    "home_team", "visit_team", "room", "description", "score",
+    "event",
+    "site",
+    "date",
+    "board",
+    "stage",
+    "dealer",
+    "deal",
+    "vulnerable",
+    "bidstart",
+    "auction",
+    "contract",
+    "lead",
+    "play",
+    "declarer",
+    "result",
+    "note",
+    "westname",
+    "eastname",
+    "northname",
+    "southname",
+    "scoring",
+    "home_team",
+    "visit_team",
+    "room",
+    "description",
+    "score",
 )
 
 

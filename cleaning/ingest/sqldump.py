@@ -19,13 +19,43 @@ from typing import Iterator
 from bridgerank.cleaning.ingest.records import RawRecord
 
 DEFAULT_COLUMNS: tuple[str, ...] = (
-    "id", "event", "site", "date", "board", "stage", "dealer", "deal", "vulnerable",
-    "bidstart", "auction", "contract", "lead", "play", "declarer", "result", "note",
-    "westname", "eastname", "northname", "southname", "westpoints", "northpoints",
-    "eastpoints", "southpoints", "scoring", "homeTeam", "visitteam", "room", "description",
+    "id",
+    "event",
+    "site",
+    "date",
+    "board",
+    "stage",
+    "dealer",
+    "deal",
+    "vulnerable",
+    "bidstart",
+    "auction",
+    "contract",
+    "lead",
+    "play",
+    "declarer",
+    "result",
+    "note",
+    "westname",
+    "eastname",
+    "northname",
+    "southname",
+    "westpoints",
+    "northpoints",
+    "eastpoints",
+    "southpoints",
+    "scoring",
+    "homeTeam",
+    "visitteam",
+    "room",
+    "description",
 )
-_COLUMN_TO_FIELD = {"homeTeam": "home_team", "hometeam": "home_team",
-                    "visitteam": "visit_team", "visitTeam": "visit_team"}
+_COLUMN_TO_FIELD = {
+    "homeTeam": "home_team",
+    "hometeam": "home_team",
+    "visitteam": "visit_team",
+    "visitTeam": "visit_team",
+}
 _INSERT = re.compile(
     r"INSERT\s+INTO\s+[`\"\[]?(\w+)[`\"\]]?\s*(?:\(([^)]*)\))?\s*VALUES[\s;,]*", re.IGNORECASE
 )
@@ -80,7 +110,7 @@ class _Scanner:
         while index < self.size:
             char = text[index]
             if char == "\\":
-                following = text[index + 1:index + 2]
+                following = text[index + 1 : index + 2]
                 if following in ("'", "\\"):
                     out.append(following)
                     index += 2
@@ -88,7 +118,7 @@ class _Scanner:
                     index += 1  # a stray backslash: dropped, as the thesis did
                 continue
             if char == "'":
-                if text[index + 1:index + 2] == "'" and not self._closes_value(index + 2):
+                if text[index + 1 : index + 2] == "'" and not self._closes_value(index + 2):
                     out.append("'")
                     index += 2
                     continue
@@ -108,7 +138,7 @@ class _Scanner:
         start = self.pos
         while self.pos < self.size and self.text[self.pos] not in _SEPARATORS + ")\n":
             self.pos += 1
-        value = self.text[start:self.pos].strip()
+        value = self.text[start : self.pos].strip()
         return None if value.upper() == "NULL" else value
 
     def row(self) -> list[str | None]:
@@ -143,7 +173,7 @@ class _Scanner:
 def _columns(spec: str | None) -> tuple[str, ...]:
     if not spec:
         return DEFAULT_COLUMNS
-    return tuple(part.strip(" `\"[]\t\r\n") for part in re.split(r"[,;]", spec) if part.strip())
+    return tuple(part.strip(' `"[]\t\r\n') for part in re.split(r"[,;]", spec) if part.strip())
 
 
 def _retry_broken_row(scanner: _Scanner, start: int, width: int) -> list[str | None] | None:
@@ -185,7 +215,7 @@ def read_sqldump(text: str) -> Iterator[RawRecord]:
         number += 1
         if text[start] != "(":
             scanner.next_line_start()
-            snippet = text[start:scanner.pos].strip()[:60]
+            snippet = text[start : scanner.pos].strip()[:60]
             yield RawRecord(number, line, parse_error=f"not a row: {snippet!r}")
             continue
         try:
@@ -199,8 +229,9 @@ def read_sqldump(text: str) -> Iterator[RawRecord]:
                 continue
             values = retried
         if len(values) != len(columns):
-            yield RawRecord(number, line, parse_error=(
-                f"{len(values)} values for {len(columns)} columns"))
+            yield RawRecord(
+                number, line, parse_error=(f"{len(values)} values for {len(columns)} columns")
+            )
             continue
         record = {}
         for column, value in zip(columns, values):

@@ -42,9 +42,14 @@ def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
             row[key] = value
         else:
             extra[key] = value
-    row.update(source_id=source_id, record_no=record.record_no, line=record.line,
-               play_layout=record.play_layout, parse_error=record.parse_error,
-               extra=json.dumps(extra, ensure_ascii=False) if extra else None)
+    row.update(
+        source_id=source_id,
+        record_no=record.record_no,
+        line=record.line,
+        play_layout=record.play_layout,
+        parse_error=record.parse_error,
+        extra=json.dumps(extra, ensure_ascii=False) if extra else None,
+    )
     return row
 
 
@@ -89,16 +94,26 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
     fmt = sniff(data[:65536])
     if fmt is None:
         if named:
-            raise SourceError(path, "not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
-                                     "scores or a BridgeComposer recap)")
+            raise SourceError(
+                path,
+                "not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
+                "scores or a BridgeComposer recap)",
+            )
         return "not bridge data", 0
     text, encoding = decode(data)
     records = [_row(0, record) for record in READERS[fmt](text, path)]
     with engine.begin() as conn:
-        source_id = conn.execute(SourceFile.__table__.insert().values(
-            path=str(path), sha256=sha, format=fmt, size=len(data), encoding=encoding,
-            records=len(records), status="ingested" if records else "empty",
-        )).inserted_primary_key[0]
+        source_id = conn.execute(
+            SourceFile.__table__.insert().values(
+                path=str(path),
+                sha256=sha,
+                format=fmt,
+                size=len(data),
+                encoding=encoding,
+                records=len(records),
+                status="ingested" if records else "empty",
+            )
+        ).inserted_primary_key[0]
         for row in records:
             row["source_id"] = source_id
         if records:

@@ -81,14 +81,20 @@ def read_valet(text: str, source: Path | None = None) -> Iterator[RawRecord]:
             yield RawRecord(number, line_no, parse_error=f"not a traveller line: {line[:60]!r}")
             continue
         parts = line.strip().split("|") + [""]
-        round_number, board, north, east, south, west, contract, declarer, tricks, lead = \
-            parts[:10]
+        round_number, board, north, east, south, west, contract, declarer, tricks, lead = parts[:10]
         values = {
-            "event": event, "stage": f"round {round_number}", "board": board,
-            "northname": names.get(north, ""), "eastname": names.get(east, ""),
-            "southname": names.get(south, ""), "westname": names.get(west, ""),
-            "contract": contract, "declarer": declarer.upper(), "result": tricks,
-            "lead_card": lead, "room": "",
+            "event": event,
+            "stage": f"round {round_number}",
+            "board": board,
+            "northname": names.get(north, ""),
+            "eastname": names.get(east, ""),
+            "southname": names.get(south, ""),
+            "westname": names.get(west, ""),
+            "contract": contract,
+            "declarer": declarer.upper(),
+            "result": tricks,
+            "lead_card": lead,
+            "room": "",
         }
         deal = deals.get(round_number, board)
         if deal:

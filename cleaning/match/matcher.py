@@ -56,8 +56,9 @@ class Match(NamedTuple):
     runner_up_score: tuple | None
 
 
-def _score(raw: NameParts, wbf: NameParts, close_tokens: dict[str, set[str]],
-           settings: MatchSettings) -> tuple:
+def _score(
+    raw: NameParts, wbf: NameParts, close_tokens: dict[str, set[str]], settings: MatchSettings
+) -> tuple:
     """The score tuple of one candidate (see the module docstring); first value 0 = refused."""
     refused = (0, 0, 0, 0, 0, 0)
     remaining = list(wbf.tokens)
@@ -128,14 +129,25 @@ def _score(raw: NameParts, wbf: NameParts, close_tokens: dict[str, set[str]],
         # A name read by spelling must account for every part of the raw name
         # ("P. Hecht-Johansen" is not "Piet Jansen").
         return refused
-    if spelled and not (matched or matched_initials) and not all(
+    if (
+        spelled
+        and not (matched or matched_initials)
+        and not all(
             partner.startswith(token) and len(token) >= settings.fuzzy_alone_min_length
-            for token, partner in spelled):
+            for token, partner in spelled
+        )
+    ):
         # Spelling alone is too weak (Anderson is not Andersson) unless the raw token is
         # a long prefix of the WBF one: old files cut names at 11 characters.
         return refused
-    return (matched + len(spelled), matched_initials, -len(remaining), -len(wbf_initials),
-            -len(spelled), -nicknamed)
+    return (
+        matched + len(spelled),
+        matched_initials,
+        -len(remaining),
+        -len(wbf_initials),
+        -len(spelled),
+        -nicknamed,
+    )
 
 
 class NameMatcher:
@@ -157,12 +169,18 @@ class NameMatcher:
     nickname) to WBF names, so only names sharing a token with the raw name are scored.
     """
 
-    def __init__(self, wbf_names: Sequence[str], alternatives: dict[str, str] | None = None, *,
-                 settings: MatchSettings) -> None:
+    def __init__(
+        self,
+        wbf_names: Sequence[str],
+        alternatives: dict[str, str] | None = None,
+        *,
+        settings: MatchSettings,
+    ) -> None:
         self.names = list(wbf_names)
         self.settings = settings
-        self.alternatives = {name_parts(alt).key: main
-                             for alt, main in (alternatives or {}).items()}
+        self.alternatives = {
+            name_parts(alt).key: main for alt, main in (alternatives or {}).items()
+        }
         self.parts = [name_parts(self._main(name)) for name in self.names]
         self.by_token: dict[str, set[int]] = defaultdict(set)
         self.by_key: dict[tuple, list[int]] = defaultdict(list)
@@ -181,8 +199,13 @@ class NameMatcher:
         settings = self.settings
         if token in self.by_token or len(token) < settings.fuzzy_min_length:
             return set()
-        hits = process.extract(token, self.vocabulary, scorer=fuzz.ratio,
-                               score_cutoff=settings.fuzzy_min_ratio, limit=None)
+        hits = process.extract(
+            token,
+            self.vocabulary,
+            scorer=fuzz.ratio,
+            score_cutoff=settings.fuzzy_min_ratio,
+            limit=None,
+        )
         return {hit for hit, _, _ in hits if len(hit) >= settings.fuzzy_min_length}
 
     def match(self, raw: str) -> Match:
@@ -196,10 +219,17 @@ class NameMatcher:
         parts = name_parts(main)
         exact = self.by_key.get(parts.key, [])
         if len(exact) == 1:
-            return Match(raw, exact[0], "alternative" if renamed else "exact",
-                         _score(parts, self.parts[exact[0]], {}, self.settings), None, None)
-        fuzzy_pairs = {token: self._close_tokens(token)
-                       for token in parts.tokens if token not in self.by_token}
+            return Match(
+                raw,
+                exact[0],
+                "alternative" if renamed else "exact",
+                _score(parts, self.parts[exact[0]], {}, self.settings),
+                None,
+                None,
+            )
+        fuzzy_pairs = {
+            token: self._close_tokens(token) for token in parts.tokens if token not in self.by_token
+        }
         candidates: set[int] = set()
         for token in parts.tokens:
             for form in forms(token):
@@ -211,8 +241,10 @@ class NameMatcher:
                 for token in self.vocabulary:
                     if token.startswith(prefix):
                         candidates |= self.by_token[token]
-        scored = sorted(((_score(parts, self.parts[i], fuzzy_pairs, self.settings), i)
-                         for i in candidates), reverse=True)
+        scored = sorted(
+            ((_score(parts, self.parts[i], fuzzy_pairs, self.settings), i) for i in candidates),
+            reverse=True,
+        )
         if not scored or scored[0][0][0] == 0:
             return Match(raw, None, "no candidate", None, None, None)
         best_score, best = scored[0]
@@ -222,8 +254,15 @@ class NameMatcher:
             surname_only = len(parts.tokens) + len(parts.truncated) == 1 and not parts.initials
             if surname_only and not self.settings.match_surname_only:
                 return Match(raw, None, "no candidate", best_score, best, best_score)
-            reason = ("alternative" if renamed else "fuzzy-token" if best_score[4]
-                      else "surname only" if surname_only else "tuple")
+            reason = (
+                "alternative"
+                if renamed
+                else "fuzzy-token"
+                if best_score[4]
+                else "surname only"
+                if surname_only
+                else "tuple"
+            )
             return Match(raw, best, reason, best_score, runner[1], runner[0])
         if best_score[4] == 0:
             # Equal evidence, all of it exact: nothing in the strings can tell them apart.
@@ -233,9 +272,13 @@ class NameMatcher:
     def _break_tie(self, raw: str, main: str, tied: list[int], score: tuple) -> Match:
         # token_set_ratio scores a name contained in another as 100, so a bare surname
         # shared by several listed players stays a tie, and ambiguous.
-        similarity = sorted(((fuzz.token_set_ratio(display_key(main),
-                                                   display_key(self.names[i])), i)
-                             for i in tied), reverse=True)
+        similarity = sorted(
+            (
+                (fuzz.token_set_ratio(display_key(main), display_key(self.names[i])), i)
+                for i in tied
+            ),
+            reverse=True,
+        )
         (first, best), (second, runner) = similarity[0], similarity[1]
         if first - second >= self.settings.tiebreak_margin:
             return Match(raw, best, "fuzzy-tiebreak", score, runner, score)

@@ -25,28 +25,73 @@ _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
 # never by a word: "Jack Zhao" and "Jack Waters" are people.
 _ROBOT = re.compile(
     r"^(gib|jack|wbridge ?5|q-?plus|micro ?bridge|bridge ?baron|shark ?bridge|robot|computer|"
-    r"argine|synrey|bbo ?robot)(\s*v?\d[\w.]*(\s+\w+)?)?$|^\S+ \d+(\.\d+)+$", re.IGNORECASE)
+    r"argine|synrey|bbo ?robot)(\s*v?\d[\w.]*(\s+\w+)?)?$|^\S+ \d+(\.\d+)+$",
+    re.IGNORECASE,
+)
 
 # Common given-name short forms, each to the formal names it may stand for.
 NICKNAMES: dict[str, tuple[str, ...]] = {
-    "al": ("albert", "alan", "alvin", "alfred", "alfredo"), "alex": ("alexander", "alexandre"),
-    "andy": ("andrew", "andreas"), "bart": ("bartholomew",), "ben": ("benjamin",),
-    "bill": ("william",), "billy": ("william",), "bob": ("robert",), "bobby": ("robert",),
-    "rob": ("robert",), "chip": ("charles",), "charlie": ("charles",), "chuck": ("charles",),
-    "chris": ("christopher", "christian"), "cliff": ("clifford",), "dan": ("daniel",),
-    "danny": ("daniel",), "dave": ("david",), "dick": ("richard",), "rich": ("richard",),
-    "rick": ("richard",), "don": ("donald",), "ed": ("edward", "edwin", "edgar"),
-    "eddie": ("edward",), "fred": ("frederick", "frederic"), "geoff": ("geoffrey",),
-    "greg": ("gregory",), "jeff": ("jeffrey",), "jim": ("james",), "jimmy": ("james",),
-    "joe": ("joseph",), "jon": ("jonathan",), "ken": ("kenneth",), "larry": ("lawrence",),
-    "lew": ("lewis",), "marty": ("martin",), "matt": ("matthew",), "mike": ("michael",),
-    "mick": ("michael",), "nick": ("nicholas", "nicolas", "nicola"), "pat": ("patrick",),
-    "pete": ("peter",), "phil": ("philip", "phillip"), "ron": ("ronald",), "sam": ("samuel",),
-    "sandy": ("alexander", "sandra"), "steve": ("steven", "stephen"), "sue": ("susan",),
-    "ted": ("edward", "theodore"), "tim": ("timothy",), "tom": ("thomas",), "tommy": ("thomas",),
-    "tony": ("anthony", "antonio"), "kathy": ("katherine", "kathleen"), "kate": ("katherine",),
-    "liz": ("elizabeth",), "beth": ("elizabeth",), "jenny": ("jennifer",), "misha": ("mikhail",),
-    "sasha": ("alexander", "aleksandr"), "zia": ("zia",),
+    "al": ("albert", "alan", "alvin", "alfred", "alfredo"),
+    "alex": ("alexander", "alexandre"),
+    "andy": ("andrew", "andreas"),
+    "bart": ("bartholomew",),
+    "ben": ("benjamin",),
+    "bill": ("william",),
+    "billy": ("william",),
+    "bob": ("robert",),
+    "bobby": ("robert",),
+    "rob": ("robert",),
+    "chip": ("charles",),
+    "charlie": ("charles",),
+    "chuck": ("charles",),
+    "chris": ("christopher", "christian"),
+    "cliff": ("clifford",),
+    "dan": ("daniel",),
+    "danny": ("daniel",),
+    "dave": ("david",),
+    "dick": ("richard",),
+    "rich": ("richard",),
+    "rick": ("richard",),
+    "don": ("donald",),
+    "ed": ("edward", "edwin", "edgar"),
+    "eddie": ("edward",),
+    "fred": ("frederick", "frederic"),
+    "geoff": ("geoffrey",),
+    "greg": ("gregory",),
+    "jeff": ("jeffrey",),
+    "jim": ("james",),
+    "jimmy": ("james",),
+    "joe": ("joseph",),
+    "jon": ("jonathan",),
+    "ken": ("kenneth",),
+    "larry": ("lawrence",),
+    "lew": ("lewis",),
+    "marty": ("martin",),
+    "matt": ("matthew",),
+    "mike": ("michael",),
+    "mick": ("michael",),
+    "nick": ("nicholas", "nicolas", "nicola"),
+    "pat": ("patrick",),
+    "pete": ("peter",),
+    "phil": ("philip", "phillip"),
+    "ron": ("ronald",),
+    "sam": ("samuel",),
+    "sandy": ("alexander", "sandra"),
+    "steve": ("steven", "stephen"),
+    "sue": ("susan",),
+    "ted": ("edward", "theodore"),
+    "tim": ("timothy",),
+    "tom": ("thomas",),
+    "tommy": ("thomas",),
+    "tony": ("anthony", "antonio"),
+    "kathy": ("katherine", "kathleen"),
+    "kate": ("katherine",),
+    "liz": ("elizabeth",),
+    "beth": ("elizabeth",),
+    "jenny": ("jennifer",),
+    "misha": ("mikhail",),
+    "sasha": ("alexander", "aleksandr"),
+    "zia": ("zia",),
 }
 
 
@@ -60,8 +105,11 @@ class NameParts(NamedTuple):
     @property
     def key(self) -> tuple:
         """Order-free identity: two names with the same key are the same written name."""
-        return (tuple(sorted(self.tokens)), tuple(sorted(self.initials)),
-                tuple(sorted(self.truncated)))
+        return (
+            tuple(sorted(self.tokens)),
+            tuple(sorted(self.initials)),
+            tuple(sorted(self.truncated)),
+        )
 
 
 def fold(text: str) -> str:

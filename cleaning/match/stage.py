@@ -30,8 +30,9 @@ SEAT_COLUMNS = (Board.north, Board.east, Board.south, Board.west)
 
 def _files(section: MatchSettings) -> list[Path]:
     files = [resolve_path(value) for value in section.wbf_lists]
-    files += [resolve_path(value) for value in (section.wbf_codes, section.alternative_names)
-              if value]
+    files += [
+        resolve_path(value) for value in (section.wbf_codes, section.alternative_names) if value
+    ]
     return files
 
 
@@ -45,8 +46,9 @@ def load_wbf(section: MatchSettings) -> tuple[list[WbfEntry], list[str], dict[st
     """
     wbf = read_wbf_lists([resolve_path(value) for value in section.wbf_lists])
     codes = read_pairs(resolve_path(section.wbf_codes)) if section.wbf_codes else {}
-    alternatives = (read_pairs(resolve_path(section.alternative_names))
-                    if section.alternative_names else {})
+    alternatives = (
+        read_pairs(resolve_path(section.alternative_names)) if section.alternative_names else {}
+    )
     seen = set()
     entries = []
     for entry in wbf.entries:
@@ -84,8 +86,9 @@ def _players(matches: list[Match], seats: Counter, entries: list[WbfEntry]):
             key, name, wbf_id = (kind, display_key(match.raw)), None, None
         if key not in by_key:
             by_key[key] = len(players)
-            players.append({"id": len(players) + 1, "name": name, "kind": kind,
-                            "wbf_id": wbf_id, "seats": 0})
+            players.append(
+                {"id": len(players) + 1, "name": name, "kind": kind, "wbf_id": wbf_id, "seats": 0}
+            )
         index = by_key[key]
         players[index]["seats"] += seats[match.raw]
         spellings[index][match.raw] += seats[match.raw]
@@ -103,20 +106,27 @@ def _text(score) -> str | None:
 def run(context: StageContext) -> dict[str, Any]:
     """Match every raw name of ``boards`` (see the module docstring)."""
     entries, problems, alternatives = load_wbf(context.settings.match)
-    matcher = NameMatcher([entry.name for entry in entries], alternatives,
-                          settings=context.settings.match)
+    matcher = NameMatcher(
+        [entry.name for entry in entries], alternatives, settings=context.settings.match
+    )
     with context.engine.connect() as conn:
         seats = seat_counts(conn)
     names = sorted(seats)
     matches = [matcher.match(name) for name in context.progress(names, "match names", len(names))]
     players, player_of = _players(matches, seats, entries)
-    rows = [{
-        "raw_name": match.raw, "player_id": player_of[match.raw],
-        "wbf_id": None if match.wbf_index is None else match.wbf_index + 1, "reason": match.reason,
-        "score": _text(match.score), "runner_up_score": _text(match.runner_up_score),
-        "runner_up": None if match.runner_up is None else entries[match.runner_up].name,
-        "seats": seats[match.raw],
-    } for match in matches]
+    rows = [
+        {
+            "raw_name": match.raw,
+            "player_id": player_of[match.raw],
+            "wbf_id": None if match.wbf_index is None else match.wbf_index + 1,
+            "reason": match.reason,
+            "score": _text(match.score),
+            "runner_up_score": _text(match.runner_up_score),
+            "runner_up": None if match.runner_up is None else entries[match.runner_up].name,
+            "seats": seats[match.raw],
+        }
+        for match in matches
+    ]
     reasons = Counter(match.reason for match in matches)
     matched_seats = sum(seats[m.raw] for m in matches if m.wbf_index is not None)
     total_seats = sum(seats.values())
@@ -138,10 +148,21 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.begin() as conn:
         for table in (NameMatch, Player, WbfPlayer):
             conn.execute(delete(table))
-        conn.execute(WbfPlayer.__table__.insert(), [
-            {"id": index + 1, "name": entry.name, "country": entry.country, "mp": entry.mp,
-             "pp": entry.pp, "source": f"{entry.source}:{entry.line}", "code": entry.code}
-            for index, entry in enumerate(entries)])
+        conn.execute(
+            WbfPlayer.__table__.insert(),
+            [
+                {
+                    "id": index + 1,
+                    "name": entry.name,
+                    "country": entry.country,
+                    "mp": entry.mp,
+                    "pp": entry.pp,
+                    "source": f"{entry.source}:{entry.line}",
+                    "code": entry.code,
+                }
+                for index, entry in enumerate(entries)
+            ],
+        )
         if players:
             conn.execute(Player.__table__.insert(), players)
             conn.execute(NameMatch.__table__.insert(), rows)

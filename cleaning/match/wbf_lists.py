@@ -51,8 +51,9 @@ class WbfList:
 
 def _proper_case(name: str) -> str:
     """``Andrey GROMOV`` -> ``Andrey Gromov``; mixed-case names are left alone."""
-    return " ".join(word.title() if word.isupper() and len(word) > 1 else word
-                    for word in name.split())
+    return " ".join(
+        word.title() if word.isupper() and len(word) > 1 else word for word in name.split()
+    )
 
 
 def _header_csv(text: str, source: str, result: WbfList) -> None:
@@ -74,8 +75,13 @@ def _header_csv(text: str, source: str, result: WbfList) -> None:
         result.entries.append(WbfEntry(_proper_case(name), country, mp, pp, source, number, code))
 
 
-def _ranking_lines(text: str, source: str, result: WbfList, countries: set[str],
-                   pending: list[tuple[str, int, str, str, str]]) -> None:
+def _ranking_lines(
+    text: str,
+    source: str,
+    result: WbfList,
+    countries: set[str],
+    pending: list[tuple[str, int, str, str, str]],
+) -> None:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -98,20 +104,23 @@ def _ranking_lines(text: str, source: str, result: WbfList, countries: set[str],
                 # "Ari David Greenberg,JR U.S.A.": the suffix belongs to the name
                 name, country = f"{name} {suffix}", rest
         countries.add(country)
-        result.entries.append(WbfEntry(_proper_case(name), country, float(mp), float(pp),
-                                       source, number))
+        result.entries.append(
+            WbfEntry(_proper_case(name), country, float(mp), float(pp), source, number)
+        )
 
 
-def _recover(number: int, head: str, mp: str, pp: str, source: str, result: WbfList,
-             countries: set[str]) -> None:
+def _recover(
+    number: int, head: str, mp: str, pp: str, source: str, result: WbfList, countries: set[str]
+) -> None:
     flat = " ".join(head.replace(",", " ").split())
     for country in sorted(countries, key=len, reverse=True):
         if country and flat.endswith(" " + country):
             name = head[: head.rfind(country.split()[0])].strip(" ,")
             if "," in name or not name:
                 break
-            result.entries.append(WbfEntry(_proper_case(name), country, float(mp), float(pp),
-                                           source, number))
+            result.entries.append(
+                WbfEntry(_proper_case(name), country, float(mp), float(pp), source, number)
+            )
             result.recovered.append(f"{source}:{number}: read {head!r} as {name!r}, {country!r}")
             return
     result.problems.append(f"{source}:{number}: cannot split name and country: {head!r}")

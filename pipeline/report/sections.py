@@ -33,17 +33,21 @@ SECTIONS: list[Section] = []
 
 def section(key: str, title: str, template: str):
     """Register a section builder, in report order."""
+
     def register(build):
         SECTIONS.append(Section(key, title, template, build))
         return build
+
     return register
 
 
 def _has(conn: Connection, *tables: str) -> bool:
     """Whether each table holds at least one row (a stage that has not run left it empty)."""
     names = set(inspect(conn).get_table_names())
-    return all(table in names and conn.execute(text(f'select 1 from "{table}" limit 1')).first()
-               for table in tables)
+    return all(
+        table in names and conn.execute(text(f'select 1 from "{table}" limit 1')).first()
+        for table in tables
+    )
 
 
 def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
@@ -54,10 +58,13 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
 def _settings(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "stage_runs"):
         return None
-    runs = _frame(conn, "select stage, substr(finished_at, 1, 19) as finished_at, seconds, "
-                        "summary from stage_runs "
-                        "where id in (select max(id) from stage_runs group by stage) "
-                        "order by id")
+    runs = _frame(
+        conn,
+        "select stage, substr(finished_at, 1, 19) as finished_at, seconds, "
+        "summary from stage_runs "
+        "where id in (select max(id) from stage_runs group by stage) "
+        "order by id",
+    )
     return {"runs": runs.to_dict("records")}
 
 
@@ -66,14 +73,19 @@ def _funnel(conn: Connection) -> dict[str, Any] | None:
     if not records_read(conn):
         return None
     levels = {}
-    for level, title in (("board", "Boards excluded (thesis Table 5)"),
-                         ("auction", "Auctions blanked (thesis Table 6)"),
-                         ("play", "Plays blanked (thesis Table 7)"),
-                         ("note", "Notes: values inferred or unknown, nothing dropped")):
+    for level, title in (
+        ("board", "Boards excluded (thesis Table 5)"),
+        ("auction", "Auctions blanked (thesis Table 6)"),
+        ("play", "Plays blanked (thesis Table 7)"),
+        ("note", "Notes: values inferred or unknown, nothing dropped"),
+    ):
         rows, total, no_error = exclusion_table(conn, level)
         levels[level] = {"title": title, "rows": rows, "total": total, "no_error": no_error}
-    sources = _frame(conn, "select format, status, count(*) as files, sum(records) as records "
-                           "from source_files group by format, status")
+    sources = _frame(
+        conn,
+        "select format, status, count(*) as files, sum(records) as records "
+        "from source_files group by format, status",
+    )
     return {"read": records_read(conn), "levels": levels, "sources": sources.to_dict("records")}
 
 
@@ -81,19 +93,35 @@ def _funnel(conn: Connection) -> dict[str, Any] | None:
 def _matching(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "name_matches") or not _frame(conn, "select 1 from name_matches").size:
         return None
-    reasons = _frame(conn, "select reason, count(*) as names, sum(seats) as seats "
-                           "from name_matches group by reason order by seats desc")
-    unmatched = _frame(conn, "select raw_name, reason, runner_up, seats from name_matches "
-                             "where wbf_id is null order by seats desc limit 25")
-    matched = _frame(conn, "select m.raw_name, w.name as wbf_name, w.country, m.reason, "
-                           "m.score, m.seats from name_matches m join wbf_players w "
-                           "on w.id = m.wbf_id order by m.seats desc limit 50")
+    reasons = _frame(
+        conn,
+        "select reason, count(*) as names, sum(seats) as seats "
+        "from name_matches group by reason order by seats desc",
+    )
+    unmatched = _frame(
+        conn,
+        "select raw_name, reason, runner_up, seats from name_matches "
+        "where wbf_id is null order by seats desc limit 25",
+    )
+    matched = _frame(
+        conn,
+        "select m.raw_name, w.name as wbf_name, w.country, m.reason, "
+        "m.score, m.seats from name_matches m join wbf_players w "
+        "on w.id = m.wbf_id order by m.seats desc limit 50",
+    )
     total = float(reasons["seats"].sum())
-    covered = float(_frame(conn, "select coalesce(sum(seats), 0) as s from name_matches "
-                                 "where wbf_id is not null")["s"][0])
-    return {"reasons": reasons.to_dict("records"), "unmatched": unmatched.to_dict("records"),
-            "matched": matched.to_dict("records"), "seats": total,
-            "share": covered / total if total else 0.0}
+    covered = float(
+        _frame(
+            conn, "select coalesce(sum(seats), 0) as s from name_matches where wbf_id is not null"
+        )["s"][0]
+    )
+    return {
+        "reasons": reasons.to_dict("records"),
+        "unmatched": unmatched.to_dict("records"),
+        "matched": matched.to_dict("records"),
+        "seats": total,
+        "share": covered / total if total else 0.0,
+    }
 
 
 @section("players", "Players: the 33 counters and 28 rates", "players.html.j2")
@@ -118,25 +146,38 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
     wide = wide.sort_values(first, ascending=False) if first else wide
     ranks = wide.drop(columns=["boards"]).rank(ascending=False)
     correlation = ranks.corr(method="spearman") if len(ranks) > 2 else None
-    intervals = _frame(conn, "select player, rating, low, high, games from ratings "
-                             "where method = 'hbt' order by rating desc")
-    validation = (_frame(conn, "select * from rating_validation")
-                  if _has(conn, "rating_validation") else None)
-    runs = _frame(conn, "select summary from stage_runs where stage = 'rate' "
-                        "order by id desc limit 1")
+    intervals = _frame(
+        conn,
+        "select player, rating, low, high, games from ratings "
+        "where method = 'hbt' order by rating desc",
+    )
+    validation = (
+        _frame(conn, "select * from rating_validation") if _has(conn, "rating_validation") else None
+    )
+    runs = _frame(
+        conn, "select summary from stage_runs where stage = 'rate' order by id desc limit 1"
+    )
     summary = json.loads(runs["summary"][0]) if len(runs) else {}
     skill = summary.get("skill_o_meter")
-    games = {key: summary.get(key, 0) for key in ("team_games", "single_table_games",
-                                                    "pair_rankings")}
+    games = {
+        key: summary.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
+    }
     plot = None
     if _has(conn, "rating_history"):
-        history = _frame(conn, "select player, game, rating from rating_history "
-                               "where method = 'dlo'")
+        history = _frame(
+            conn, "select player, game, rating from rating_history where method = 'dlo'"
+        )
         plot = _history_plot(history)
-    return {"table": wide.reset_index(), "correlation": correlation.reset_index()
-            if correlation is not None else None, "intervals": intervals,
-            "validation": validation, "skill": skill, "history_plot": plot, "games": games,
-            "methods": [m for m in wide.columns if m != "boards"]}
+    return {
+        "table": wide.reset_index(),
+        "correlation": correlation.reset_index() if correlation is not None else None,
+        "intervals": intervals,
+        "validation": validation,
+        "skill": skill,
+        "history_plot": plot,
+        "games": games,
+        "methods": [m for m in wide.columns if m != "boards"],
+    }
 
 
 def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
@@ -167,13 +208,22 @@ def _regression(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "regression_models"):
         return None
     context: dict[str, Any] = {}
-    for name in ("regression_models", "regression_coefficients", "regression_steps",
-                 "regression_vif", "regression_bootstrap", "regression_diagnostics",
-                 "regression_sweep", "chosen_model"):
+    for name in (
+        "regression_models",
+        "regression_coefficients",
+        "regression_steps",
+        "regression_vif",
+        "regression_bootstrap",
+        "regression_diagnostics",
+        "regression_sweep",
+        "chosen_model",
+    ):
         context[name] = _frame(conn, f"select * from {name}") if _has(conn, name) else None
-    context["plots"] = (dict(_frame(conn, "select name, png_base64 from regression_plots")
-                             .itertuples(index=False))
-                        if _has(conn, "regression_plots") else {})
+    context["plots"] = (
+        dict(_frame(conn, "select name, png_base64 from regression_plots").itertuples(index=False))
+        if _has(conn, "regression_plots")
+        else {}
+    )
     return context
 
 
@@ -181,8 +231,10 @@ def _regression(conn: Connection) -> dict[str, Any] | None:
 def _ranking(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "rankings", "chosen_model"):
         return None
-    return {"ranking": _frame(conn, "select * from rankings order by rank"),
-            "model": _frame(conn, "select * from chosen_model").to_dict("records")[0]}
+    return {
+        "ranking": _frame(conn, "select * from rankings order by rank"),
+        "model": _frame(conn, "select * from chosen_model").to_dict("records")[0],
+    }
 
 
 def summary_text(value: str) -> str:
@@ -191,9 +243,13 @@ def summary_text(value: str) -> str:
         data = json.loads(value)
     except (TypeError, ValueError):
         return ""
+
     def shown(value: Any) -> str:
         return f"{value:.4g}" if isinstance(value, float) else str(value)
 
-    parts = [f"{key}: {shown(val)}" for key, val in data.items()
-             if not isinstance(val, (dict, list)) and key != "seconds"]
+    parts = [
+        f"{key}: {shown(val)}"
+        for key, val in data.items()
+        if not isinstance(val, (dict, list)) and key != "seconds"
+    ]
     return "; ".join(parts)

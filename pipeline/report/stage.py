@@ -30,15 +30,43 @@ if TYPE_CHECKING:  # Jinja2 and the sections' pandas load when a report is writt
     from jinja2 import Environment
 
 # Every table the report shows or exports (besides boards, which it needs).
-REPORTED_TABLES = (SourceFile, RawBoard, Exclusion, TokenCount, NameMatch, Player, WbfPlayer,
-                   PlayerStats, PlayerRates, AuctionAnalysis, Rating, RatingValidation,
-                   RatingHistory) + REGRESSION_TABLES
+REPORTED_TABLES = (
+    SourceFile,
+    RawBoard,
+    Exclusion,
+    TokenCount,
+    NameMatch,
+    Player,
+    WbfPlayer,
+    PlayerStats,
+    PlayerRates,
+    AuctionAnalysis,
+    Rating,
+    RatingValidation,
+    RatingHistory,
+) + REGRESSION_TABLES
 
-EXPORTED = ("exclusions", "token_counts", "name_matches", "players", "wbf_players",
-            "player_stats", "player_rates", "auction_analysis", "regression_models",
-            "regression_coefficients", "regression_steps", "regression_vif",
-            "regression_bootstrap", "regression_diagnostics", "regression_sweep",
-            "chosen_model", "rankings", "ratings", "rating_validation")
+EXPORTED = (
+    "exclusions",
+    "token_counts",
+    "name_matches",
+    "players",
+    "wbf_players",
+    "player_stats",
+    "player_rates",
+    "auction_analysis",
+    "regression_models",
+    "regression_coefficients",
+    "regression_steps",
+    "regression_vif",
+    "regression_bootstrap",
+    "regression_diagnostics",
+    "regression_sweep",
+    "chosen_model",
+    "rankings",
+    "ratings",
+    "rating_validation",
+)
 
 
 def _fmt(value: Any) -> str:
@@ -47,8 +75,9 @@ def _fmt(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return str(value)
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()
-                                  and abs(value) >= 1):
+    if isinstance(value, int) or (
+        isinstance(value, float) and value.is_integer() and abs(value) >= 1
+    ):
         return f"{int(value):,}"
     if isinstance(value, float):
         return f"{value:.4g}" if abs(value) < 1 else f"{value:,.4f}"
@@ -61,8 +90,10 @@ def environment() -> Environment:
 
     from bridgerank.pipeline.report.sections import summary_text
 
-    env = Environment(loader=PackageLoader("bridgerank.pipeline.report", "templates"),
-                      autoescape=select_autoescape(default=True, default_for_string=True))
+    env = Environment(
+        loader=PackageLoader("bridgerank.pipeline.report", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
     env.filters["fmt"] = _fmt
     env.filters["summary"] = summary_text
     return env
@@ -77,12 +108,24 @@ def render(engine: Engine, settings: Settings, database: str = "") -> str:
         for section in SECTIONS:
             data = section.build(conn)
             if data is not None:
-                sections.append({"key": section.key, "title": section.title,
-                                 "template": section.template, "data": data})
-    return environment().get_template("report.html.j2").render(
-        sections=sections, database=database,
-        generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        settings=json.dumps(dataclasses.asdict(settings), indent=2, default=str))
+                sections.append(
+                    {
+                        "key": section.key,
+                        "title": section.title,
+                        "template": section.template,
+                        "data": data,
+                    }
+                )
+    return (
+        environment()
+        .get_template("report.html.j2")
+        .render(
+            sections=sections,
+            database=database,
+            generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            settings=json.dumps(dataclasses.asdict(settings), indent=2, default=str),
+        )
+    )
 
 
 def export_csv(engine: Engine, folder: Path) -> list[Path]:
@@ -115,8 +158,11 @@ def run(context: StageContext) -> dict[str, Any]:
     temporary.write_text(html, encoding="utf-8")
     temporary.replace(path)  # a reader never sees half a report
     csv_files = export_csv(context.engine, path.parent / "csv")
-    summary = {"report": str(path), "bytes": len(html.encode("utf-8")),
-               "csv_tables": len(csv_files)}
+    summary = {
+        "report": str(path),
+        "bytes": len(html.encode("utf-8")),
+        "csv_tables": len(csv_files),
+    }
     with context.engine.begin() as conn:
         context.finish(conn, summary, outputs=())
     return summary

@@ -26,22 +26,26 @@ def test_pbn_unknown_hand_is_the_remaining_cards():
 def test_canonical_text_starts_with_north_and_sorts_ranks():
     deal = parse_deal(PBN)
     assert deal_to_pbn(deal) == (
-        "N:AT532.982.8.A865 QJ86.A5.AT64.K72 74.K43.Q9532.J94 K9.QJT76.KJ7.QT3")
+        "N:AT532.982.8.A865 QJ86.A5.AT64.K72 74.K43.Q9532.J94 K9.QJT76.KJ7.QT3"
+    )
 
 
 def test_ten_written_as_10():
     assert parse_deal(PBN.replace("AT532", "A10532")) == parse_deal(PBN)
 
 
-@pytest.mark.parametrize("text,reason", [
-    ("", "missing_deal"),
-    (None, "missing_deal"),
-    ("N:AK.AK", "hand_not_13_cards"),
-    (PBN.replace("74.K43", "7.K43"), "hand_not_13_cards"),
-    (PBN.replace("74.K43", "7X.K43"), "invalid_card"),
-    (PBN.replace("74.K43", "K4.K43"), "invalid_card"),
-    ("X:" + PBN[2:], "invalid_card"),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        ("", "missing_deal"),
+        (None, "missing_deal"),
+        ("N:AK.AK", "hand_not_13_cards"),
+        (PBN.replace("74.K43", "7.K43"), "hand_not_13_cards"),
+        (PBN.replace("74.K43", "7X.K43"), "invalid_card"),
+        (PBN.replace("74.K43", "K4.K43"), "invalid_card"),
+        ("X:" + PBN[2:], "invalid_card"),
+    ],
+)
 def test_bad_deals(text, reason):
     with pytest.raises(BadRecord) as caught:
         parse_deal(text)

@@ -8,20 +8,35 @@ import pytest
 from bridgerank.bridge.scoring import contract_score, north_south_score, score
 
 endplay_types = pytest.importorskip("endplay.types")
-Contract, Denom, Penalty, Player, Vul = (endplay_types.Contract, endplay_types.Denom,
-                                         endplay_types.Penalty, endplay_types.Player,
-                                         endplay_types.Vul)
-DENOMS = {"C": Denom.clubs, "D": Denom.diamonds, "H": Denom.hearts, "S": Denom.spades,
-          "N": Denom.nt}
+Contract, Denom, Penalty, Player, Vul = (
+    endplay_types.Contract,
+    endplay_types.Denom,
+    endplay_types.Penalty,
+    endplay_types.Player,
+    endplay_types.Vul,
+)
+DENOMS = {
+    "C": Denom.clubs,
+    "D": Denom.diamonds,
+    "H": Denom.hearts,
+    "S": Denom.spades,
+    "N": Denom.nt,
+}
 PENALTIES = (Penalty.passed, Penalty.doubled, Penalty.redoubled)
 
 
 def test_every_result_equals_endplay_from_1988():
     checked = 0
     for level, strain, doubled, vulnerable, tricks in itertools.product(
-            range(1, 8), "CDHSN", range(3), (False, True), range(14)):
-        theirs = Contract(level=level, denom=DENOMS[strain], declarer=Player.north,
-                          penalty=PENALTIES[doubled], result=tricks - level - 6)
+        range(1, 8), "CDHSN", range(3), (False, True), range(14)
+    ):
+        theirs = Contract(
+            level=level,
+            denom=DENOMS[strain],
+            declarer=Player.north,
+            penalty=PENALTIES[doubled],
+            result=tricks - level - 6,
+        )
         expected = theirs.score(Vul.ns if vulnerable else Vul.none)
         assert score(level, strain, doubled, vulnerable, tricks, 1988) == expected
         assert score(level, strain, doubled, vulnerable, tricks, None) == expected
@@ -29,20 +44,34 @@ def test_every_result_equals_endplay_from_1988():
     assert checked == 7 * 5 * 3 * 2 * 14
 
 
-@pytest.mark.parametrize("contract,vulnerable,tricks,year,expected", [
-    # non-vulnerable doubled undertricks: 100, 300, 500, then +300 each from 1988 ...
-    ("4SX", False, 6, 1988, -800), ("4SX", False, 5, 1988, -1100),
-    # ... but +200 each up to 1987
-    ("4SX", False, 6, 1987, -700), ("4SX", False, 5, 1955, -900), ("4SR", False, 6, 1955, -1400),
-    # the first three undertricks and vulnerable ones are the same in both eras
-    ("4SX", False, 7, 1955, -500), ("4SX", True, 6, 1955, -1100), ("4S", False, 6, 1955, -200),
-    # an unknown year (None, or the thesis's 0) is scored by the current rules
-    ("4SX", False, 6, None, -800), ("4SX", False, 6, 0, -800),
-    # made contracts by hand: game, partscore, slams, insult, overtricks
-    ("3N", False, 9, None, 400), ("3N", True, 10, None, 630), ("2SX", False, 8, None, 470),
-    ("1NR", True, 8, None, 1160), ("6H", True, 12, None, 1430), ("7NR", True, 13, None, 2980),
-    ("1C", False, 13, None, 190), ("5DX", False, 11, None, 550),
-])
+@pytest.mark.parametrize(
+    "contract,vulnerable,tricks,year,expected",
+    [
+        # non-vulnerable doubled undertricks: 100, 300, 500, then +300 each from 1988 ...
+        ("4SX", False, 6, 1988, -800),
+        ("4SX", False, 5, 1988, -1100),
+        # ... but +200 each up to 1987
+        ("4SX", False, 6, 1987, -700),
+        ("4SX", False, 5, 1955, -900),
+        ("4SR", False, 6, 1955, -1400),
+        # the first three undertricks and vulnerable ones are the same in both eras
+        ("4SX", False, 7, 1955, -500),
+        ("4SX", True, 6, 1955, -1100),
+        ("4S", False, 6, 1955, -200),
+        # an unknown year (None, or the thesis's 0) is scored by the current rules
+        ("4SX", False, 6, None, -800),
+        ("4SX", False, 6, 0, -800),
+        # made contracts by hand: game, partscore, slams, insult, overtricks
+        ("3N", False, 9, None, 400),
+        ("3N", True, 10, None, 630),
+        ("2SX", False, 8, None, 470),
+        ("1NR", True, 8, None, 1160),
+        ("6H", True, 12, None, 1430),
+        ("7NR", True, 13, None, 2980),
+        ("1C", False, 13, None, 190),
+        ("5DX", False, 11, None, 550),
+    ],
+)
 def test_by_hand(contract, vulnerable, tricks, year, expected):
     assert contract_score(contract, vulnerable, tricks, year) == expected
 

@@ -20,9 +20,10 @@ from bridgerank.pipeline.cli import main
 def _tables(db):
     engine = open_engine(f"sqlite:///{db}")
     with engine.connect() as conn:
-        result = {level: {row.code: row.tally for row in exclusion_table(conn, level)[0]
-                          if row.tally}
-                  for level in ("board", "auction", "play")}
+        result = {
+            level: {row.code: row.tally for row in exclusion_table(conn, level)[0] if row.tally}
+            for level in ("board", "auction", "play")
+        }
         result["raw"] = conn.execute(select(func.count()).select_from(RawBoard)).scalar_one()
         result["kept"] = conn.execute(select(func.count()).select_from(Board)).scalar_one()
     engine.dispose()
@@ -32,8 +33,9 @@ def _tables(db):
 def test_slice_bermuda_bowl_1997_and_vugraph(tmp_path, shared_data):
     folder = shared_data("pbn", "1997-Orbis_Bermuda_Bowl")
     lin = shared_data("lin")
-    result = CliRunner().invoke(main, ["run", str(folder), str(lin), "--to", "match",
-                                       "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main, ["run", str(folder), str(lin), "--to", "match", "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert "1,451 records from 42 files (41 ingested, 1 not bridge data)" in result.output
     tables = _tables(tmp_path / "bridgerank.db")
@@ -49,8 +51,10 @@ def test_whole_corpus(tmp_path, shared_data):
     runner = CliRunner()
     ingest = runner.invoke(main, ["ingest", *sources, "--out", str(tmp_path)])
     assert ingest.exit_code == 0, ingest.output
-    assert "48,790 records from 1,312 files (1 already stored, 1254 ingested, " \
-           "57 not bridge data)" in ingest.output
+    assert (
+        "48,790 records from 1,312 files (1 already stored, 1254 ingested, "
+        "57 not bridge data)" in ingest.output
+    )
     clean = runner.invoke(main, ["clean", "--out", str(tmp_path)])
     assert clean.exit_code == 0, clean.output
     tables = _tables(tmp_path / "bridgerank.db")
@@ -66,15 +70,18 @@ def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path, share
     sources = [str(shared_data("pbn")), str(shared_data("lin"))]
     command = [sys.executable, "-m", "bridgerank", "run", "--to", "clean", *sources]
     killed = tmp_path / "killed"
-    process = subprocess.Popen(command + ["--out", str(killed)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command + ["--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     time.sleep(3)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert _tables(killed / "bridgerank.db")["raw"] < 48790  # it really was cut short
-    subprocess.run([sys.executable, "-m", "bridgerank", "run", "--to", "clean",
-                    "--out", str(killed)],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "bridgerank", "run", "--to", "clean", "--out", str(killed)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     whole = tmp_path / "whole"
     subprocess.run(command + ["--out", str(whole)], check=True, stdout=subprocess.DEVNULL)
     assert _tables(killed / "bridgerank.db") == _tables(whole / "bridgerank.db")

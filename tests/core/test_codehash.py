@@ -11,26 +11,82 @@ B = "bridgerank."
 # The hand-written lists of the stages before they were derived, in today's module names,
 # plus (second set) what those lists had missed.
 HAND_LISTS = {
-    "ingest": ({"cleaning.ingest.stage", "cleaning.ingest.sources", "cleaning.ingest.pbn",
-                "cleaning.ingest.lin", "cleaning.ingest.sqldump", "cleaning.ingest.valet",
-                "cleaning.ingest.recap"}, {"cleaning.ingest.records"}),
-    "clean": ({"cleaning.clean.stage", "cleaning.clean.rules", "bridge.auction",
-               "cleaning.clean.play", "bridge.cards", "cleaning.clean.tokens",
-               "cleaning.clean.fields"}, {"bridge.scoring", "cleaning.ingest.records"}),
-    "match": ({"cleaning.match.stage", "cleaning.match.matcher", "cleaning.match.names",
-               "cleaning.match.wbf_lists"}, {"cleaning.ingest.sources"}),
-    "dds": ({"dds.stage", "dds.workers", "dds.analysis", "dds.auction_verdicts",
-             "dds.card_verdicts", "bridge.scoring", "dds.counters", "dds.solver"},
-            {"bridge.auction", "bridge.cards", "bridge.calls"}),
-    "rate": ({"ratings.stage", "ratings.games", "ratings.bt", "ratings.uncertainty",
-              "ratings.replay", "ratings.skill", "ratings.elo", "ratings.plackett_luce"},
-             {"bridge.scoring", "dds.solver", "bridge.auction", "bridge.cards"}),
-    "regress": ({"regression.stage", "regression.study", "regression.models",
-                 "regression.selection", "regression.vif", "regression.diagnostics",
-                 "regression.data", "regression.export"},
-                {"dds.counters", "dds.auction_verdicts", "dds.card_verdicts"}),
-    "report": ({"pipeline.report.stage", "pipeline.report.sections"},
-               {"cleaning.clean.audit", "cleaning.clean.reasons", "regression.diagnostics"}),
+    "ingest": (
+        {
+            "cleaning.ingest.stage",
+            "cleaning.ingest.sources",
+            "cleaning.ingest.pbn",
+            "cleaning.ingest.lin",
+            "cleaning.ingest.sqldump",
+            "cleaning.ingest.valet",
+            "cleaning.ingest.recap",
+        },
+        {"cleaning.ingest.records"},
+    ),
+    "clean": (
+        {
+            "cleaning.clean.stage",
+            "cleaning.clean.rules",
+            "bridge.auction",
+            "cleaning.clean.play",
+            "bridge.cards",
+            "cleaning.clean.tokens",
+            "cleaning.clean.fields",
+        },
+        {"bridge.scoring", "cleaning.ingest.records"},
+    ),
+    "match": (
+        {
+            "cleaning.match.stage",
+            "cleaning.match.matcher",
+            "cleaning.match.names",
+            "cleaning.match.wbf_lists",
+        },
+        {"cleaning.ingest.sources"},
+    ),
+    "dds": (
+        {
+            "dds.stage",
+            "dds.workers",
+            "dds.analysis",
+            "dds.auction_verdicts",
+            "dds.card_verdicts",
+            "bridge.scoring",
+            "dds.counters",
+            "dds.solver",
+        },
+        {"bridge.auction", "bridge.cards", "bridge.calls"},
+    ),
+    "rate": (
+        {
+            "ratings.stage",
+            "ratings.games",
+            "ratings.bt",
+            "ratings.uncertainty",
+            "ratings.replay",
+            "ratings.skill",
+            "ratings.elo",
+            "ratings.plackett_luce",
+        },
+        {"bridge.scoring", "dds.solver", "bridge.auction", "bridge.cards"},
+    ),
+    "regress": (
+        {
+            "regression.stage",
+            "regression.study",
+            "regression.models",
+            "regression.selection",
+            "regression.vif",
+            "regression.diagnostics",
+            "regression.data",
+            "regression.export",
+        },
+        {"dds.counters", "dds.auction_verdicts", "dds.card_verdicts"},
+    ),
+    "report": (
+        {"pipeline.report.stage", "pipeline.report.sections"},
+        {"cleaning.clean.audit", "cleaning.clean.reasons", "regression.diagnostics"},
+    ),
 }
 
 
@@ -43,15 +99,24 @@ def test_the_derived_closure_holds_the_old_list_and_what_it_missed(stage):
 
 def test_the_board_digest_reaches_the_domain_modules_the_old_list_missed():
     closure = set(project_closure(ANALYSIS_MODULE))
-    assert {B + "bridge.auction", B + "bridge.cards", B + "bridge.calls",
-            B + "bridge.scoring", B + "dds.solver"} <= closure
+    assert {
+        B + "bridge.auction",
+        B + "bridge.cards",
+        B + "bridge.calls",
+        B + "bridge.scoring",
+        B + "dds.solver",
+    } <= closure
     assert not any(name.startswith(B + "pipeline") for name in closure)
 
 
 def test_a_closure_holds_parent_packages_and_nothing_unrelated():
     closure = set(project_closure(B + "cleaning.match.names"))
-    assert closure == {"bridgerank", B + "cleaning", B + "cleaning.match",
-                       B + "cleaning.match.names"}
+    assert closure == {
+        "bridgerank",
+        B + "cleaning",
+        B + "cleaning.match",
+        B + "cleaning.match.names",
+    }
 
 
 def test_the_libraries_whose_numbers_are_stored_enter_the_fingerprint():

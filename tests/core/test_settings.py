@@ -71,11 +71,17 @@ def test_values_from_a_file_replace_the_defaults(tmp_path):
     assert settings.regress.thresholds.claims == DEFAULTS["regress"]["thresholds"]["claims"]
 
 
-@pytest.mark.parametrize("text,message", [
-    ("[clean]\nfirst_yaer = 1950\n", "unknown setting 'first_yaer'; did you mean 'first_year'?"),
-    ("[regres]\nvif_bound = 4\n", "unknown setting 'regres'; did you mean 'regress'?"),
-    ("[clean]\nxyz = 1\n", "unknown setting 'xyz'"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (
+            "[clean]\nfirst_yaer = 1950\n",
+            "unknown setting 'first_yaer'; did you mean 'first_year'?",
+        ),
+        ("[regres]\nvif_bound = 4\n", "unknown setting 'regres'; did you mean 'regress'?"),
+        ("[clean]\nxyz = 1\n", "unknown setting 'xyz'"),
+    ],
+)
 def test_a_misspelt_name_gets_a_suggestion(tmp_path, text, message):
     path = tmp_path / "settings.toml"
     path.write_text(text)
@@ -86,8 +92,9 @@ def test_a_misspelt_name_gets_a_suggestion(tmp_path, text, message):
 
 
 def test_overrides_are_checked_like_a_file():
-    with pytest.raises(SettingsError, match=re.escape(
-            "options.run: unknown setting 'job'; did you mean 'jobs'?")):
+    with pytest.raises(
+        SettingsError, match=re.escape("options.run: unknown setting 'job'; did you mean 'jobs'?")
+    ):
         load_settings(overrides={"run": {"job": 2}})
 
 
@@ -112,22 +119,34 @@ def test_environment_variables_through_the_cli(tmp_path):
     config.write_text(f'[store]\ndb = "{(tmp_path / "file.db").as_posix()}"\n')
     env_db, flag_db = tmp_path / "env.db", tmp_path / "flag.db"
     assert _database("--config", config) == f"database: sqlite:///{tmp_path / 'file.db'}"
-    assert _database("--config", config, env={"BRIDGERANK_DB": str(env_db)}) == \
-        f"database: sqlite:///{env_db}"
-    assert _database("--config", config, "--db", flag_db,
-                     env={"BRIDGERANK_DB": str(env_db)}) == f"database: sqlite:///{flag_db}"
+    assert (
+        _database("--config", config, env={"BRIDGERANK_DB": str(env_db)})
+        == f"database: sqlite:///{env_db}"
+    )
+    assert (
+        _database("--config", config, "--db", flag_db, env={"BRIDGERANK_DB": str(env_db)})
+        == f"database: sqlite:///{flag_db}"
+    )
     env_out, flag_out = tmp_path / "env-out", tmp_path / "flag-out"
-    assert _database(env={"BRIDGERANK_OUT": str(env_out)}) == \
-        f"database: sqlite:///{env_out / 'bridgerank.db'}"
-    assert _database("--out", flag_out, env={"BRIDGERANK_OUT": str(env_out)}) == \
-        f"database: sqlite:///{flag_out / 'bridgerank.db'}"
+    assert (
+        _database(env={"BRIDGERANK_OUT": str(env_out)})
+        == f"database: sqlite:///{env_out / 'bridgerank.db'}"
+    )
+    assert (
+        _database("--out", flag_out, env={"BRIDGERANK_OUT": str(env_out)})
+        == f"database: sqlite:///{flag_out / 'bridgerank.db'}"
+    )
 
 
 def test_last_year_zero_means_this_year():
     clean = dataclasses.replace(default_settings().clean, last_year=0)
     assert clean.latest_year == dt.date.today().year
-    assert CleanSettings(first_year=1900, last_year=2001,
-                         infer_vulnerability_from_board=True).latest_year == 2001
+    assert (
+        CleanSettings(
+            first_year=1900, last_year=2001, infer_vulnerability_from_board=True
+        ).latest_year
+        == 2001
+    )
 
 
 def test_thresholds_are_opportunity_counters():
@@ -140,19 +159,27 @@ def test_defaults_load():
     assert settings.store.out == "out"
 
 
-@pytest.mark.parametrize("text,message", [
-    ("[clean]\nfirst_yaer = 1950\n", "unknown setting 'first_yaer'; did you mean 'first_year'?"),
-    ("[clean]\nfirst_year = 'soon'\n", "'first_year' must be int, not str"),
-    ("[nothing]\n", "unknown setting 'nothing'"),
-    ("[cleen]\nfirst_year = 1950\n", "unknown setting 'cleen'; did you mean 'clean'?"),
-    ("[regress.thresholds]\nleeds = 1\n", ".regress.thresholds: unknown setting 'leeds'; "
-                                           "did you mean 'leads'?"),
-    ("clean = 3\n", "'clean' must be a table"),
-    ("[match]\nwbf_lists = 'one.csv'\n", "'wbf_lists' must be list, not str"),
-    ("[regress]\nresponses = ['pp', 2]\n", "'responses[1]' must be str, not int"),
-    ("[rate]\nprior = 1\n", "'prior' must be bool, not int"),
-    ("[clean\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (
+            "[clean]\nfirst_yaer = 1950\n",
+            "unknown setting 'first_yaer'; did you mean 'first_year'?",
+        ),
+        ("[clean]\nfirst_year = 'soon'\n", "'first_year' must be int, not str"),
+        ("[nothing]\n", "unknown setting 'nothing'"),
+        ("[cleen]\nfirst_year = 1950\n", "unknown setting 'cleen'; did you mean 'clean'?"),
+        (
+            "[regress.thresholds]\nleeds = 1\n",
+            ".regress.thresholds: unknown setting 'leeds'; did you mean 'leads'?",
+        ),
+        ("clean = 3\n", "'clean' must be a table"),
+        ("[match]\nwbf_lists = 'one.csv'\n", "'wbf_lists' must be list, not str"),
+        ("[regress]\nresponses = ['pp', 2]\n", "'responses[1]' must be str, not int"),
+        ("[rate]\nprior = 1\n", "'prior' must be bool, not int"),
+        ("[clean\n", "not valid TOML"),
+    ],
+)
 def test_bad_settings_files(tmp_path, text, message):
     path = tmp_path / "settings.toml"
     path.write_text(text)
@@ -165,8 +192,9 @@ def test_bad_settings_file_is_one_line_through_the_cli(tmp_path):
     path.write_text("[clean]\nfirst_yaer = 1950\n")
     result = CliRunner().invoke(main, ["status", "--config", str(path), "--out", str(tmp_path)])
     assert result.exit_code == 2  # a settings error, like a usage error
-    assert result.output.strip() == (f"error: {path}.clean: unknown setting 'first_yaer'; "
-                                     "did you mean 'first_year'?")
+    assert result.output.strip() == (
+        f"error: {path}.clean: unknown setting 'first_yaer'; did you mean 'first_year'?"
+    )
 
 
 def test_missing_settings_file(tmp_path):

@@ -24,14 +24,17 @@ def _read_list100(shared_data):
         head, _, rest = line.partition(" ")
         if head == "PBN":
             dealer, vul, trump, first, deal = rest.split(None, 4)
-            current = {"trump": STRAINS[int(trump)], "first": int(first),
-                       "deal": deal.strip().strip('"')}
+            current = {
+                "trump": STRAINS[int(trump)],
+                "first": int(first),
+                "deal": deal.strip().strip('"'),
+            }
             records.append(current)
         elif head == "TABLE":
             current["table"] = [int(value) for value in rest.split()]
         elif head == "PLAY":
             cards = rest.split()[1].strip('"')
-            current["play"] = [cards[i:i + 2] for i in range(0, len(cards), 2)]
+            current["play"] = [cards[i : i + 2] for i in range(0, len(cards), 2)]
         elif head == "TRACE":
             current["trace"] = [int(value) for value in rest.split()[1:]]
     return records
@@ -41,7 +44,7 @@ def _seat_layout(play, leader, trump):
     """PBN writes each trick from the opening leader's seat: reorder the playing order."""
     rows, trick_leader = [], leader
     for start in range(0, len(play), 4):
-        trick = play[start:start + 4]
+        trick = play[start : start + 4]
         by_seat = {seat_after(trick_leader, i): card for i, card in enumerate(trick)}
         rows.append(" ".join(by_seat.get(seat_after(leader, i), "-") for i in range(4)))
         if len(trick) == 4:
@@ -53,16 +56,27 @@ def _pbn(records):
     games = []
     for number, record in enumerate(records, start=1):
         declarer = seat_after(record["first"], 3)
-        games.append("\n".join([
-            '[Event "DDS list100"]', '[Date "2024.01.01"]', f'[Board "{number}"]',
-            '[North "N"]', '[East "E"]', '[South "S"]', '[West "W"]',
-            f'[Dealer "{SEATS[declarer]}"]', '[Vulnerable "None"]', f'[Deal "{record["deal"]}"]',
-            f'[Auction "{SEATS[declarer]}"]',
-            f"1{record['trump'].replace('N', 'NT')} Pass Pass Pass",
-            f'[Play "{SEATS[record["first"]]}"]',
-            _seat_layout(record["play"], record["first"], record["trump"]),
-            f'[Result "{record["trace"][-1]}"]',
-        ]))
+        games.append(
+            "\n".join(
+                [
+                    '[Event "DDS list100"]',
+                    '[Date "2024.01.01"]',
+                    f'[Board "{number}"]',
+                    '[North "N"]',
+                    '[East "E"]',
+                    '[South "S"]',
+                    '[West "W"]',
+                    f'[Dealer "{SEATS[declarer]}"]',
+                    '[Vulnerable "None"]',
+                    f'[Deal "{record["deal"]}"]',
+                    f'[Auction "{SEATS[declarer]}"]',
+                    f"1{record['trump'].replace('N', 'NT')} Pass Pass Pass",
+                    f'[Play "{SEATS[record["first"]]}"]',
+                    _seat_layout(record["play"], record["first"], record["trump"]),
+                    f'[Result "{record["trace"][-1]}"]',
+                ]
+            )
+        )
     return "\n\n".join(games) + "\n"
 
 
@@ -80,14 +94,22 @@ def golden_db(tmp_path_factory, shared_data):
 def test_all_100_records_reach_the_dds_stage(golden_db):
     records, db = golden_db
     assert db.execute("select count(*) from boards").fetchone()[0] == 100
-    assert db.execute("select count(*) from board_analysis where status = 'ok' "
-                      "and has_play and has_auction").fetchone()[0] == 100
+    assert (
+        db.execute(
+            "select count(*) from board_analysis where status = 'ok' and has_play and has_auction"
+        ).fetchone()[0]
+        == 100
+    )
 
 
 def test_tables_equal_dds_table(golden_db):
     records, db = golden_db
-    tables = dict(db.execute("select b.board_no, t.tricks from boards b "
-                             "join dd_tables t on t.deal_hash = b.deal_hash"))
+    tables = dict(
+        db.execute(
+            "select b.board_no, t.tricks from boards b "
+            "join dd_tables t on t.deal_hash = b.deal_hash"
+        )
+    )
     for number, record in enumerate(records, start=1):
         assert [int(digit, 16) for digit in tables[number]] == record["table"], number
 
@@ -95,15 +117,18 @@ def test_tables_equal_dds_table(golden_db):
 def test_card_by_card_equal_dds_trace(golden_db):
     records, db = golden_db
     for number, record in enumerate(records, start=1):
-        rows = db.execute("select c.card, c.dd_before, c.dd_after from card_analysis c "
-                          "join boards b on b.id = c.board_id where b.board_no = ? "
-                          "order by c.card_index", (number,)).fetchall()
+        rows = db.execute(
+            "select c.card, c.dd_before, c.dd_after from card_analysis c "
+            "join boards b on b.id = c.board_id where b.board_no = ? "
+            "order by c.card_index",
+            (number,),
+        ).fetchall()
         assert [card for card, _, _ in rows] == record["play"], number
         trace = record["trace"]
         # DDS's TRACE stops after card 48: the last trick is forced
         ours = [rows[0][1]] + [after for _, _, after in rows]
-        assert ours[:len(trace)] == trace, number
-        assert all(value == trace[-1] for value in ours[len(trace):]), number
+        assert ours[: len(trace)] == trace, number
+        assert all(value == trace[-1] for value in ours[len(trace) :]), number
 
 
 def test_par_scores_equal_dds_par(shared_data):
@@ -120,8 +145,9 @@ def test_par_scores_equal_dds_par(shared_data):
         par_line = next(text for text in lines[number:] if text.startswith("PAR "))
         values = [int(value) for value in table_line.split()[1:]]
         table = "".join(format(value, "x") for value in values)
-        ns_vul, ew_vul = {0: (False, False), 1: (True, True), 2: (True, False),
-                          3: (False, True)}[vul]
+        ns_vul, ew_vul = {0: (False, False), 1: (True, True), 2: (True, False), 3: (False, True)}[
+            vul
+        ]
         expected = int(par_line.split('"')[1].split()[1])
         assert par_score(DDTable.from_hex(table), dealer, ns_vul, ew_vul) == expected, line
         checked += 1

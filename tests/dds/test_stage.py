@@ -44,15 +44,19 @@ def fresh_workers():
 
 def test_slice_then_rerun_then_new_boards(tmp_path):
     output = _run(tmp_path, SLICE)
-    assert "dds: 12 boards analysed now (12 ok, 0 skipped, 0 failed), 0 already done; " \
-           "6 new tables" in output
+    assert (
+        "dds: 12 boards analysed now (12 ok, 0 skipped, 0 failed), 0 already done; "
+        "6 new tables" in output
+    )
     with _db(tmp_path) as db:
         cards = db.execute("select count(*) from card_analysis").fetchone()[0]
         played = db.execute("select sum(length(play_order)) from boards").fetchone()[0]
         seats = db.execute("select count(*) from seat_stats").fetchone()[0]
-        schapiro = db.execute("select auctions_analyzed, leads, cards_played_as_declarer + "
-                              "cards_played_as_defender from player_stats "
-                              "where player = 'Boris Schapiro'").fetchone()
+        schapiro = db.execute(
+            "select auctions_analyzed, leads, cards_played_as_declarer + "
+            "cards_played_as_defender from player_stats "
+            "where player = 'Boris Schapiro'"
+        ).fetchone()
     assert cards == played and seats == 48
     assert schapiro[0] == 6  # he sat in the open room of all 6 boards
     assert "dds: up to date" in _run(tmp_path)
@@ -96,8 +100,10 @@ def test_a_worker_crash_costs_only_its_chunk(tmp_path, monkeypatch):
     with _db(tmp_path) as db:
         rows = dict(db.execute("select board_id, status from board_analysis"))
         reason = db.execute("select reason from board_analysis where board_id = 1").fetchone()[0]
-        chunk_mates = db.execute("select count(*) from boards where deal_hash = "
-                                 "(select deal_hash from boards where id = 1)").fetchone()[0]
+        chunk_mates = db.execute(
+            "select count(*) from boards where deal_hash = "
+            "(select deal_hash from boards where id = 1)"
+        ).fetchone()[0]
     failed = [board for board, status in rows.items() if status == "failed"]
     assert len(rows) == 12 and 1 in failed
     assert chunk_mates <= len(failed) <= 4  # the chunk of 2 deals, nothing else
@@ -109,11 +115,13 @@ def test_dask_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     loky_run = tmp_path / "loky"
     _run(loky_run, SLICE, "--jobs", "2")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
         settings = tmp_path / "dask.toml"
-        settings.write_text(f'[dds]\nbackend = "dask"\nscheduler = "{cluster.scheduler_address}"\n'
-                            "chunk_deals = 2\n")
+        settings.write_text(
+            f'[dds]\nbackend = "dask"\nscheduler = "{cluster.scheduler_address}"\nchunk_deals = 2\n'
+        )
         dask_run = tmp_path / "dask"
         output = _run(dask_run, SLICE, "--config", settings, "--jobs", "2")
     assert "12 boards analysed now (12 ok" in output
@@ -124,17 +132,20 @@ def test_a_play_dds_cannot_follow_is_recorded_not_fatal(tmp_path):
     _run(tmp_path, SLICE, "--to", "match")
     engine = open_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
     with engine.begin() as conn:  # corrupt a stored play behind the cleaner's back
-        board_id, play = conn.execute(select(Board.id, Board.play).where(Board.play != "")
-                                      .limit(1)).one()
-        conn.execute(update(Board).where(Board.id == board_id)
-                     .values(play=" ".join(reversed(play.split()))))
+        board_id, play = conn.execute(
+            select(Board.id, Board.play).where(Board.play != "").limit(1)
+        ).one()
+        conn.execute(
+            update(Board).where(Board.id == board_id).values(play=" ".join(reversed(play.split())))
+        )
     engine.dispose()
     output = _run(tmp_path)
     assert "12 boards analysed now (12 ok" in output
     with _db(tmp_path) as db:
         status, reason, has_play, has_auction = db.execute(
-            "select status, reason, has_play, has_auction from board_analysis "
-            "where board_id = ?", (board_id,)).fetchone()
+            "select status, reason, has_play, has_auction from board_analysis where board_id = ?",
+            (board_id,),
+        ).fetchone()
     assert status == "ok" and not has_play and has_auction and reason.startswith("DDS play")
 
 

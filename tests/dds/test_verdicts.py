@@ -23,13 +23,14 @@ CASES = json.loads((TEST_DATA / "dds_verdict_cases.json").read_text())["cases"]
 
 
 def _verdicts(calls, first, contract, declarer, table, ns_vul=False, ew_vul=False):
-    verdicts = judge_auction(calls.split(), first, contract, declarer, DDTable.from_hex(table),
-                             ns_vul, ew_vul, 2000)
+    verdicts = judge_auction(
+        calls.split(), first, contract, declarer, DDTable.from_hex(table), ns_vul, ew_vul, 2000
+    )
     return {("NS", "EW")[v.side]: (v.role, v.chosen, v.weight, v.actual) for v in verdicts}
 
 
 def test_table_reading():
-    table = "a3a3" "4949" "5555" "5555" "4444"
+    table = "a3a34949555555554444"
     parsed = DDTable.from_hex(table)
     assert parsed.tricks("S", N) == 10 and parsed.tricks("H", E) == 9
     assert parsed.tricks("N", W) == 4
@@ -40,9 +41,15 @@ def test_table_reading():
 def test_auction_verdicts(case):
     contract = None if case["contract"] is None else Contract(*case["contract"])
     declarer = None if case["declarer"] is None else SEATS[case["declarer"]]
-    got = _verdicts(case["calls"], SEATS[case["first"]], contract, declarer,
-                    case["table"].replace(" ", ""), case.get("ns_vul", False),
-                    case.get("ew_vul", False))
+    got = _verdicts(
+        case["calls"],
+        SEATS[case["first"]],
+        contract,
+        declarer,
+        case["table"].replace(" ", ""),
+        case.get("ns_vul", False),
+        case.get("ew_vul", False),
+    )
     for side, (role, chosen, weight, actual) in case["expected"].items():
         assert got[side] == (role, tuple(chosen), weight, actual), side
 
@@ -50,13 +57,29 @@ def test_auction_verdicts(case):
 def test_erroneous_redouble_ties_with_a_higher_contract():
     # 1NR by N takes 6: -200. Doubled only: -100. Every other NS contract fails by one and
     # would be doubled: -100 too. Two types tie at -100: count and weight split.
-    table = "6767" "6767" "6767" "6767" "6767"
+    table = "67676767676767676767"
     got = _verdicts("1N X R P P P", N, Contract(1, "N", 2), N, table)
-    assert got["NS"] == ("declaring", ("declarer_missed_higher_contract",
-                                       "declarer_erroneous_redouble"), 100, -200)
-    counts = seat_counters(N, [], None, judge_auction(
-        "1N X R P P P".split(), N, Contract(1, "N", 2), N, DDTable.from_hex(table), False, False,
-        2000))
+    assert got["NS"] == (
+        "declaring",
+        ("declarer_missed_higher_contract", "declarer_erroneous_redouble"),
+        100,
+        -200,
+    )
+    counts = seat_counters(
+        N,
+        [],
+        None,
+        judge_auction(
+            "1N X R P P P".split(),
+            N,
+            Contract(1, "N", 2),
+            N,
+            DDTable.from_hex(table),
+            False,
+            False,
+            2000,
+        ),
+    )
     assert counts[N]["declarer_missed_higher_contract"] == 0.5
     assert counts[S]["declarer_erroneous_redouble"] == 0.5
     assert counts[N]["weighted_declarer_erroneous_redouble"] == 50
@@ -73,8 +96,16 @@ def _play():
 
 def test_card_verdicts():
     verdicts = _play()
-    assert [v.role for v in verdicts] == ["lead", "dummy", "defender", "declarer",
-                                          "declarer", "defender", "dummy", "defender"]
+    assert [v.role for v in verdicts] == [
+        "lead",
+        "dummy",
+        "defender",
+        "declarer",
+        "declarer",
+        "defender",
+        "dummy",
+        "defender",
+    ]
     assert [v.cost_tricks for v in verdicts] == [1, 0, 0, 1, 0, 0, 1, 1]
     # lead: 3NT making 9 (400) -> 10 (430); declarer: 9 (400) -> 8 (-50);
     # dummy's card: 8 (-50) -> 7 (-100); defender: 7 (-100) -> 8 (-50)

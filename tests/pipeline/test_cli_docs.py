@@ -24,7 +24,7 @@ def test_every_command_has_help_and_is_documented(command):
 def test_quick_start_is_two_commands():
     block = README.split("## Quick start", 1)[1].split("```")[1]
     lines = [line for line in block.strip().splitlines() if line.strip()]
-    assert lines == ['pip install -e . && bridgerank run', 'pip install -e ".[test]" && pytest']
+    assert lines == ["pip install -e . && bridgerank run", 'pip install -e ".[test]" && pytest']
 
 
 def test_ci_runs_the_readme_test_command():

@@ -15,12 +15,18 @@ def _fails(*arguments: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("db,message,hint", [
-    ("foo://somewhere", "error: unknown database URL scheme 'foo'", "Use a file path"),
-    ("mysql://user@localhost/x", "error: the database driver for mysql is not installed",
-     "Install it: pip install pymysql"),
-    ("::not a url::/x://", "error: not a database URL", "Give a file path"),
-])
+@pytest.mark.parametrize(
+    "db,message,hint",
+    [
+        ("foo://somewhere", "error: unknown database URL scheme 'foo'", "Use a file path"),
+        (
+            "mysql://user@localhost/x",
+            "error: the database driver for mysql is not installed",
+            "Install it: pip install pymysql",
+        ),
+        ("::not a url::/x://", "error: not a database URL", "Give a file path"),
+    ],
+)
 def test_a_bad_database_url(tmp_path, db, message, hint):
     error, advice = _fails("status", "--db", db, "--out", str(tmp_path))
     assert error.startswith(message)
@@ -39,8 +45,15 @@ def test_a_folder_or_a_file_that_is_no_database(tmp_path):
 
 def test_a_read_only_database(tmp_path, test_data):
     path = tmp_path / "db.sqlite"
-    assert CliRunner().invoke(main, ["run", str(test_data / "bb1997_sf04_head.pbn"), "--to",
-                                     "ingest", "--db", str(path)]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(
+            main,
+            ["run", str(test_data / "bb1997_sf04_head.pbn"), "--to", "ingest", "--db", str(path)],
+        )
+        .exit_code
+        == 0
+    )
     read_only = f"sqlite:///file:{path}?mode=ro&uri=true"
     error, advice = _fails("run", "--only", "clean", "--db", read_only, "--out", str(tmp_path))
     assert error.startswith("error: the database cannot be written")
@@ -51,8 +64,9 @@ def test_a_report_that_cannot_be_written(tmp_path, test_data):
     out = tmp_path / "out"
     out.mkdir()
     (out / "csv").write_text("a file where the CSV folder goes")
-    result = CliRunner().invoke(main, ["run", str(test_data / "bb1997_sf04_head.pbn"),
-                                       "--out", str(out)])
+    result = CliRunner().invoke(
+        main, ["run", str(test_data / "bb1997_sf04_head.pbn"), "--out", str(out)]
+    )
     assert result.exit_code == 3
     error, advice = result.output.strip().splitlines()[-2:]
     assert error == f"error: cannot write {out / 'csv'}: File exists"

@@ -91,8 +91,10 @@ def test_only_from_to(tmp_path):
     assert "error: stage 'clean' needs 'raw_boards', which has not run yet" in not_ready.output
     assert _invoke("run", "--to", "ingest", "--out", out).exit_code == 0
     assert _counts(out)["runs"] == {"ingest": 1}
-    assert "clean: 886 records" in _invoke("run", "--from", "clean", "--to", "match",
-                                           "--out", out).output
+    assert (
+        "clean: 886 records"
+        in _invoke("run", "--from", "clean", "--to", "match", "--out", out).output
+    )
     forced = _invoke("clean", "--force", "--out", out)
     assert "clean: 886 records" in forced.output
     assert _invoke("run", "--only", "clean", "--from", "ingest", "--out", out).exit_code == 2
@@ -163,12 +165,15 @@ def test_bad_files_are_reported_and_skipped(tmp_path, test_data):
     result = _invoke("ingest", folder, named, "--out", out)
     assert result.exit_code == 0
     assert "1 ingested" in result.output and "2 not bridge data" in result.output
-    assert (f"error: {named}: not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
-            "scores or a BridgeComposer recap)") in result.output
+    assert (
+        f"error: {named}: not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
+        "scores or a BridgeComposer recap)"
+    ) in result.output
     missing = _invoke("ingest", tmp_path / "nowhere.pbn", "--out", out)
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines()[0] == (
-        f"error: {tmp_path / 'nowhere.pbn'}: no such file or folder")
+        f"error: {tmp_path / 'nowhere.pbn'}: no such file or folder"
+    )
     assert _counts(out)["raw_boards"] == 12  # nothing already stored was lost
 
 
@@ -201,8 +206,11 @@ def test_duplicates_across_files_are_excluded_once(tmp_path, test_data):
     engine = open_engine(f"sqlite:///{out / 'bridgerank.db'}")
     with engine.connect() as conn:
         rows, _, kept = exclusion_table(conn, "board")
-        detail = conn.execute(select(Exclusion.detail).where(
-            Exclusion.reason == "duplicate_record")).scalars().first()
+        detail = (
+            conn.execute(select(Exclusion.detail).where(Exclusion.reason == "duplicate_record"))
+            .scalars()
+            .first()
+        )
     engine.dispose()
     assert {row.code: row.tally for row in rows}["duplicate_record"] == 12
     assert kept == 12
@@ -218,8 +226,11 @@ def test_exclusion_tables_match_the_summary(tmp_path):
         play_rows, play_total, plays = exclusion_table(conn, "play")
     engine.dispose()
     assert board_total == 4 and kept == 882
-    assert [row.code for row in board_rows][:3] == ["unparseable_record", "duplicate_record",
-                                                    "all_names_missing"]
+    assert [row.code for row in board_rows][:3] == [
+        "unparseable_record",
+        "duplicate_record",
+        "all_names_missing",
+    ]
     # two Bermuda Bowl boards without play, and the 401 club boards (recaps carry no play)
     assert {row.code: row.tally for row in play_rows}["play_missing"] == 2 + 401
     assert plays == 467

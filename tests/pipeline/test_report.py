@@ -21,9 +21,14 @@ def _run_slice(tmp_path, test_data):
 def test_report_from_a_small_real_run(tmp_path, test_data):
     output, html = _run_slice(tmp_path, test_data)
     assert f"report: {tmp_path / 'report.html'}" in output
-    for title in ("Run settings and timings", "Data funnel", "Boards excluded (thesis Table 5)",
-                  "Name matching to the WBF lists", "Players: the 33 counters and 28 rates",
-                  "Regression of ranking points on mistake rates"):
+    for title in (
+        "Run settings and timings",
+        "Data funnel",
+        "Boards excluded (thesis Table 5)",
+        "Name matching to the WBF lists",
+        "Players: the 33 counters and 28 rates",
+        "Regression of ranking points on mistake rates",
+    ):
         assert title in html
     assert "12 records read" in html.replace(",", "")
     assert "Terence Reese" in html and "Adam Meredith" in html

@@ -19,18 +19,32 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory):
     site = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, str(ROOT / ".ci" / "shadow_tree.py"), "--copy", str(site)],
-                   check=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / ".ci" / "shadow_tree.py"), "--copy", str(site)], check=True
+    )
     return site
 
 
 def _run(copy: Path, out: Path) -> dict[str, str]:
     """``bridgerank run --to dds`` from the copy; each stage's first line of output."""
     result = subprocess.run(
-        [sys.executable, "-m", "bridgerank", "run", str(TEST_DATA / "bb1997_sf04_head.pbn"),
-         "--to", "dds", "--out", str(out)],
-        cwd=out.parent, env={"PYTHONPATH": str(copy), "PATH": ""}, capture_output=True,
-        text=True, check=True)
+        [
+            sys.executable,
+            "-m",
+            "bridgerank",
+            "run",
+            str(TEST_DATA / "bb1997_sf04_head.pbn"),
+            "--to",
+            "dds",
+            "--out",
+            str(out),
+        ],
+        cwd=out.parent,
+        env={"PYTHONPATH": str(copy), "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     lines = {}
     for line in result.stdout.splitlines():
         stage = re.match(r"(\w+): ", line)
@@ -47,8 +61,12 @@ def _touch(copy: Path, module: str) -> None:
 def test_the_copy_is_what_runs(copy):
     where = subprocess.run(
         [sys.executable, "-c", "import bridgerank.bridge.scoring as m; print(m.__file__)"],
-        env={"PYTHONPATH": str(copy), "PATH": ""}, cwd=copy, capture_output=True, text=True,
-        check=True).stdout
+        env={"PYTHONPATH": str(copy), "PATH": ""},
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(str(copy))
 
 

@@ -12,8 +12,11 @@ from bridgerank.core.store import Base, open_engine
 from bridgerank.pipeline.stages import all_stages, run_stages
 
 KERNEL = {"stage_runs", "table_versions"}  # the ledger's own tables, written by the runner
-_WRITE = re.compile(r'^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|'
-                    r'CREATE\s+TABLE|DROP\s+TABLE(?:\s+IF\s+EXISTS)?)\s+"?(\w+)"?', re.I)
+_WRITE = re.compile(
+    r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|"
+    r'CREATE\s+TABLE|DROP\s+TABLE(?:\s+IF\s+EXISTS)?)\s+"?(\w+)"?',
+    re.I,
+)
 
 
 def _touched(statement: str, tables: set[str]) -> tuple[set[str], set[str]]:
@@ -23,7 +26,7 @@ def _touched(statement: str, tables: set[str]) -> tuple[set[str], set[str]]:
         target = {write.group(1)} & tables  # the ledger's tables are the runner's business
         if statement.lstrip().upper().startswith("INSERT"):
             return target, set()  # an insert's column names are not reads
-        words = set(re.findall(r"\w+", statement[write.end():]))
+        words = set(re.findall(r"\w+", statement[write.end() :]))
         return target, (words & tables) - target
     return set(), set(re.findall(r"\w+", statement)) & tables
 
@@ -45,8 +48,10 @@ def touched(tmp_path_factory, test_data):
         read[current["stage"]] |= looked
 
     settings = load_settings(None, {"store": {"out": str(folder)}})
-    sources = [str(test_data / "bb1997_sf04_head.pbn"),
-               str(test_data / "capgemini1998_round01.pbn")]
+    sources = [
+        str(test_data / "bb1997_sf04_head.pbn"),
+        str(test_data / "capgemini1998_round01.pbn"),
+    ]
     for stage in all_stages():
         current["stage"] = stage.name
         outcome = run_stages(engine, settings, [stage], sources=sources)[0]

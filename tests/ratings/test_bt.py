@@ -40,8 +40,9 @@ def _probability(result, winners, losers, model):
 @pytest.mark.parametrize("case", CASES["hyper"], ids=[c["desc"] for c in CASES["hyper"]])
 def test_hypergraph_models(case):
     n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
-    graph = Hypergraph([tuple(game) for game in case["games"]], n,
-                       reduce_overlap=not case.get("overlap", False))
+    graph = Hypergraph(
+        [tuple(game) for game in case["games"]], n, reduce_overlap=not case.get("overlap", False)
+    )
     result = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12)
     assert result.converged
     if "s" in case:
@@ -52,8 +53,9 @@ def test_hypergraph_models(case):
         kind = "hbt" if case["model"] == "hbt" else "gbt"
         assert log_likelihood(graph, result.s, kind) == pytest.approx(case["loglik"], abs=1e-6)
     for winners, losers, expected in case.get("p", []):
-        assert _probability(result, winners, losers, case["model"]) == pytest.approx(expected,
-                                                                                  abs=1e-6)
+        assert _probability(result, winners, losers, case["model"]) == pytest.approx(
+            expected, abs=1e-6
+        )
     if "sweeps" in case:
         assert result.sweeps == case["sweeps"]
 
@@ -139,20 +141,29 @@ def test_elo_spread():
     assert spread["a"] == pytest.approx(10.0) and np.isnan(spread["b"])
 
 
-@pytest.mark.parametrize("case", [c for c in CASES["hyper"] if c["desc"].startswith(
-    ("HBT-2b", "HBT-6", "GBT-1 Huang", "GBT-3"))], ids=lambda c: c["desc"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        c
+        for c in CASES["hyper"]
+        if c["desc"].startswith(("HBT-2b", "HBT-6", "GBT-1 Huang", "GBT-3"))
+    ],
+    ids=lambda c: c["desc"],
+)
 def test_acceleration_keeps_the_fixed_point(case):
     n = 1 + max(max(winners + losers) for winners, losers, _ in case["games"])
-    graph = Hypergraph([tuple(game) for game in case["games"]], n,
-                       reduce_overlap=not case.get("overlap", False))
+    graph = Hypergraph(
+        [tuple(game) for game in case["games"]], n, reduce_overlap=not case.get("overlap", False)
+    )
     plain = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12)
     fast = fit(graph, case["model"], prior=case.get("prior", False), tol=1e-12, accelerate=True)
     assert fast.s == pytest.approx(plain.s, abs=1e-8)
     assert fast.sweeps < plain.sweeps
 
 
-@pytest.mark.parametrize("case", [c for c in CASES["hyper"] if c["model"] == "hbt"],
-                         ids=lambda c: c["desc"])
+@pytest.mark.parametrize(
+    "case", [c for c in CASES["hyper"] if c["model"] == "hbt"], ids=lambda c: c["desc"]
+)
 def test_newton_reaches_the_same_estimates(case):
     from bridgerank.ratings.bt import fit_hbt_newton
 

@@ -9,14 +9,30 @@ from bridgerank.ratings.replay import Games, calibrate, replay
 from bridgerank.ratings.skill import p_from_sigma, simulate_p_deterministic
 
 DLO1 = [1200, 1000, 900, 1050]
-DLO1_P = [[0.521988, 0.303939, 0.138309, 0.035763], [0.165067, 0.243733, 0.326187, 0.265013],
-          [0.092824, 0.145915, 0.237228, 0.524033], [0.220121, 0.306413, 0.298276, 0.175191]]
-DLO3 = [((1, 2, 4), (2, 1, 3)), ((0, 1, 5), (2, 1, 3)), ((1, 2, 3), (2, 3, 1)),
-        ((0, 3, 4), (2, 3, 1)), ((0, 1, 5), (1, 2, 3)), ((0, 1, 4), (2, 1, 3)),
-        ((0, 1, 2), (2, 3, 1)), ((0, 3, 4), (1, 2, 3)), ((0, 1, 2), (1, 2, 3)),
-        ((2, 3, 4), (1, 2, 3)), ((2, 3, 4), (1, 2, 3)), ((0, 1, 2), (2, 3, 1)),
-        ((0, 2, 4), (3, 1, 2)), ((3, 4, 5), (1, 2, 3)), ((0, 2, 4), (1, 2, 3)),
-        ((2, 3, 4), (1, 2, 3))]
+DLO1_P = [
+    [0.521988, 0.303939, 0.138309, 0.035763],
+    [0.165067, 0.243733, 0.326187, 0.265013],
+    [0.092824, 0.145915, 0.237228, 0.524033],
+    [0.220121, 0.306413, 0.298276, 0.175191],
+]
+DLO3 = [
+    ((1, 2, 4), (2, 1, 3)),
+    ((0, 1, 5), (2, 1, 3)),
+    ((1, 2, 3), (2, 3, 1)),
+    ((0, 3, 4), (2, 3, 1)),
+    ((0, 1, 5), (1, 2, 3)),
+    ((0, 1, 4), (2, 1, 3)),
+    ((0, 1, 2), (2, 3, 1)),
+    ((0, 3, 4), (1, 2, 3)),
+    ((0, 1, 2), (1, 2, 3)),
+    ((2, 3, 4), (1, 2, 3)),
+    ((2, 3, 4), (1, 2, 3)),
+    ((0, 1, 2), (2, 3, 1)),
+    ((0, 2, 4), (3, 1, 2)),
+    ((3, 4, 5), (1, 2, 3)),
+    ((0, 2, 4), (1, 2, 3)),
+    ((2, 3, 4), (1, 2, 3)),
+]
 
 
 @pytest.mark.parametrize("method", ["enumerate", "dp"])
@@ -37,10 +53,12 @@ def test_dlo1_monte_carlo_and_expectations():
 def test_dlo1_updates_and_the_multielo_equivalence():
     assert list(payoffs([1, 3, 4, 2])) == [3, 1, 0, 2]
     assert update(DLO1, [1, 3, 4, 2]) == pytest.approx(
-        [1207.337041, 996.705547, 891.386351, 1054.571060], abs=1e-6)
+        [1207.337041, 996.705547, 891.386351, 1054.571060], abs=1e-6
+    )
     assert list(payoffs([1, 2, 3, 2])) == [3, 1.5, 0, 1.5]
     assert update(DLO1, [1, 2, 3, 2]) == pytest.approx(
-        [1207.337041, 1002.038880, 891.386351, 1049.237727], abs=1e-6)
+        [1207.337041, 1002.038880, 891.386351, 1049.237727], abs=1e-6
+    )
     both = [1211.005562, 995.058321, 887.079527, 1056.856590]
     assert update(DLO1, [1, 3, 4, 2], k=48) == pytest.approx(both, abs=1e-6)
     assert elo.update(DLO1, [1, 3, 4, 2], k=32) == pytest.approx(both, abs=1e-6)
@@ -51,9 +69,11 @@ def test_dlo2_seven_players():
     ratings = [1510, 1480, 1420, 1500, 1390, 1600, 1450]
     matrix = position_matrix(ratings)  # the subset DP
     assert matrix[:, 0] == pytest.approx(
-        [0.159514, 0.134214, 0.095016, 0.150591, 0.079946, 0.267792, 0.112927], abs=1e-6)
+        [0.159514, 0.134214, 0.095016, 0.150591, 0.079946, 0.267792, 0.112927], abs=1e-6
+    )
     assert matrix[:, 6] == pytest.approx(
-        [0.085696, 0.121084, 0.220563, 0.096513, 0.285800, 0.024548, 0.165797], abs=1e-6)
+        [0.085696, 0.121084, 0.220563, 0.096513, 0.285800, 0.024548, 0.165797], abs=1e-6
+    )
     assert matrix.sum(axis=0) == pytest.approx(np.ones(7))
     assert matrix.sum(axis=1) == pytest.approx(np.ones(7))
 
@@ -65,8 +85,9 @@ def test_dlo3_k_calibration():
     k, loss = calibrate(games, "dlo")
     assert k == pytest.approx(93.576211, abs=1e-3) and loss == pytest.approx(0.148891, abs=1e-6)
     ratings = replay(games, "dlo", k).ratings
-    assert ratings == pytest.approx([97.109755, -6.121271, 160.499015, 23.079552, -146.533953,
-                                     -128.033097], abs=1e-3)
+    assert ratings == pytest.approx(
+        [97.109755, -6.121271, 160.499015, 23.079552, -146.533953, -128.033097], abs=1e-3
+    )
     assert np.std(ratings) == pytest.approx(110.773829, abs=1e-3)
     k_log, log_loss = calibrate(games, "dlo", loss="log")
     assert k_log == pytest.approx(86.373574, abs=1e-3)

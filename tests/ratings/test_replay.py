@@ -35,9 +35,10 @@ def _one_game_at_a_time(rankings, method, k):
     for number, ranking in enumerate(rankings, start=1):
         team = np.array([np.mean([ratings.get(p, 0.0) for p in t]) for t in ranking.teams])
         n = len(team)
-        error = (plackett_luce.payoffs(ranking.places)
-                 - plackett_luce.expected_payoffs(team)) / (n - 1)
-        total += float(np.mean(error ** 2))
+        error = (plackett_luce.payoffs(ranking.places) - plackett_luce.expected_payoffs(team)) / (
+            n - 1
+        )
+        total += float(np.mean(error**2))
         for t, change in zip(ranking.teams, UPDATES[method](team, ranking.places, k) - team):
             for player in t:
                 ratings[player] = ratings.get(player, 0.0) + float(change)

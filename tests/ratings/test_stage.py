@@ -10,13 +10,28 @@ from bridgerank.ratings.games import TeamGame, imps, ns_score, team_games
 
 
 def test_imps_scale():
-    assert [imps(d) for d in (0, 10, 20, 50, 420, 430, 4000, -4500, -620)] == \
-        [0, 0, 1, 2, 9, 10, 24, -24, -12]
+    assert [imps(d) for d in (0, 10, 20, 50, 420, 430, 4000, -4500, -620)] == [
+        0,
+        0,
+        1,
+        2,
+        9,
+        10,
+        24,
+        -24,
+        -12,
+    ]
 
 
 def test_ns_score_signs():
-    board = {"contract": "3N", "declarer": "E", "result": 9, "ns_vulnerable": False,
-             "ew_vulnerable": True, "year": 2000}
+    board = {
+        "contract": "3N",
+        "declarer": "E",
+        "result": 9,
+        "ns_vulnerable": False,
+        "ew_vulnerable": True,
+        "year": 2000,
+    }
     assert ns_score(board) == -600
     assert ns_score(dict(board, contract="Pass")) == 0
     assert ns_score(dict(board, result=None)) is None
@@ -24,18 +39,53 @@ def test_ns_score_signs():
 
 def test_team_games_from_the_1955_rooms():
     rows = [
-        {"id": 1, "event": "BB", "board_no": 1, "deal_hash": "d", "room": "Open", "date": "1955",
-         "north": "N1", "south": "S1", "east": "E1", "west": "W1", "contract": "3D",
-         "declarer": "N", "result": 9, "ns_vulnerable": False, "ew_vulnerable": False,
-         "year": 1955},
-        {"id": 2, "event": "BB", "board_no": 1, "deal_hash": "d", "room": "Closed",
-         "date": "1955", "north": "N2", "south": "S2", "east": "E2", "west": "W2",
-         "contract": "3N", "declarer": "S", "result": 8, "ns_vulnerable": False,
-         "ew_vulnerable": False, "year": 1955},
+        {
+            "id": 1,
+            "event": "BB",
+            "board_no": 1,
+            "deal_hash": "d",
+            "room": "Open",
+            "date": "1955",
+            "north": "N1",
+            "south": "S1",
+            "east": "E1",
+            "west": "W1",
+            "contract": "3D",
+            "declarer": "N",
+            "result": 9,
+            "ns_vulnerable": False,
+            "ew_vulnerable": False,
+            "year": 1955,
+        },
+        {
+            "id": 2,
+            "event": "BB",
+            "board_no": 1,
+            "deal_hash": "d",
+            "room": "Closed",
+            "date": "1955",
+            "north": "N2",
+            "south": "S2",
+            "east": "E2",
+            "west": "W2",
+            "contract": "3N",
+            "declarer": "S",
+            "result": 8,
+            "ns_vulnerable": False,
+            "ew_vulnerable": False,
+            "year": 1955,
+        },
     ]
     games = team_games(rows, {"N1": "Schapiro"})
-    assert games == [TeamGame(("Schapiro", "S1", "E2", "W2"), ("E1", "W1", "N2", "S2"),
-                              110 - (-50), ("1955", 1), (1, 2))]
+    assert games == [
+        TeamGame(
+            ("Schapiro", "S1", "E2", "W2"),
+            ("E1", "W1", "N2", "S2"),
+            110 - (-50),
+            ("1955", 1),
+            (1, 2),
+        )
+    ]
     assert games[0].hyperedges() == [(games[0].team_a, games[0].team_b, 1.0)]
     assert games[0].hyperedges("imps") == [(games[0].team_a, games[0].team_b, 4.0)]  # 160
     tie = TeamGame(("a",), ("b",), 0, (), (0, 0))
@@ -44,15 +94,25 @@ def test_team_games_from_the_1955_rooms():
 
 def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
     runner = CliRunner()
-    result = runner.invoke(main, ["run", str(test_data / "bermuda1955_head.pbn"),
-                                  str(test_data / "vugraph-00070.lin"), "--out", str(tmp_path)])
+    result = runner.invoke(
+        main,
+        [
+            "run",
+            str(test_data / "bermuda1955_head.pbn"),
+            str(test_data / "vugraph-00070.lin"),
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "rate: 22 team boards" in result.output
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
         methods = dict(db.execute("select method, count(*) from ratings group by method"))
         validation = dict(db.execute("select method, log_loss from rating_validation"))
-        lauria = db.execute("select low, rating, high from ratings where method = 'hbt' "
-                            "and player = 'Lorenzo Lauria'").fetchone()
+        lauria = db.execute(
+            "select low, rating, high from ratings where method = 'hbt' "
+            "and player = 'Lorenzo Lauria'"
+        ).fetchone()
     assert set(methods) == {"hbt", "gbt", "bt", "win rate"} and len(set(methods.values())) == 1
     assert set(validation) == {"hbt", "gbt", "bt", "win rate", "WBF masterpoints"}
     assert all(0 < loss < 5 for loss in validation.values())
@@ -65,8 +125,9 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
 
 def test_rerun_is_up_to_date(tmp_path, test_data):
     runner = CliRunner()
-    runner.invoke(main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match",
-                         "--out", str(tmp_path)])
+    runner.invoke(
+        main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match", "--out", str(tmp_path)]
+    )
     first = runner.invoke(main, ["rate", "--out", str(tmp_path)])
     assert "rate: 16 team boards" in first.output
     assert "rate: up to date" in runner.invoke(main, ["rate", "--out", str(tmp_path)]).output
@@ -77,8 +138,9 @@ def test_imp_weighting_setting(tmp_path, weighting, test_data):
     settings = tmp_path / "rate.toml"
     settings.write_text(f'[rate]\nweighting = "{weighting}"\nbootstrap_resamples = 0\n')
     runner = CliRunner()
-    runner.invoke(main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match",
-                         "--out", str(tmp_path)])
+    runner.invoke(
+        main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match", "--out", str(tmp_path)]
+    )
     result = runner.invoke(main, ["rate", "--out", str(tmp_path), "--config", str(settings)])
     assert result.exit_code == 0 and "rate: 16 team boards" in result.output
 
@@ -87,11 +149,21 @@ def test_pair_rankings_and_team_elo():
     from bridgerank.ratings.games import pair_rankings, pairwise_scores
     from bridgerank.ratings.replay import Games, calibrate, replay
 
-    base = {"event": "E", "board_no": 1, "deal_hash": "d", "date": "2000.01.01",
-            "declarer": "N", "contract": "4S", "ns_vulnerable": False, "ew_vulnerable": False,
-            "year": 2000}
-    tables = [dict(base, id=i, north=f"n{i}", south=f"s{i}", east=f"e{i}", west=f"w{i}",
-                   result=tricks) for i, tricks in enumerate([10, 11, 9, 10], start=1)]
+    base = {
+        "event": "E",
+        "board_no": 1,
+        "deal_hash": "d",
+        "date": "2000.01.01",
+        "declarer": "N",
+        "contract": "4S",
+        "ns_vulnerable": False,
+        "ew_vulnerable": False,
+        "year": 2000,
+    }
+    tables = [
+        dict(base, id=i, north=f"n{i}", south=f"s{i}", east=f"e{i}", west=f"w{i}", result=tricks)
+        for i, tricks in enumerate([10, 11, 9, 10], start=1)
+    ]
     rankings = pair_rankings(tables, {})
     assert [r.places for r in rankings] == [[2, 1, 4, 2], [2, 4, 1, 2]]
     assert rankings[0].teams[1] == ("n2", "s2") and rankings[1].teams[1] == ("e2", "w2")
@@ -107,8 +179,9 @@ def test_pair_rankings_and_team_elo():
 
 
 def test_rate_stage_on_a_pairs_event(tmp_path, test_data):
-    result = CliRunner().invoke(main, ["run", str(test_data / "capgemini1998_round01.pbn"),
-                                       "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        main, ["run", str(test_data / "capgemini1998_round01.pbn"), "--out", str(tmp_path)]
+    )
     assert result.exit_code == 0, result.output
     assert "pair rankings" in result.output and "skill-o-meter" in result.output
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
@@ -123,10 +196,23 @@ def test_rate_stage_on_a_pairs_event(tmp_path, test_data):
 def test_single_table_boards_play_against_par():
     from bridgerank.ratings.games import single_table_games
 
-    board = {"id": 7, "event": "Pairs", "board_no": 3, "deal_hash": "x", "date": "2001",
-             "north": "N", "south": "S", "east": "E", "west": "W", "contract": "4S",
-             "declarer": "N", "result": 10, "ns_vulnerable": False, "ew_vulnerable": False,
-             "year": 2001}
+    board = {
+        "id": 7,
+        "event": "Pairs",
+        "board_no": 3,
+        "deal_hash": "x",
+        "date": "2001",
+        "north": "N",
+        "south": "S",
+        "east": "E",
+        "west": "W",
+        "contract": "4S",
+        "declarer": "N",
+        "result": 10,
+        "ns_vulnerable": False,
+        "ew_vulnerable": False,
+        "year": 2001,
+    }
     games = single_table_games([board], {}, lambda b: 450)  # par: 4S+1 by North
     assert [(g.team_a, g.team_b, g.net) for g in games] == [(("N", "S"), ("E", "W"), -30)]
     assert games[0].hyperedges() == [(("E", "W"), ("N", "S"), 1.0)]

@@ -22,8 +22,13 @@ REGRESS = default_settings().regress  # SAS PROC REG's levels, as the thesis ran
 @pytest.fixture(scope="module")
 def thesis_data(shared_data):
     results = shared_data("thesis", "results")
-    rates = pd.concat([read_rates_csv(results / f"200_{w}_results.csv").drop(columns=["mp", "pp"])
-                       for w in ("unweighted", "weighted")], axis=1)
+    rates = pd.concat(
+        [
+            read_rates_csv(results / f"200_{w}_results.csv").drop(columns=["mp", "pp"])
+            for w in ("unweighted", "weighted")
+        ],
+        axis=1,
+    )
     responses = read_responses_csv(results / "dds_final_results.csv")[["mp", "pp"]]
     return rates, responses
 
@@ -42,9 +47,11 @@ def test_all_28_vifs(thesis_data, weighting):
     assert ours == THESIS["vif"][weighting]
 
 
-@pytest.mark.parametrize("row", THESIS["table12"],
-                         ids=[f"{r['response']}-{r['weighting']}-{r['method']}"
-                              for r in THESIS["table12"]])
+@pytest.mark.parametrize(
+    "row",
+    THESIS["table12"],
+    ids=[f"{r['response']}-{r['weighting']}-{r['method']}" for r in THESIS["table12"]],
+)
 def test_table_12(thesis_data, row):
     rates, responses = thesis_data
     y, x = dataset(rates, responses, row["response"], row["weighting"])
@@ -73,8 +80,9 @@ def test_tables_13_to_15_coefficients(thesis_data, method):
 
 def test_the_chosen_model_is_table_16(thesis_data):
     rates, responses = thesis_data
-    result = run_regression(rates, responses, ["pp", "mp"],
-                            replace(REGRESS, bootstrap_resamples=10))
+    result = run_regression(
+        rates, responses, ["pp", "mp"], replace(REGRESS, bootstrap_resamples=10)
+    )
     chosen = result.chosen
     assert result.chosen_from == "pp, unweighted, predictors negative and significant in all three"
     assert round(chosen.coefficients["Intercept"], 5) == THESIS["final"]["Intercept"]
@@ -84,8 +92,10 @@ def test_the_chosen_model_is_table_16(thesis_data):
     assert chosen.respects_domain
     # beyond the thesis: what it only eyeballed, tested
     verdicts = {test.name: test.verdict for test in result.diagnostics}
-    assert verdicts == {"Breusch-Pagan": "heteroscedastic errors",
-                        "Shapiro-Wilk": "errors not normal"}
+    assert verdicts == {
+        "Breusch-Pagan": "heteroscedastic errors",
+        "Shapiro-Wilk": "errors not normal",
+    }
     assert 0 < result.chosen_cv_r2 < chosen.adj_r2 + 0.02
     assert set(result.plots) == {"residuals", "qq"}
     assert list(result.ranking["rank"][:3]) == [1, 2, 3]
@@ -96,8 +106,9 @@ def test_the_chosen_model_is_table_16(thesis_data):
 
 def test_bootstrap_and_robust_fits(thesis_data):
     rates, responses = thesis_data
-    result = run_regression(rates, responses, ["pp"], replace(REGRESS, bootstrap_resamples=30),
-                            plots=False)
+    result = run_regression(
+        rates, responses, ["pp"], replace(REGRESS, bootstrap_resamples=30), plots=False
+    )
     study = result.datasets[0]
     assert study.bootstrap["defender_mistakes_per_card_played_as_defender"] >= 0.9
     assert all(0 <= share <= 1 for share in study.bootstrap.values())
@@ -134,8 +145,9 @@ def test_a_constant_predictor_is_left_out_with_a_note():
     x["passed_higher_contract_per_auction"] = 0.0
     x.index = [f"p{i}" for i in range(40)]
     responses = pd.DataFrame({"pp": rng.random(40)}, index=x.index)
-    result = run_regression(x, responses, ["pp"], replace(REGRESS, bootstrap_resamples=0),
-                            plots=False)
+    result = run_regression(
+        x, responses, ["pp"], replace(REGRESS, bootstrap_resamples=0), plots=False
+    )
     study = result.datasets[0]
     assert "passed_higher_contract_per_auction" not in study.predictors
     assert "the same for every player: passed_higher_contract_per_auction" in study.note

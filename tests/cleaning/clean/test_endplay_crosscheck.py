@@ -37,8 +37,10 @@ def test_same_deals_contracts_and_play_order_as_endplay(test_data):
             continue
         compared += 1
         assert theirs.deal.to_pbn() == board["deal"]
-        assert f"{theirs.contract.level}{theirs.contract.denom.name[0].upper()}" \
+        assert (
+            f"{theirs.contract.level}{theirs.contract.denom.name[0].upper()}"
             == board["contract"][:2]
+        )
         assert theirs.contract.declarer.abbr == board["declarer"]
         assert " ".join(_card(card) for card in theirs.play) == board["play"]
     assert (compared, rejected) == (12 - GAMES_ENDPLAY_REJECTS, GAMES_ENDPLAY_REJECTS)

@@ -48,9 +48,13 @@ def test_lin_layout_reads_cards_in_playing_order():
 
 def test_token_counts_are_collected():
     from collections import Counter
+
     counts = Counter()
-    clean_record(_record({"base": "bermuda", "change": {"auction": "1C X 3CPASS Pass Pass =1="}}),
-                 token_counts=counts, settings=CLEAN)
+    clean_record(
+        _record({"base": "bermuda", "change": {"auction": "1C X 3CPASS Pass Pass =1="}}),
+        token_counts=counts,
+        settings=CLEAN,
+    )
     assert counts[("call", "3CPASS", "normalised")] == 1
     assert counts[("call", "=1=", "ignored")] == 1
     assert counts[("card", "SK", "valid")] == 1

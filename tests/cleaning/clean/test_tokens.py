@@ -7,21 +7,57 @@ import pytest
 from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
 
 
-@pytest.mark.parametrize("raw,calls", [
-    ("PASS", ("P",)), ("Pass", ("P",)), ("PAS", ("P",)), ("p", ("P",)), ("AP", ("P", "P", "P")),
-    ("X", ("X",)), ("DBL", ("X",)), ("d", ("X",)), ("XX", ("R",)), ("REDBL", ("R",)), ("r", ("R",)),
-    ("1NT", ("1N",)), ("1N", ("1N",)), ("7nt", ("7N",)), ("2H!", ("2H",)), ("=0=2H", ("2H",)),
-    ("1CPASS", ("1C", "P")), ("X2H", ("X", "2H")), ("XXX", ("X", "R")), ("S3", ("3S",)),
-    ("=1=", ()), ("$1", ()), ("*", ()), ("22T", ()), ("PBN", ()), ("-", ()),
-])
+@pytest.mark.parametrize(
+    "raw,calls",
+    [
+        ("PASS", ("P",)),
+        ("Pass", ("P",)),
+        ("PAS", ("P",)),
+        ("p", ("P",)),
+        ("AP", ("P", "P", "P")),
+        ("X", ("X",)),
+        ("DBL", ("X",)),
+        ("d", ("X",)),
+        ("XX", ("R",)),
+        ("REDBL", ("R",)),
+        ("r", ("R",)),
+        ("1NT", ("1N",)),
+        ("1N", ("1N",)),
+        ("7nt", ("7N",)),
+        ("2H!", ("2H",)),
+        ("=0=2H", ("2H",)),
+        ("1CPASS", ("1C", "P")),
+        ("X2H", ("X", "2H")),
+        ("XXX", ("X", "R")),
+        ("S3", ("3S",)),
+        ("=1=", ()),
+        ("$1", ()),
+        ("*", ()),
+        ("22T", ()),
+        ("PBN", ()),
+        ("-", ()),
+    ],
+)
 def test_calls(raw, calls):
     assert normalise_call(raw)[0] == calls
 
 
-@pytest.mark.parametrize("raw,cards", [
-    ("SK", ("SK",)), ("sk", ("SK",)), ("h3", ("H3",)), ("S10", ("ST",)), ("KS", ("SK",)),
-    ("-", ("-",)), ("--", ("-",)), ("HTHQ", ("HT", "HQ")), ("*", ()), ("S*", ()), ("1.0", ()),
-])
+@pytest.mark.parametrize(
+    "raw,cards",
+    [
+        ("SK", ("SK",)),
+        ("sk", ("SK",)),
+        ("h3", ("H3",)),
+        ("S10", ("ST",)),
+        ("KS", ("SK",)),
+        ("-", ("-",)),
+        ("--", ("-",)),
+        ("HTHQ", ("HT", "HQ")),
+        ("*", ()),
+        ("S*", ()),
+        ("1.0", ()),
+    ],
+)
 def test_cards(raw, cards):
     assert normalise_card(raw)[0] == cards
 

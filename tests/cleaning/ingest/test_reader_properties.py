@@ -24,13 +24,18 @@ LIN_TEXT = (TEST_DATA / "vugraph-00070.lin").read_text()
 SQL_TEXT = (TEST_DATA / "defects_dump.sql").read_text()
 VALET_TEXT = (TEST_DATA / "valet" / "2006-Euro" / "Men" / "scores.txt").read_text()
 REAL_RECORDS = [record.values for record in read_pbn(PBN_TEXT)]
-SYNTAX = st.sampled_from(list("[]\"'|;,()#%{}-*=!\n\\ ") + ["\r\n", "[Deal \"", "md|", "pc|",
-                                                          "INSERT INTO t VALUES ", "NULL"])
+SYNTAX = st.sampled_from(
+    list("[]\"'|;,()#%{}-*=!\n\\ ")
+    + ["\r\n", '[Deal "', "md|", "pc|", "INSERT INTO t VALUES ", "NULL"]
+)
 FUZZY_TEXT = st.lists(st.one_of(SYNTAX, st.text(max_size=8)), max_size=60).map("".join)
 # For a longer hunt:
 # BRIDGERANK_FUZZ_EXAMPLES=3000 pytest tests/cleaning/ingest/test_reader_properties.py
-fast = settings(max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)),
-                deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fast = settings(
+    max_examples=int(os.environ.get("BRIDGERANK_FUZZ_EXAMPLES", 150)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _check_records(records):
@@ -80,8 +85,12 @@ def _mutate(text, data):
 @fast
 @given(st.data())
 def test_mutated_real_files(data):
-    for reader, text in ((read_pbn, PBN_TEXT), (read_lin, LIN_TEXT), (read_sqldump, SQL_TEXT),
-                         (read_valet, VALET_TEXT)):
+    for reader, text in (
+        (read_pbn, PBN_TEXT),
+        (read_lin, LIN_TEXT),
+        (read_sqldump, SQL_TEXT),
+        (read_valet, VALET_TEXT),
+    ):
         _check_records(list(reader(_mutate(text, data))))
 
 
@@ -98,7 +107,7 @@ def test_mutated_real_records(data):
         elif action == "random":
             values[field] = data.draw(FUZZY_TEXT)
         elif action == "truncate":
-            values[field] = value[:data.draw(st.integers(0, len(value)))]
+            values[field] = value[: data.draw(st.integers(0, len(value)))]
         else:
             tokens = value.split()
             values[field] = " ".join(data.draw(st.permutations(tokens)))

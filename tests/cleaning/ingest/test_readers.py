@@ -94,10 +94,10 @@ def test_sql_dump_defects_are_recovered(test_data):
     by_no = {record.record_no: record for record in records}
     assert by_no[1].values["scoring"] == "IMP;Cross"
     assert by_no[1].values["westname"] == "Adam Meredith"
-    assert by_no[2].values["westname"] == "O'Brien"       # escaped with a backslash
-    assert by_no[2].values["eastname"] == "D'Alessio"     # escaped by doubling
-    assert by_no[2].values["northname"] == "O'Rourke"     # not escaped at all
-    assert by_no[3].values["westname"] == "Smith J"       # stray backslash dropped
+    assert by_no[2].values["westname"] == "O'Brien"  # escaped with a backslash
+    assert by_no[2].values["eastname"] == "D'Alessio"  # escaped by doubling
+    assert by_no[2].values["northname"] == "O'Rourke"  # not escaped at all
+    assert by_no[3].values["westname"] == "Smith J"  # stray backslash dropped
     assert by_no[4].values["description"] == "first halfsecond half"  # broken line joined
     assert by_no[5].values["westname"] == "'); DROP TABLE boards; --"
     assert by_no[5].values["eastname"] == "Robert'); ATTACH DATABASE 'x.db' AS y; --"
@@ -123,8 +123,10 @@ def test_valet_travellers_with_names_and_deals(tmp_path, test_data):
     from bridgerank.cleaning.ingest.valet import read_valet
 
     folder = test_data / "valet" / "2006-Euro" / "Men"
-    found = [candidate.path.relative_to(folder).as_posix()
-             for candidate in discover([str(folder)], [".txt", ".pbn"])]
+    found = [
+        candidate.path.relative_to(folder).as_posix()
+        for candidate in discover([str(folder)], [".txt", ".pbn"])
+    ]
     assert found == ["names.txt", "scores.txt"]  # hands/ and the altnames/ copy are skipped
     source = folder / "scores.txt"
     records = list(read_valet(source.read_text(), source))

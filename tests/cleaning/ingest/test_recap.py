@@ -53,8 +53,9 @@ def test_every_result_row_is_a_record_with_the_pair_lists_names():
     assert (first["eastname"], first["westname"]) == ("Joyce Boultwood", "George Carter")
     assert (first["contract"], first["declarer"], first["result"]) == ("2D", "E", "6")
     assert first["score"] == "NS 100" and first["lead_card"] == "CK"
-    assert first["deal"] == ("N:A76.76.J8732.A62 QJ4.J54.AKT6.T97 532.Q32.Q9.KQJ85 "
-                             "KT98.AKT98.54.43")
+    assert first["deal"] == (
+        "N:A76.76.J8732.A62 QJ4.J54.AKT6.T97 532.Q32.Q9.KQJ85 KT98.AKT98.54.43"
+    )
     assert first["event"] == "MONDAY STRAT 299'ER PAIRS Monday Eve Session July 24, 2017"
     assert first["date"] == "2017.07.24" and first["scoring"] == "MP"
     assert first["stage"] == "Section E" and first["points"] == "7.00 0.00"
@@ -78,8 +79,11 @@ def test_cleaned_scores_equal_the_recaps_scores(path):
 
 
 def test_fouled_boards_and_artificial_scores_are_excluded_with_a_reason():
-    june = Counter(clean_record(r.values, settings=CLEAN).issues[0][1] for r in _records(JUNE)
-                   if clean_record(r.values, settings=CLEAN).board is None)
+    june = Counter(
+        clean_record(r.values, settings=CLEAN).issues[0][1]
+        for r in _records(JUNE)
+        if clean_record(r.values, settings=CLEAN).board is None
+    )
     html = gzip.decompress(JUNE.read_bytes()).decode("utf-8")
     assert june == {"fouled_board": len(re.findall(r"\d[FG]</td>", html))} == {"fouled_board": 10}
     july = [clean_record(r.values, settings=CLEAN) for r in _records(JULY)]
@@ -112,23 +116,29 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
         events = dict(db.execute("select event, count(*) from boards group by event"))
         rated = dict(db.execute("select method, count(*) from ratings group by method"))
-        validated = {m for (m,) in db.execute(
-            "select method from rating_validation where task = 'pair rankings'")}
-        mauzey = db.execute("select games from ratings where method = 'dlo' "
-                            "and player = 'Karl Mauzey'").fetchone()
+        validated = {
+            m
+            for (m,) in db.execute(
+                "select method from rating_validation where task = 'pair rankings'"
+            )
+        }
+        mauzey = db.execute(
+            "select games from ratings where method = 'dlo' and player = 'Karl Mauzey'"
+        ).fetchone()
     assert len(events) == 2 and sum(events.values()) == 192 + 240 - 10 - 2
     assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
     assert mauzey is not None and mauzey[0] > 0
     assert runner.invoke(main, ["report", "--out", str(tmp_path)]).exit_code == 0
     html = (tmp_path / "report.html").read_text()
-    ratings = html[html.index("Ratings from results"):html.index("The skill-o-meter")]
+    ratings = html[html.index("Ratings from results") : html.index("The skill-o-meter")]
     assert "0 team boards played in both rooms" in ratings and "Elo points" in ratings
     assert "log-strengths" not in ratings and "HBT ratings with bootstrap" not in ratings
     # the rankings are sorted by the ranking-probability Elo, best first
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
-        best = db.execute("select player from ratings where method = 'dlo' "
-                          "order by rating desc limit 1").fetchone()[0]
-    table = ratings[ratings.index("Rankings side by side"):]
+        best = db.execute(
+            "select player from ratings where method = 'dlo' order by rating desc limit 1"
+        ).fetchone()[0]
+    table = ratings[ratings.index("Rankings side by side") :]
     others = [name for name in ("Karl Mauzey", "Jesse Levy") if name != best]
     assert table.index(escape(best)) < min(table.index(name) for name in others)
 
@@ -147,8 +157,11 @@ def test_every_recap_of_the_acbl_folder(tmp_path, shared_data):
         for record in _records(path):
             outcome = clean_record(record.values, settings=CLEAN)
             recorded = record.values["score"]
-            if outcome.board is None or outcome.board["contract"] in ("", "P") \
-                    or not re.fullmatch(r"(NS|EW) -?\d+", recorded):
+            if (
+                outcome.board is None
+                or outcome.board["contract"] in ("", "P")
+                or not re.fullmatch(r"(NS|EW) -?\d+", recorded)
+            ):
                 continue
             side, value = recorded.split()
             same = ns_score(outcome.board) == (int(value) if side == "NS" else -int(value))
@@ -213,8 +226,9 @@ def test_a_howell_page_with_one_section_stray_tags_and_voids():
     records = list(read_recap(HOWELL_PAGE))
     assert [r.values["contract"] for r in records] == ["7NT", "Pass"]
     grand, passed = records[0].values, records[1].values
-    assert grand["deal"] == ("N:AKQJT98.AKQ.AKQ. 32.8765.876.JT92 .432.5432.876543 "
-                             "7654.JT9.JT9.AKQ")
+    assert grand["deal"] == (
+        "N:AKQJT98.AKQ.AKQ. 32.8765.876.JT92 .432.5432.876543 7654.JT9.JT9.AKQ"
+    )
     assert (grand["northname"], grand["southname"]) == ("Ann O'Neil", "Bo Lee")
     assert (passed["eastname"], passed["westname"]) == ("Ann O'Neil", "Bo Lee")
     assert grand["date"] == "2017.03.07" and grand["scoring"] == "MP"

@@ -26,15 +26,16 @@ MATCH = default_settings().match
 def default_lists():
     section = default_settings().match
     entries, problems, alternatives = load_wbf(section)
-    return entries, problems, NameMatcher([e.name for e in entries], alternatives,
-                                          settings=section)
+    return entries, problems, NameMatcher([e.name for e in entries], alternatives, settings=section)
 
 
 def test_the_three_2014_layouts_load(default_lists):
     entries, problems, _ = default_lists
     assert len(entries) == 724
-    assert problems == ["wbf_international_masters.csv:137: cannot split name and country: "
-                        "'Geir-Olav ,islevoll,New Zealand'"]
+    assert problems == [
+        "wbf_international_masters.csv:137: cannot split name and country: "
+        "'Geir-Olav ,islevoll,New Zealand'"
+    ]
     by_name = {entry.name: entry for entry in entries}
     assert (by_name["Andrey Gromov"].country, by_name["Andrey Gromov"].mp) == ("Russia", 2071)
     assert (by_name["Boye Brogeland"].country, by_name["Boye Brogeland"].pp) == ("Norway", 15.5)
@@ -66,8 +67,16 @@ def test_real_names(default_lists, case):
 def test_the_case_table_is_real_and_large_enough():
     assert len(CASES) >= 40
     assert {case["reason"] for case in CASES} >= {
-        "exact", "tuple", "surname only", "alternative", "fuzzy-token", "ambiguous",
-        "no candidate", "robot", "handle"}
+        "exact",
+        "tuple",
+        "surname only",
+        "alternative",
+        "fuzzy-token",
+        "ambiguous",
+        "no candidate",
+        "robot",
+        "handle",
+    }
 
 
 def test_hand_checked_sample_of_50(default_lists):
@@ -84,10 +93,12 @@ def test_thesis_list_finds_the_1955_players(shared_data):
     """Against the thesis's own list (name, mp, pp), the 1955 spellings match."""
     entries = read_wbf_lists([shared_data("thesis", "results", "dds_final_results.csv")]).entries
     matcher = NameMatcher([entry.name for entry in entries], settings=MATCH)
-    for raw, expected in [("Milton Elleby", "Milton Q Ellenby"),
-                          ("Milton Ellenby", "Milton Q Ellenby"),
-                          ("Cliff Bishop", "Clifford Bishop"),
-                          ("Versace A", "Alfredo Versace")]:
+    for raw, expected in [
+        ("Milton Elleby", "Milton Q Ellenby"),
+        ("Milton Ellenby", "Milton Q Ellenby"),
+        ("Cliff Bishop", "Clifford Bishop"),
+        ("Versace A", "Alfredo Versace"),
+    ]:
         match = matcher.match(raw)
         assert entries[match.wbf_index].name == expected, raw
 
@@ -146,15 +157,17 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
     assert "match: up to date" in again.output
     settings = tmp_path / "settings.toml"
     settings.write_text("[match]\nmatch_surname_only = false\n")
-    changed = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
-                                   "--config", str(settings)])
+    changed = runner.invoke(
+        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
+    )
     assert "clean: up to date" in changed.output
     assert "match: 70 raw names, 11 matched" in changed.output  # 7 bare surnames refused
     new_list = tmp_path / "list.csv"
     new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
-    relisted = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path),
-                                    "--config", str(settings)])
+    relisted = runner.invoke(
+        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
+    )
     assert "match: 70 raw names, 1 matched to the 1 WBF players" in relisted.output
     engine = _db(tmp_path)
     with engine.connect() as conn:
