@@ -12,9 +12,20 @@ import datetime as _dt
 import errno
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
 
-from sqlalchemy import DateTime, Float, Integer, String, Table, Text, create_engine, event, exc
+from sqlalchemy import (
+    Connection,
+    DateTime,
+    Float,
+    Integer,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    exc,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -172,3 +183,33 @@ def store_errors(url: str) -> Iterator[None]:
             raise
         message, hint = _hint_for(problem, url)
         raise StoreError(message, hint) from problem
+
+
+def upsert(conn: Connection, model: type[Base], rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``rows`` into ``model``'s table, replacing the rows whose primary key exists.
+
+    SQLite and PostgreSQL do it in one statement (``INSERT ... ON CONFLICT DO UPDATE``);
+    another dialect deletes the clashing rows first, in the same transaction.
+    """
+    if not rows:
+        return
+    table = model.__table__
+    keys = [column.name for column in table.primary_key.columns]
+    others = [column.name for column in table.columns if column.name not in keys]
+    dialect = conn.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert as dialect_insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        statement = dialect_insert(table)
+        conn.execute(
+            statement.on_conflict_do_update(
+                index_elements=keys, set_={name: statement.excluded[name] for name in others}
+            ),
+            list(rows),
+        )
+        return
+    for row in rows:
+        conn.execute(table.delete().where(*(table.c[key] == row[key] for key in keys)))
+    conn.execute(table.insert(), list(rows))

@@ -22,6 +22,7 @@ from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.stage import Stage, StageContext
+from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
 from bridgerank.dds.tables import (
@@ -73,8 +74,9 @@ def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
 def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
     with engine.begin() as conn:
         if result.tables:
-            conn.execute(
-                DDTable.__table__.insert().prefix_with("OR REPLACE"),
+            upsert(
+                conn,
+                DDTable,
                 [
                     {"deal_hash": h, "tricks": table.hex if table else None, "error": error}
                     for h, table, error in result.tables

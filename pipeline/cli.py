@@ -107,6 +107,8 @@ class _Session:
         store = self.settings.store
         self.url = database_url(store.db or None, store.out)
         self.engine = open_store(self.url)
+        click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
+        click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
         self.jobs = self.settings.run.jobs
 
 

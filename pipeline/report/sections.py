@@ -60,11 +60,12 @@ def _settings(conn: Connection) -> dict[str, Any] | None:
         return None
     runs = _frame(
         conn,
-        "select stage, substr(finished_at, 1, 19) as finished_at, seconds, "
-        "summary from stage_runs "
+        "select stage, finished_at, seconds, summary from stage_runs "
         "where id in (select max(id) from stage_runs group by stage) "
         "order by id",
     )
+    # to the second, formatted here: date functions differ between SQL dialects
+    runs["finished_at"] = pd.to_datetime(runs["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
     return {"runs": runs.to_dict("records")}
 
 

@@ -1,0 +1,80 @@
+"""The whole pipeline on PostgreSQL gives the tables it gives on SQLite.
+
+Runs the quick start (``bridgerank run`` on the embedded sample) once into SQLite and once
+into a fresh PostgreSQL database, then compares every table row by row (floats to 1e-9).
+"""
+
+import math
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, select
+
+from bridgerank.core.store import Base
+from bridgerank.pipeline.cli import main
+
+pytestmark = pytest.mark.postgres
+
+# Columns that say when or how long, not what: they differ between any two runs.
+_CLOCKS = {
+    "source_files": {"ingested_at"},
+    "stage_runs": {"started_at", "finished_at", "seconds", "summary", "id"},
+}
+
+
+def _rows(url: str, table) -> list[tuple]:
+    columns = [
+        column for column in table.columns if column.name not in _CLOCKS.get(table.name, set())
+    ]
+    order = list(table.primary_key.columns) or columns
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.execute(select(*columns).order_by(*order))]
+    finally:
+        engine.dispose()
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+
+@pytest.fixture(scope="module")
+def sqlite_run(tmp_path_factory) -> str:
+    out = tmp_path_factory.mktemp("sqlite")
+    result = CliRunner().invoke(main, ["run", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return f"sqlite:///{out / 'bridgerank.db'}"
+
+
+def test_the_quick_start_on_postgresql_equals_sqlite(sqlite_run, postgres_url, tmp_path):
+    result = CliRunner().invoke(main, ["run", "--db", postgres_url, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "report.html").stat().st_size > 10_000
+    compared = 0
+    for table in Base.metadata.sorted_tables:
+        if table.name == "stage_runs":
+            continue  # the ledger of runs: when and how long, compared by stage below
+        ours, theirs = _rows(postgres_url, table), _rows(sqlite_run, table)
+        assert len(ours) == len(theirs), table.name
+        for mine, other in zip(ours, theirs):
+            assert all(_same(a, b) for a, b in zip(mine, other)), (table.name, mine, other)
+        compared += len(ours)
+    assert compared > 10_000
+    # the same stages ran, with the same fingerprints (the report's holds the database's URL)
+    runs = Base.metadata.tables["stage_runs"]
+    assert {row for row in _rows(postgres_url, runs) if row[0] != "report"} == {
+        row for row in _rows(sqlite_run, runs) if row[0] != "report"
+    }
+
+
+def test_a_second_run_on_postgresql_is_up_to_date(postgres_url, tmp_path, test_data):
+    source = str(test_data / "bb1997_sf04_head.pbn")
+    arguments = ["run", source, "--to", "dds", "--db", postgres_url, "--out", str(tmp_path)]
+    assert CliRunner().invoke(main, arguments).exit_code == 0
+    again = CliRunner().invoke(main, arguments)
+    assert again.exit_code == 0
+    for stage in ("clean", "match", "dds"):
+        assert f"{stage}: up to date, nothing to do" in again.output
