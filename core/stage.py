@@ -92,8 +92,9 @@ class Stage:
     extra_input: Callable[[StageContext], Any] | None = None
     # A stage with nothing to do says why here (ingest without sources).
     idle_reason: Callable[[StageContext], str | None] | None = None
-    # A stage whose output lives outside the database says whether it is still there.
-    outputs_present: Callable[[StageContext], bool] | None = None
+    # Why the stage's results are incomplete though its inputs did not change (a report file
+    # deleted, boards whose worker died), or None: such a stage runs again.
+    incomplete: Callable[[StageContext], str | None] | None = None
 
     @property
     def module(self) -> str:

@@ -197,18 +197,19 @@ def upsert(conn: Connection, model: type[Base], rows: Sequence[Mapping[str, Any]
     keys = [column.name for column in table.primary_key.columns]
     others = [column.name for column in table.columns if column.name not in keys]
     dialect = conn.dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert as dialect_insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert as dialect_insert
-        statement = dialect_insert(table)
-        conn.execute(
-            statement.on_conflict_do_update(
-                index_elements=keys, set_={name: statement.excluded[name] for name in others}
-            ),
-            list(rows),
-        )
+    if dialect == "sqlite":
+        from sqlalchemy.dialects import sqlite
+
+        lite = sqlite.insert(table)
+        update = {name: lite.excluded[name] for name in others}
+        conn.execute(lite.on_conflict_do_update(index_elements=keys, set_=update), list(rows))
+        return
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        pg = postgresql.insert(table)
+        update = {name: pg.excluded[name] for name in others}
+        conn.execute(pg.on_conflict_do_update(index_elements=keys, set_=update), list(rows))
         return
     for row in rows:
         conn.execute(table.delete().where(*(table.c[key] == row[key] for key in keys)))

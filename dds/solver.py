@@ -7,7 +7,11 @@ Guards against endplay's and DDS's warts:
 * a failed solve writes ``dump.txt`` into the working directory: every call runs inside a
   private temporary directory;
 * a batch that fails is retried deal by deal, so one bad deal costs only itself; its error
-  is returned as the reason, never raised.
+  is returned as the reason, never raised;
+* DDS keeps per-process state (its thread memory, the working directory it dumps into) and
+  crashes when two solves run at once in one process, as they do in a Dask worker with
+  several threads: every call here holds one process-wide lock, whatever the caller's
+  threads.
 
 Tables are returned as :class:`~bridgerank.bridge.ddtable.DDTable`.
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import threading
 from typing import Iterator, NamedTuple, Sequence
 
 from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
@@ -24,20 +29,24 @@ from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
 TABLE_BATCH = 40
 PLAY_BATCH = 200
 _workdir: str | None = None
+# One DDS call at a time in this process (re-entrant: a solve may set the thread count).
+_DDS_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
 def _in_private_dir() -> Iterator[None]:
-    """Run DDS in a directory of our own, where its ``dump.txt`` harms nothing."""
+    """Run DDS alone in this process, in a directory of our own where its ``dump.txt``
+    harms nothing (the directory is the process's: hence the lock around the change too)."""
     global _workdir
-    if _workdir is None or not os.path.isdir(_workdir):
-        _workdir = tempfile.mkdtemp(prefix="bridgerank-dds-")
-    previous = os.getcwd()
-    os.chdir(_workdir)
-    try:
-        yield
-    finally:
-        os.chdir(previous)
+    with _DDS_LOCK:
+        if _workdir is None or not os.path.isdir(_workdir):
+            _workdir = tempfile.mkdtemp(prefix="bridgerank-dds-")
+        previous = os.getcwd()
+        os.chdir(_workdir)
+        try:
+            yield
+        finally:
+            os.chdir(previous)
 
 
 _threads_set: int | None = None
@@ -49,12 +58,13 @@ def set_threads(threads: int) -> None:
     DDS reallocates its per-thread memory on every call, so it is called only on a change.
     """
     global _threads_set
-    if threads == _threads_set:
-        return
-    from endplay import _dds
+    with _DDS_LOCK:
+        if threads == _threads_set:
+            return
+        from endplay import _dds
 
-    _dds.SetMaxThreads(threads)
-    _threads_set = threads
+        _dds.SetMaxThreads(threads)
+        _threads_set = threads
 
 
 class PlayRequest(NamedTuple):

@@ -15,12 +15,13 @@ import os
 from collections import defaultdict
 from typing import Any, Iterator
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, func, select
 
 from bridgerank.bridge.ddtable import DDTable as StoredTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.codehash import code_fingerprint
+from bridgerank.core.errors import BridgerankError
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
@@ -34,7 +35,7 @@ from bridgerank.dds.tables import (
     PlayerStats,
     SeatStats,
 )
-from bridgerank.dds.workers import ChunkResult, plan_chunks, run_chunks
+from bridgerank.dds.workers import WORKER_DIED, ChunkResult, plan_chunks, run_chunks
 
 # A board's analysis depends on its fields and on the code a worker runs on it: the analysis
 # module and all it imports (verdicts, counters, scoring, the solver and endplay's version).
@@ -48,21 +49,38 @@ def _digest(board: dict[str, Any], code: str) -> str:
 
 
 def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
-    """Boards without a current analysis; stale analyses are deleted. Returns (todo, kept)."""
+    """Boards without a current analysis; stale analyses are deleted. Returns (todo, kept).
+
+    A board whose worker died is not done: its analysis is deleted and it runs again (a
+    board DDS itself rejected stays failed until the analysis code or the solver changes).
+    """
     boards = [
         dict(row)
         for row in conn.execute(
             select(*(getattr(Board, name) for name in BOARD_FIELDS)).order_by(Board.id)
         ).mappings()
     ]
-    done = dict(conn.execute(select(BoardAnalysis.board_id, BoardAnalysis.digest)).all())
+    done = dict(
+        conn.execute(
+            select(BoardAnalysis.board_id, BoardAnalysis.digest).where(
+                ~((BoardAnalysis.status == "failed") & BoardAnalysis.reason.startswith(WORKER_DIED))
+            )
+        ).all()
+    )
+    lost = set(
+        conn.execute(
+            select(BoardAnalysis.board_id).where(
+                (BoardAnalysis.status == "failed") & BoardAnalysis.reason.startswith(WORKER_DIED)
+            )
+        ).scalars()
+    )
     todo, stale = [], []
     for board in boards:
         digest = _digest(board, code)
         board["digest"] = digest
         if done.get(board["id"]) != digest:
             todo.append(board)
-            if board["id"] in done:
+            if board["id"] in done or board["id"] in lost:
                 stale.append(board["id"])
     for start in range(0, len(stale), 500):
         ids = stale[start : start + 500]
@@ -151,14 +169,58 @@ def aggregate_players(conn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]
     return stats, rate_rows
 
 
+def _lost_boards(context: StageContext) -> str | None:
+    """Boards whose worker died (not DDS's verdict on them): the next run analyses them."""
+    with context.engine.connect() as conn:
+        lost = conn.execute(
+            select(func.count()).where(
+                (BoardAnalysis.status == "failed") & BoardAnalysis.reason.startswith(WORKER_DIED)
+            )
+        ).scalar_one()
+    return f"{lost:,} boards whose worker died, to analyse again" if lost else None
+
+
+def failed_boards(conn: Connection) -> dict[str, int]:
+    """Boards the dds stage could not analyse, by reason (the solver's message, or the
+    worker's death)."""
+    rows = conn.execute(
+        select(BoardAnalysis.reason, func.count())
+        .where(BoardAnalysis.status == "failed")
+        .group_by(BoardAnalysis.reason)
+    ).all()
+    counts: dict[str, int] = {}
+    for reason, count in rows:
+        key = WORKER_DIED if reason.startswith(WORKER_DIED) else reason
+        counts[key] = counts.get(key, 0) + count
+    return counts
+
+
 def _threads(jobs: int, setting: int) -> int:
     return setting or max(1, (os.cpu_count() or 1) // max(jobs, 1))
 
 
-def _connect_dask(address: str):
+def _connect_dask(address: str, jobs: int) -> Any:
+    """A client of the cluster at ``address``, or of a local cluster of ``jobs`` processes.
+
+    Local workers get one thread each: DDS solves one deal at a time per process anyway
+    (:mod:`bridgerank.dds.solver`), and uses the cores through the processes.
+    """
     from dask.distributed import Client
 
-    return Client(address) if address else Client(processes=True, host="127.0.0.1")
+    try:
+        if address:
+            return Client(address, timeout=20)
+        return Client(
+            processes=True,
+            n_workers=jobs,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
+    except (OSError, TimeoutError) as problem:
+        error = BridgerankError(f"cannot reach the Dask scheduler at {address}: {problem}")
+        error.hint = "Start one with `dask scheduler`, or set [dds] scheduler to its address"
+        raise error from None
 
 
 def run(context: StageContext) -> dict[str, Any]:
@@ -172,12 +234,16 @@ def run(context: StageContext) -> dict[str, Any]:
             for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
             if t is not None
         }
+    client = _connect_dask(section.scheduler, context.jobs) if section.backend == "dask" else None
+    # Workers on this machine die with this run: loky's, and a local cluster's.
+    local = section.backend != "dask" or not section.scheduler
     chunks = plan_chunks(
         todo,
         known,
         section.chunk_deals,
         section.chunk_boards,
         _threads(context.jobs, section.dds_threads),
+        os.getpid() if local else None,
     )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
@@ -202,9 +268,8 @@ def run(context: StageContext) -> dict[str, Any]:
             counts["play_seconds"] += result.play_seconds
             yield from result.boards
 
-    client = _connect_dask(section.scheduler) if section.backend == "dask" else None
     try:
-        results = run_chunks(chunks, context.jobs, section.backend, section.retries)
+        results = run_chunks(chunks, context.jobs, section.backend, section.retries, client)
         for _ in context.progress(committed_boards(results), "dds boards", len(todo)):
             pass
     finally:
@@ -257,4 +322,5 @@ DDS_STAGE = Stage(
         PlayerRates,
     ),
     settings_sections=("dds",),
+    incomplete=_lost_boards,
 )

@@ -1,28 +1,38 @@
-"""Chunks of boards solved in worker processes (joblib: loky locally, or a Dask cluster).
+"""Chunks of boards solved in worker processes: loky's pool here, or a Dask cluster.
 
 A worker gets a chunk (boards, the tables already known for their deals, the deals still to
 solve), calls DDS, analyses each board and returns rows; it never touches the database. The
 parent commits each finished chunk in one transaction as :func:`run_chunks` yields it, so an
 interrupted run resumes from the last committed chunk.
 
-A chunk whose worker dies (a crash in native code) is run again alone; if it dies again its
-boards are returned as failed, with the reason, and the other chunks go on.
+A chunk whose worker dies (a crash in native code, an out-of-memory kill, a lost node) is run
+again: alone, on loky; on another worker, by the Dask scheduler. If it keeps killing its
+workers its boards are returned as failed with a reason that starts :data:`WORKER_DIED`, and
+the next run tries them again. An exception raised inside a worker is a bug: it is raised
+here, never recorded as a failure. Workers on this machine die with the process that
+started them, so a ``kill -9`` of a run leaves no solver computing for nobody.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from bridgerank.bridge.ddtable import DDTable
+from bridgerank.core.errors import BridgerankError
 from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
 from bridgerank.dds.solver import set_threads, solve_plays, solve_tables
 
 # Fault injection for tests: a worker given this board id kills itself, like a DDS segfault.
 CRASH_ENV = "BRIDGERANK_TEST_CRASH_BOARD"
+# The reason of boards whose worker died: not the boards' fault, so the next run retries them.
+WORKER_DIED = "worker died"
+# Seconds a Dask run waits with no worker in the cluster before it gives up, saying so.
+NO_WORKERS_PATIENCE = 60.0
 
 
 @dataclass
@@ -34,6 +44,7 @@ class Chunk:
     known_tables: dict[str, DDTable]  # deal hash -> table, for deals solved earlier
     new_deals: dict[str, str]  # deal hash -> PBN deal, tables to solve here
     threads: int = 0
+    parent: int | None = None  # pid of the run on this machine that the worker dies with
 
 
 @dataclass
@@ -49,6 +60,8 @@ class ChunkResult:
 
 def solve_chunk(chunk: Chunk) -> ChunkResult:
     """Solve and analyse one chunk (runs in a worker; pure apart from DDS)."""
+    if chunk.parent is not None:
+        _die_with(chunk.parent)
     crash = os.environ.get(CRASH_ENV)
     if crash and any(str(board["id"]) == crash for board in chunk.boards):
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -90,8 +103,32 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
     return result
 
 
+_watched: int | None = None
+
+
+def _die_with(parent: int) -> None:
+    """End this worker process when ``parent`` is gone (checked every second, in a thread;
+    DDS releases the interpreter's lock while it solves, so the check runs meanwhile)."""
+    global _watched
+    if _watched == parent:
+        return
+    _watched = parent
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # alive, and someone else's: not ours to judge
+                continue
+
+    threading.Thread(target=watch, name="bridgerank-parent-watch", daemon=True).start()
+
+
 def failed_chunk(chunk: Chunk, reason: str) -> ChunkResult:
-    """The result of a chunk whose worker died twice: every board failed with the reason."""
+    """The result of a chunk whose worker kept dying: every board failed with the reason."""
     return ChunkResult(
         chunk.number, [], [BoardResult(board["id"], "failed", reason) for board in chunk.boards]
     )
@@ -103,6 +140,7 @@ def plan_chunks(
     max_new_deals: int,
     max_boards: int,
     threads: int = 0,
+    parent: int | None = None,
 ) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
@@ -113,7 +151,7 @@ def plan_chunks(
     for board in boards:
         by_deal.setdefault(board["deal_hash"], []).append(board)
     chunks: list[Chunk] = []
-    current = Chunk(0, [], {}, {}, threads)
+    current = Chunk(0, [], {}, {}, threads, parent)
     for deal_hash in sorted(by_deal):
         group = by_deal[deal_hash]
         new = deal_hash not in known and any(needs_table(board) for board in group)
@@ -122,7 +160,7 @@ def plan_chunks(
             or len(current.boards) + len(group) > max_boards
         ):
             chunks.append(current)
-            current = Chunk(len(chunks), [], {}, {}, threads)
+            current = Chunk(len(chunks), [], {}, {}, threads, parent)
         current.boards.extend(group)
         if new:
             current.new_deals[deal_hash] = group[0]["deal"]
@@ -133,80 +171,124 @@ def plan_chunks(
     return chunks
 
 
-def _parallel(chunks: list[Chunk], jobs: int, backend: str) -> Iterator[ChunkResult]:
-    """Results of ``solve_chunk`` over chunks, in order, computed in worker processes.
+def _on_loky(chunks: list[Chunk], jobs: int) -> Iterator[ChunkResult]:
+    """Results of ``solve_chunk`` over chunks, in order, from loky's pool of processes.
 
-    ``loky`` uses a process pool even for one job (joblib would run a single job in this
-    process, where a crash in DDS would take the whole run down); ``dask`` goes through
-    joblib's dask backend onto the connected cluster.
+    A pool even for one job: joblib would run a single job in this process, where a crash in
+    DDS would take the whole run down.
     """
+    from joblib.externals.loky import get_reusable_executor
+
     chunks = list(chunks)  # the caller pops finished chunks from its own list
-    if backend == "loky":
-        from joblib.externals.loky import get_reusable_executor
+    executor = get_reusable_executor(max_workers=jobs, timeout=60)
+    window = max(2 * jobs, 2)  # a few chunks in flight: workers never wait, memory stays low
+    futures: list[Any] = [executor.submit(solve_chunk, chunk) for chunk in chunks[:window]]
+    for index in range(len(chunks)):
+        result = futures[index].result()
+        futures[index] = None  # let the result go once it is handed over
+        if index + window < len(chunks):
+            futures.append(executor.submit(solve_chunk, chunks[index + window]))
+        yield result
 
-        executor = get_reusable_executor(max_workers=jobs, timeout=60)
-        window = max(2 * jobs, 2)  # a few chunks in flight: workers never wait, memory stays low
-        futures = [executor.submit(solve_chunk, chunk) for chunk in chunks[:window]]
-        for index in range(len(chunks)):
-            result = futures[index].result()
-            futures[index] = None  # let the result go once it is handed over
-            if index + window < len(chunks):
-                futures.append(executor.submit(solve_chunk, chunks[index + window]))
-            yield result
-        return
-    from joblib import Parallel, delayed, parallel_config
 
-    with parallel_config(backend=backend, n_jobs=jobs):
-        yield from Parallel(return_as="generator")(delayed(solve_chunk)(c) for c in chunks)
+def _worker_deaths() -> tuple[type[BaseException], ...]:
+    from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
+
+    return (TerminatedWorkerError, BrokenProcessPool)
+
+
+def _loky_chunks(chunks: Iterable[Chunk], jobs: int, retries: int) -> Iterator[ChunkResult]:
+    """Chunks on loky; a worker's death ends the pool's run: the chunk at its head is run
+    alone, and the chunks after it start a new run."""
+    pending = list(chunks)
+    deaths = _worker_deaths()
+    while pending:
+        try:
+            for result in _on_loky(pending, jobs):
+                pending.pop(0)
+                yield result
+        except deaths:
+            yield _alone(pending.pop(0), retries)
+
+
+def _alone(chunk: Chunk, retries: int) -> ChunkResult:
+    """Run a chunk whose worker died by itself; after ``retries`` more deaths its boards fail."""
+    for _ in range(retries):
+        try:
+            return next(_on_loky([chunk], 1))
+        except _worker_deaths():
+            continue
+    return failed_chunk(chunk, f"{WORKER_DIED} {retries + 1} times")
+
+
+def _dask_chunks(
+    chunks: Iterable[Chunk], jobs: int, client: Any, patience: float = NO_WORKERS_PATIENCE
+) -> Iterator[ChunkResult]:
+    """Chunks on a Dask cluster, at most ``jobs`` in flight; each result as it comes.
+
+    The scheduler runs a chunk whose worker died again on another worker; one that kills
+    workers again and again comes back as ``KilledWorker`` and its boards fail. A cluster
+    with no worker left for ``patience`` seconds is an error, never a silent wait.
+    """
+    from distributed import KilledWorker, wait
+
+    pending = list(chunks)
+    in_flight: dict[Any, Chunk] = {}
+    alone_since: float | None = None
+    try:
+        while pending or in_flight:
+            while pending and len(in_flight) < jobs:
+                chunk = pending.pop(0)
+                in_flight[client.submit(solve_chunk, chunk, pure=False)] = chunk
+            try:
+                done = wait(list(in_flight), timeout=2.0, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                done = set()
+            for future in done:
+                chunk = in_flight.pop(future)
+                try:
+                    result = future.result()
+                except KilledWorker as problem:
+                    result = failed_chunk(chunk, f"{WORKER_DIED} (Dask: {problem})")
+                yield result
+            if done or client.nthreads():
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > patience:
+                raise BridgerankError(
+                    f"the Dask cluster at {client.scheduler.address} has had no worker for "
+                    f"{patience:.0f} s; {len(pending) + len(in_flight)} chunks are not done"
+                )
+    finally:
+        if in_flight:
+            client.cancel(list(in_flight))
 
 
 def run_chunks(
-    chunks: Iterable[Chunk], jobs: int, backend: str = "loky", retries: int = 1
+    chunks: Iterable[Chunk],
+    jobs: int,
+    backend: str = "loky",
+    retries: int = 1,
+    client: Any = None,
 ) -> Iterator[ChunkResult]:
-    """Run chunks in parallel and yield each result as it comes, in order.
+    """Run chunks in parallel and yield each result as it comes.
 
     Parameters
     ----------
     chunks : iterable of Chunk
     jobs : int
-        Worker processes (loky) or tasks at once (dask).
+        Worker processes (loky), or chunks in flight at once on the cluster (dask).
     backend : {"loky", "dask"}
-        joblib backend; "dask" needs a ``dask.distributed.Client`` already connected.
     retries : int
-        Times a chunk whose worker died is run again alone before its boards fail.
-
-    Notes
-    -----
-    A worker's death ends the parallel run it belonged to: the chunk at its head is run
-    alone, and the chunks after it start a new parallel run.
+        Times a chunk whose loky worker died is run again alone before its boards fail
+        (on Dask, the scheduler's ``allowed-failures`` decides).
+    client : dask.distributed.Client, optional
+        The connected client, for ``backend="dask"``.
     """
-    pending = list(chunks)
-    deaths: dict[int, int] = {}
-    while pending:
-        try:
-            for result in _parallel(pending, jobs, backend):
-                pending.pop(0)
-                yield result
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except Exception as problem:  # noqa: BLE001 - a worker died: isolate the chunk
-            result = _alone(pending[0], backend, retries, deaths, problem)
-            pending.pop(0)
-            yield result
-
-
-def _alone(
-    chunk: Chunk, backend: str, retries: int, deaths: dict[int, int], problem: Exception
-) -> ChunkResult:
-    """Run a suspect chunk by itself; after ``retries`` deaths its boards fail."""
-    deaths[chunk.number] = deaths.get(chunk.number, 0) + 1
-    while True:
-        try:
-            return next(_parallel([chunk], 1, backend))
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except Exception as again:  # noqa: BLE001
-            deaths[chunk.number] += 1
-            if deaths[chunk.number] > retries:
-                name = type(again).__name__ or type(problem).__name__
-                return failed_chunk(chunk, f"worker died {deaths[chunk.number]} times ({name})")
+    if backend == "dask":
+        if client is None:
+            raise BridgerankError("the dask backend needs a connected dask.distributed client")
+        yield from _dask_chunks(chunks, jobs, client)
+    else:
+        yield from _loky_chunks(chunks, jobs, retries)

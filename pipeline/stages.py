@@ -186,8 +186,8 @@ def run_stages(
             outcome = StageOutcome(stage.name, "idle", note=idle)
         else:
             context.fingerprint = stage_fingerprint(context)
-            present = stage.outputs_present(context) if stage.outputs_present else True
-            if not force and present and is_up_to_date(context):
+            missing = stage.incomplete(context) if stage.incomplete else None
+            if not force and not missing and is_up_to_date(context):
                 outcome = StageOutcome(stage.name, "up to date")
             else:
                 outcome = StageOutcome(stage.name, "ran", stage.run(context))

@@ -11,6 +11,7 @@ from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint
+from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.stages import get_stage, stage_names
 
 
@@ -51,7 +52,9 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
     """One dict per stage: ``stage``, ``state``, ``finished``, ``seconds``, ``brief``.
 
     ``state`` is ``never run``, ``up to date``, ``out of date`` (inputs, settings or code
-    changed since the last run) or ``not ready`` (an input table was never written). Ingest,
+    changed since the last run), ``incomplete`` (results lost since: a report file deleted,
+    boards whose worker died; the brief says which) or ``not ready`` (an input table was never
+    written). Ingest,
     whose input is the files named on the command line, is ``done`` once it has run.
     """
     rows = []
@@ -60,27 +63,41 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
         with engine.connect() as conn:
             last = ledger.last_run(conn, name)
         summary = json.loads(last["summary"]) if last else {}
+        missing = None
         if name == "ingest":
             state = "done" if last else "never run"
         else:
             context = StageContext(engine=engine, settings=settings, stage=stage)
             try:
                 context.fingerprint = stage_fingerprint(context)
+                missing = stage.incomplete(context) if stage.incomplete else None
                 if last is None:
                     state = "never run"
-                elif last["fingerprint"] == context.fingerprint:
-                    state = "up to date"
-                else:
+                elif last["fingerprint"] != context.fingerprint:
                     state = "out of date"
+                elif missing:
+                    state = "incomplete"
+                else:
+                    state = "up to date"
             except StageNotReady:
                 state = "not ready"
+        brief = _brief(name, summary)
+        if name == "dds" and last:
+            with engine.connect() as conn:
+                failed = failed_boards(conn)
+            if failed:  # how many boards could not be analysed, and why
+                brief += "; failed: " + ", ".join(
+                    f"{count:,} {reason[:60]}" for reason, count in sorted(failed.items())
+                )
+        if state == "incomplete" and missing:
+            brief = f"{missing}; {brief}"
         rows.append(
             {
                 "stage": name,
                 "state": state,
                 "finished": last["finished_at"].strftime("%Y-%m-%d %H:%M:%S") if last else None,
                 "seconds": last["seconds"] if last else None,
-                "brief": _brief(name, summary),
+                "brief": brief,
             }
         )
     return rows

@@ -177,8 +177,9 @@ def _extra_input(context: StageContext) -> list[Any]:
     return [str(report_path(context.settings).resolve()), digest.hexdigest()]
 
 
-def _report_exists(context: StageContext) -> bool:
-    return report_path(context.settings).exists()
+def _report_missing(context: StageContext) -> str | None:
+    path = report_path(context.settings)
+    return None if path.exists() else f"{path} is missing"
 
 
 REPORT_STAGE = Stage(
@@ -189,5 +190,5 @@ REPORT_STAGE = Stage(
     writes=(),
     settings_sections=("store",),
     extra_input=_extra_input,
-    outputs_present=_report_exists,
+    incomplete=_report_missing,
 )

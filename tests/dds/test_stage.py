@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
+from joblib.externals.loky import get_reusable_executor
 from sqlalchemy import select, update
 
 from bridgerank.cleaning.clean.tables import Board
@@ -35,8 +36,6 @@ def _stats(out):
 @pytest.fixture(autouse=True)
 def fresh_workers():
     """Worker processes are spawned per test, with the environment the test sets."""
-    from joblib.externals.loky import get_reusable_executor
-
     get_reusable_executor().shutdown(wait=True)
     yield
     get_reusable_executor().shutdown(wait=True)
@@ -109,6 +108,31 @@ def test_a_worker_crash_costs_only_its_chunk(tmp_path, monkeypatch):
     assert chunk_mates <= len(failed) <= 4  # the chunk of 2 deals, nothing else
     assert reason.startswith("worker died 2 times")
     assert "failed" in output
+
+
+def test_boards_whose_worker_died_are_analysed_by_the_next_run(tmp_path, monkeypatch):
+    settings = tmp_path / "small_chunks.toml"
+    settings.write_text("[dds]\nchunk_deals = 2\n")
+    _run(tmp_path, SLICE, "--to", "match")
+    monkeypatch.setenv(CRASH_ENV, "1")
+    _run(tmp_path, "--config", settings)
+    with _db(tmp_path) as db:
+        lost = db.execute("select count(*) from board_analysis where status = 'failed'")
+        lost = lost.fetchone()[0]
+    assert lost >= 1
+    status = CliRunner().invoke(main, ["status", "--out", str(tmp_path), "--config", settings])
+    dds_line = next(line for line in status.output.splitlines() if line.startswith("dds"))
+    assert "incomplete" in dds_line and f"{lost} boards whose worker died" in dds_line
+    assert f"failed: {lost} worker died" in dds_line
+
+    monkeypatch.delenv(CRASH_ENV)  # the node is healthy again: a plain rerun heals
+    get_reusable_executor().shutdown(wait=True)
+    output = _run(tmp_path, "--config", settings)
+    assert f"dds: {lost} boards analysed now ({lost} ok, 0 skipped, 0 failed)" in output
+    with _db(tmp_path) as db:
+        statuses = dict(db.execute("select status, count(*) from board_analysis group by status"))
+    assert statuses == {"ok": 12}
+    assert "dds: up to date" in _run(tmp_path, "--config", settings)
 
 
 def test_dask_cluster_gives_the_same_results(tmp_path):
