@@ -9,6 +9,7 @@ The tree (exit code of the ``bridgerank`` command in brackets)::
     ├── StageNotReady [1]      a stage was asked to run before the stages it reads from
     ├── StoreError [3]         the database cannot be opened, read or written (bad URL,
     │                          missing driver, not a database, disk full, read-only)
+    ├── DatabaseInUse [4]      another run is writing to the database; names that run
     ├── SolverError            DDS rejected a deal or a play; carries the solver's message
     ├── InvalidGame            a game given to a rating method is malformed
     └── NoEstimate             a rating has no finite estimate (a player never wins or loses)
@@ -90,6 +91,16 @@ class StoreError(BridgerankError):
     """The database cannot be opened, read or written."""
 
     exit_code = 3
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+class DatabaseInUse(BridgerankError):
+    """Another bridgerank run holds the database's writer lock."""
+
+    exit_code = 4
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)

@@ -25,6 +25,7 @@ from sqlalchemy import (
     create_engine,
     event,
     exc,
+    inspect,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -69,6 +70,13 @@ class TableVersion(Base):
     version: Mapped[str] = mapped_column(String(64))
 
 
+def _sqlite_read_only(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+    # A reader changes nothing, not even the journal mode of a file it opens.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
 def database_url(db: str | None, out: str | Path) -> str:
     """A SQLAlchemy URL from ``--db`` (a URL or a file path) or the default under ``out``."""
     if db and "://" in db:
@@ -85,28 +93,40 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor.close()
 
 
-def open_engine(url: str) -> Engine:
-    """Create the engine, the SQLite file's folder and any missing table.
+def open_engine(url: str, create: bool = True) -> Engine:
+    """Create the engine; with ``create``, also the SQLite file's folder and missing tables.
 
     Parameters
     ----------
     url : str
         A SQLAlchemy URL.
+    create : bool
+        False for commands that only read (``status``): they never create a database, a
+        folder or a table, and a SQLite file that does not exist is an error.
 
     Raises
     ------
     StoreError
-        For a URL that is not one, an unknown scheme, a driver that is not installed, or a
-        file that cannot be opened as a database.
+        For a URL that is not one, an unknown scheme, a driver that is not installed, a file
+        that cannot be opened as a database, or (``create=False``) no database.
     """
     with store_errors(url):
         file = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
-        if file and file != ":memory:" and not file.startswith("file:"):  # not a URI filename
+        on_disk = bool(file) and file != ":memory:" and not file.startswith("file:")
+        if on_disk and not create and not Path(file).is_file():
+            raise StoreError(
+                f"no database at {file}",
+                "Run `bridgerank run` to create it, or pass --db to an existing one",
+            )
+        if on_disk and create:
             Path(file).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(engine)
+            event.listen(engine, "connect", _sqlite_pragmas if create else _sqlite_read_only)
+        if create:
+            Base.metadata.create_all(engine)
+        else:  # a reader fails here, in one line, on a file that is no database
+            inspect(engine).get_table_names()
     return engine
 
 

@@ -8,6 +8,7 @@ standard error with a hint (:mod:`bridgerank.core.errors`).
 from __future__ import annotations
 
 import functools
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -85,7 +86,12 @@ class _Session:
     """Settings and engine from the common options."""
 
     def __init__(
-        self, db: str | None, out: str | None, config_file: str | None, jobs: int | None
+        self,
+        db: str | None,
+        out: str | None,
+        config_file: str | None,
+        jobs: int | None,
+        read_only: bool = False,
     ) -> None:
         # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
         # the --config file and the defaults; a flag not given leaves the layers below it.
@@ -106,7 +112,7 @@ class _Session:
 
         store = self.settings.store
         self.url = database_url(store.db or None, store.out)
-        self.engine = open_store(self.url)
+        self.engine = open_store(self.url, create=not read_only)
         click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
         click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
         self.jobs = self.settings.run.jobs
@@ -314,6 +320,7 @@ def _run(
                 force=force,
                 progress=_progress,
                 on_outcome=report,
+                what=shlex.join(["bridgerank", *sys.argv[1:]]),
             )
     except BridgerankError as problem:
         problem.hint = problem.hint or f"Resume with: bridgerank run --from {current['stage']}"
@@ -442,7 +449,7 @@ def regress(
 @_fail_cleanly
 def status(**common: Any) -> None:
     """Show each stage's last run and whether it is up to date."""
-    session = _Session(**common)
+    session = _Session(**common, read_only=True)
     click.echo(f"database: {session.url}")
     click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
     from bridgerank.pipeline.status import stage_status

@@ -99,8 +99,9 @@ def all_stages() -> list[Stage]:
     return [get_stage(name) for name in stage_names()]
 
 
-def open_store(url: str) -> Engine:
-    """The engine of the database at ``url``, with every stage's tables created.
+def open_store(url: str, create: bool = True) -> Engine:
+    """The engine of the database at ``url``, with every stage's tables created (``create``)
+    or, for commands that only read, nothing created.
 
     The kernel's :func:`~bridgerank.core.store.open_engine` creates the tables declared so
     far; importing every stage first declares them all.
@@ -108,7 +109,7 @@ def open_store(url: str) -> Engine:
     from bridgerank.core.store import open_engine
 
     all_stages()
-    return open_engine(url)
+    return open_engine(url, create=create)
 
 
 def select_stages(
@@ -139,8 +140,11 @@ def run_stages(
     force: bool = False,
     progress: Progress = no_progress,
     on_outcome: Callable[[StageOutcome], None] | None = None,
+    what: str = "bridgerank",
 ) -> list[StageOutcome]:
     """Run stages in order, skipping those whose fingerprint is unchanged.
+
+    The run holds the database's writer lock throughout (:mod:`bridgerank.core.lock`).
 
     Parameters
     ----------
@@ -159,39 +163,47 @@ def run_stages(
         ``progress(iterable, label, total)`` wrapper for long loops.
     on_outcome : callable, optional
         Called after each stage, so a CLI can print as it goes.
+    what : str
+        What this run is (its command line), named to a run refused while this one holds
+        the lock.
+
+    Raises
+    ------
+    DatabaseInUse
+        When another run is writing to the database.
 
     Returns
     -------
     list of StageOutcome
     """
-    outcomes = []
+    from bridgerank.core.lock import run_lock
     from bridgerank.core.store import Base
 
-    for stage in stages:
-        # the stage's tables exist even on an engine opened before its module was imported
-        Base.metadata.create_all(
-            engine,
-            tables=[model.__table__ for model in stage.reads + stage.optional_reads + stage.writes],
-        )
-        context = StageContext(
-            engine=engine,
-            settings=settings,
-            stage=stage,
-            sources=sources,
-            jobs=jobs,
-            progress=progress,
-        )
-        idle = stage.idle_reason(context) if stage.idle_reason else None
-        if idle:
-            outcome = StageOutcome(stage.name, "idle", note=idle)
-        else:
-            context.fingerprint = stage_fingerprint(context)
-            missing = stage.incomplete(context) if stage.incomplete else None
-            if not force and not missing and is_up_to_date(context):
-                outcome = StageOutcome(stage.name, "up to date")
+    outcomes = []
+    with run_lock(engine, what):
+        for stage in stages:
+            # the stage's tables exist even on an engine opened before its module was imported
+            tables = stage.reads + stage.optional_reads + stage.writes
+            Base.metadata.create_all(engine, tables=[model.__table__ for model in tables])
+            context = StageContext(
+                engine=engine,
+                settings=settings,
+                stage=stage,
+                sources=sources,
+                jobs=jobs,
+                progress=progress,
+            )
+            idle = stage.idle_reason(context) if stage.idle_reason else None
+            if idle:
+                outcome = StageOutcome(stage.name, "idle", note=idle)
             else:
-                outcome = StageOutcome(stage.name, "ran", stage.run(context))
-        outcomes.append(outcome)
-        if on_outcome:
-            on_outcome(outcome)
+                context.fingerprint = stage_fingerprint(context)
+                missing = stage.incomplete(context) if stage.incomplete else None
+                if not force and not missing and is_up_to_date(context):
+                    outcome = StageOutcome(stage.name, "up to date")
+                else:
+                    outcome = StageOutcome(stage.name, "ran", stage.run(context))
+            outcomes.append(outcome)
+            if on_outcome:
+                on_outcome(outcome)
     return outcomes

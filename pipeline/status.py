@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 
 from bridgerank.core import ledger
@@ -54,23 +55,29 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
     ``state`` is ``never run``, ``up to date``, ``out of date`` (inputs, settings or code
     changed since the last run), ``incomplete`` (results lost since: a report file deleted,
     boards whose worker died; the brief says which) or ``not ready`` (an input table was never
-    written). Ingest,
-    whose input is the files named on the command line, is ``done`` once it has run.
+    written). Ingest, whose input is the files named on the command line, is ``done`` once it
+    has run. Nothing is written: the database is only read.
     """
     rows = []
+    # status only reads: a database no run has written to has no ledger, and gets none here
+    ledger_kept = "stage_runs" in inspect(engine).get_table_names()
     for name in stage_names():
         stage = get_stage(name)
-        with engine.connect() as conn:
-            last = ledger.last_run(conn, name)
+        last = None
+        if ledger_kept:
+            with engine.connect() as conn:
+                last = ledger.last_run(conn, name)
         summary = json.loads(last["summary"]) if last else {}
         missing = None
         if name == "ingest":
             state = "done" if last else "never run"
+        elif not ledger_kept:
+            state = "never run"
         else:
             context = StageContext(engine=engine, settings=settings, stage=stage)
             try:
                 context.fingerprint = stage_fingerprint(context)
-                missing = stage.incomplete(context) if stage.incomplete else None
+                missing = stage.incomplete(context) if stage.incomplete and last else None
                 if last is None:
                     state = "never run"
                 elif last["fingerprint"] != context.fingerprint:

@@ -11,6 +11,8 @@ import datetime as _dt
 import hashlib
 import json
 import math
+import shutil
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -150,22 +152,39 @@ def report_path(settings: Settings) -> Path:
 
 
 def run(context: StageContext) -> dict[str, Any]:
-    """Write the report and the CSV exports."""
+    """Write the report and the CSV exports.
+
+    Both are written beside their final places first and moved there only once the ledger
+    row is committed: a run that fails (a read-only database, a full disk) leaves the
+    previous report and CSVs as they were, and a reader never sees half a report.
+    """
     path = report_path(context.settings)
     path.parent.mkdir(parents=True, exist_ok=True)
     html = render(context.engine, context.settings, str(context.engine.url))
-    temporary = path.with_suffix(".html.tmp")
-    temporary.write_text(html, encoding="utf-8")
-    temporary.replace(path)  # a reader never sees half a report
-    csv_files = export_csv(context.engine, path.parent / "csv")
-    summary = {
-        "report": str(path),
-        "bytes": len(html.encode("utf-8")),
-        "csv_tables": len(csv_files),
-    }
-    with context.engine.begin() as conn:
-        context.finish(conn, summary, outputs=())
+    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=path.parent))
+    try:
+        (staging / path.name).write_text(html, encoding="utf-8")
+        csv_files = export_csv(context.engine, staging / "csv")
+        summary = {
+            "report": str(path),
+            "bytes": len(html.encode("utf-8")),
+            "csv_tables": len(csv_files),
+        }
+        with context.engine.begin() as conn:
+            context.finish(conn, summary, outputs=())
+        _publish(staging, path)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return summary
+
+
+def _publish(staging: Path, path: Path) -> None:
+    """Move the staged report and CSVs into place, each file by an atomic rename."""
+    folder = path.parent / "csv"
+    folder.mkdir(exist_ok=True)
+    for staged in (staging / "csv").iterdir():
+        staged.replace(folder / staged.name)
+    (staging / path.name).replace(path)
 
 
 def _extra_input(context: StageContext) -> list[Any]:

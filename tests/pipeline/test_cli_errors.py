@@ -34,8 +34,10 @@ def test_a_bad_database_url(tmp_path, db, message, hint):
 
 
 def test_a_folder_or_a_file_that_is_no_database(tmp_path):
-    error, advice = _fails("status", "--db", str(tmp_path), "--out", str(tmp_path))
+    error, advice = _fails("clean", "--db", str(tmp_path), "--out", str(tmp_path))
     assert error.startswith("error: cannot open the database") and "--db" not in error
+    error, advice = _fails("status", "--db", str(tmp_path), "--out", str(tmp_path))
+    assert error == f"error: no database at {tmp_path}"
     picture = tmp_path / "picture.png"
     picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
     error, advice = _fails("status", "--db", str(picture), "--out", str(tmp_path))
@@ -71,3 +73,16 @@ def test_a_report_that_cannot_be_written(tmp_path, test_data):
     error, advice = result.output.strip().splitlines()[-2:]
     assert error == f"error: cannot write {out / 'csv'}: File exists"
     assert advice.startswith("Check the folder's permissions")
+
+
+def test_status_creates_nothing(tmp_path):
+    typo = tmp_path / "no" / "such" / "bridgerank.db"
+    error, advice = _fails("status", "--db", str(typo))
+    assert error == f"error: no database at {typo}"
+    assert advice.startswith("Run `bridgerank run` to create it")
+    assert not (tmp_path / "no").exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()  # a database no run has written to: status reads it, and leaves it empty
+    result = CliRunner().invoke(main, ["status", "--db", str(empty)])
+    assert result.exit_code == 0 and result.output.count("never run") == 7
+    assert empty.stat().st_size == 0

@@ -102,8 +102,12 @@ def test_only_from_to(tmp_path):
 
 def test_status(tmp_path):
     out = tmp_path / "out"
-    before = _invoke("status", "--out", out)
-    assert "clean    not ready" in before.output
+    before = CliRunner().invoke(main, ["status", "--out", str(out)])
+    assert before.exit_code == 3 and "no database at" in before.output
+    assert not out.exists()  # status creates nothing
+    _invoke("run", "--to", "ingest", "--out", out)
+    ingested = _invoke("status", "--out", out).output
+    assert "clean    never run" in ingested and "match    not ready" in ingested
     _invoke("run", "--to", "match", "--out", out)
     after = _invoke("status", "--out", out)
     assert "ingest   done" in after.output
