@@ -452,13 +452,18 @@ def status(**common: Any) -> None:
     session = _Session(**common, read_only=True)
     click.echo(f"database: {session.url}")
     click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
-    from bridgerank.pipeline.status import stage_status
+    from bridgerank.pipeline.status import skipped_files, stage_status
 
     for row in stage_status(session.engine, session.settings):
         click.echo(
             f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
             f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}"
         )
+    shown, total = skipped_files(session.engine)
+    for path, reason in shown:
+        click.echo(f"skipped by ingest: {path} ({reason})")
+    if total > len(shown):
+        click.echo(f"... and {total - len(shown):,} more files skipped (table skipped_files)")
 
 
 def _stage_command(name: str, summary: str) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import inspect
+from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import Engine
 
+from bridgerank.cleaning.ingest.tables import SkippedFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
@@ -108,3 +109,16 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def skipped_files(engine: Engine, limit: int = 20) -> tuple[list[tuple[str, str]], int]:
+    """Files of folders that ingest did not read: up to ``limit`` (path, reason), and how many
+    there are in all."""
+    if "skipped_files" not in inspect(engine).get_table_names():
+        return [], 0
+    with engine.connect() as conn:
+        total = conn.execute(select(func.count()).select_from(SkippedFile)).scalar_one()
+        rows = conn.execute(
+            select(SkippedFile.path, SkippedFile.reason).order_by(SkippedFile.path).limit(limit)
+        ).all()
+    return [(path, reason) for path, reason in rows], total

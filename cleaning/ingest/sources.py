@@ -93,13 +93,14 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
     Raises
     ------
     SourceError
-        For a named path that does not exist.
+        For a named path that does not exist, or a named folder with no file to look at.
     """
     found: list[Candidate] = []
     endings = tuple(ext.lower() for ext in extensions)
     for source in sources:
         path = Path(source)
         if path.is_dir():
+            before = len(found)
             for folder, subfolders, files in os.walk(path):
                 if is_valet_folder(Path(folder)):
                     # deals are read through scores.txt; altnames/ and postproc/ repeat it
@@ -108,6 +109,10 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
                 for name in sorted(files):
                     if name.lower().endswith(endings):
                         found.append(Candidate(Path(folder) / name, False))
+            if len(found) == before:
+                raise SourceError(
+                    path, f"no file to read in this folder (looked for {', '.join(endings)})"
+                )
         elif path.exists():
             found.append(Candidate(path, True))
         else:

@@ -14,11 +14,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, insert, select
 
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
 from bridgerank.cleaning.ingest.sources import READERS, decode, discover, sniff, unpack
-from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
+from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import SourceError
 from bridgerank.core.sections import IngestSettings, Settings
@@ -152,6 +152,8 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.begin() as conn:
         conn.execute(pending.delete())
         conn.execute(pending.insert().values(sources=json.dumps(list(map(str, context.sources)))))
+    failed_named: list[SourceError] = []
+    skipped: dict[str, str] = {}
     for candidate in context.progress(candidates, "ingest files", len(candidates)):
         try:
             status, count = ingest_file(context.engine, candidate.path, named=candidate.named)
@@ -159,9 +161,32 @@ def run(context: StageContext) -> dict[str, Any]:
             log.info("%s", problem)
             errors.append(str(problem))
             statuses["unreadable"] += 1
+            if candidate.named:
+                failed_named.append(problem)
+            else:
+                skipped[str(candidate.path)] = problem.problem
             continue
+        if status == "not bridge data":
+            skipped[str(candidate.path)] = status
         statuses[status] += 1
         records += count
+    with context.engine.begin() as conn:
+        # the folders' files not read, by name, for `bridgerank status` (the latest word on each)
+        for path in skipped:
+            conn.execute(delete(SkippedFile).where(SkippedFile.path == path))
+        if skipped:
+            conn.execute(
+                insert(SkippedFile),
+                [{"path": path, "reason": reason} for path, reason in skipped.items()],
+            )
+    if failed_named:  # what was named and readable is stored; the run stops here
+        with context.engine.begin() as conn:
+            conn.execute(pending.delete())  # not interrupted: a plain rerun must not retry it
+        first = failed_named[0]
+        more = f" (and {len(failed_named) - 1} more named files)" if len(failed_named) > 1 else ""
+        error = SourceError(first.path, first.problem + more)
+        error.hint = "The other files were stored; fix or leave out this one and run again"
+        raise error
     summary = {"files": dict(statuses), "records": records, "errors": errors}
     with context.engine.begin() as conn:
         conn.execute(pending.delete())
@@ -173,7 +198,7 @@ INGEST_STAGE = Stage(
     name="ingest",
     run=run,
     reads=(),
-    writes=(SourceFile, RawBoard, PendingIngest),
+    writes=(SourceFile, RawBoard, PendingIngest, SkippedFile),
     settings_sections=("ingest",),
     extra_input=_extra_input,
     idle_reason=_idle_reason,

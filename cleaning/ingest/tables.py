@@ -47,6 +47,16 @@ for _field in RAW_FIELDS:
     setattr(RawBoard, _field, mapped_column(_field, Text, nullable=True))
 
 
+class SkippedFile(Base):
+    """A file found in a folder and not ingested, with why (a named file that cannot be read
+    fails the run instead)."""
+
+    __tablename__ = "skipped_files"
+    path: Mapped[str] = mapped_column(Text, primary_key=True)
+    reason: Mapped[str] = mapped_column(Text)
+    seen_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=utc_now)
+
+
 class PendingIngest(Base):
     """Sources of an ingest that started and has not finished: a plain rerun resumes them."""
 

@@ -1,9 +1,11 @@
-"""The dds stage on a real Dask cluster whose worker is killed in the middle of the run.
+"""Workers killed, and a run killed: the dds stage on a real Dask cluster whose worker is
+killed in the middle of the run, and a run killed with its loky workers in full flight.
 
 A scheduler and two workers with three threads each run on 127.0.0.1 (threads share a
 process: DDS must never solve twice at once in one process, or it crashes). One worker is
 killed with SIGKILL once the first chunks are committed; the run still finishes, and every
-table equals a run on loky's local processes.
+table equals a run on loky's local processes. A run killed with SIGKILL leaves no worker
+computing for nobody.
 """
 
 import os
@@ -142,3 +144,20 @@ def test_a_killed_worker_costs_nothing_and_results_equal_loky(tmp_path, cluster)
     reference_output = reference.communicate(timeout=600)[0]
     assert reference.returncode == 0, reference_output
     assert _dump(dask / "bridgerank.db") == _dump(loky / "bridgerank.db")
+
+
+def test_workers_die_with_a_killed_run(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    setup = _bridgerank("run", str(SOURCE), "--to", "match", "--out", str(tmp_path), cwd=tmp_path)
+    assert setup.communicate()[0] and setup.returncode == 0
+    run = _bridgerank("dds", "--jobs", "2", "--out", str(tmp_path), cwd=tmp_path)
+    deadline = time.monotonic() + 300
+    while _analysed(tmp_path / "bridgerank.db") == 0:
+        assert run.poll() is None and time.monotonic() < deadline, "no chunk was committed"
+        time.sleep(0.1)
+    workers = psutil.Process(run.pid).children(recursive=True)
+    assert workers, "the run has no worker processes"
+    run.kill()  # kill -9: the run gets no chance to stop its workers
+    run.communicate()
+    gone, alive = psutil.wait_procs(workers, timeout=10)
+    assert not alive, f"orphaned workers still computing: {alive}"

@@ -167,12 +167,24 @@ def test_bad_files_are_reported_and_skipped(tmp_path, test_data):
     named = tmp_path / "letter.txt"
     named.write_text("Dear member, ...\n")
     result = _invoke("ingest", folder, named, "--out", out)
-    assert result.exit_code == 0
-    assert "1 ingested" in result.output and "2 not bridge data" in result.output
-    assert (
+    assert result.exit_code == 1  # a named file that is no bridge data fails the run ...
+    assert result.output.strip().splitlines() == [
         f"error: {named}: not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
-        "scores or a BridgeComposer recap)"
-    ) in result.output
+        "scores or a BridgeComposer recap)",
+        "The other files were stored; fix or leave out this one and run again",
+    ]
+    assert _counts(out)["raw_boards"] == 12  # ... and loses nothing the others gave
+    # the folder's files that were skipped are named, with why, by status
+    status = _invoke("status", "--out", out).output
+    assert f"skipped by ingest: {folder / 'noise.pbn'} (not bridge data)" in status
+    assert f"skipped by ingest: {folder / 'notes.txt'} (not bridge data)" in status
+    rerun = _invoke("ingest", folder, "--out", out)
+    assert rerun.exit_code == 0 and "1 already stored, 2 not bridge data" in rerun.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    nothing = _invoke("ingest", empty, "--out", out)
+    assert nothing.exit_code == 1
+    assert nothing.output.startswith(f"error: {empty}: no file to read in this folder")
     missing = _invoke("ingest", tmp_path / "nowhere.pbn", "--out", out)
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines()[0] == (
