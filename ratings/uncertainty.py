@@ -53,7 +53,27 @@ def bootstrap_intervals(
             else fit(graph, model, prior=True, tol=1e-8, accelerate=True).s
         )
     tail = (1 - level) / 2 * 100
-    return np.nanpercentile(draws, tail, axis=0), np.nanpercentile(draws, 100 - tail, axis=0)
+    return _nanpercentile_columns(draws, tail), _nanpercentile_columns(draws, 100 - tail)
+
+
+def _nanpercentile_columns(values: np.ndarray, q: float) -> np.ndarray:
+    """``np.nanpercentile(values, q, axis=0)`` (linear interpolation) in one sort.
+
+    NumPy falls back to a Python loop over the columns when there are NaNs (a player not
+    drawn in some resample), about 60 us a player: seconds on 100,000 players.
+    """
+    ordered = np.sort(values, axis=0)  # NaNs sort last
+    valid = np.sum(~np.isnan(values), axis=0)
+    position = q / 100 * np.maximum(valid - 1, 0)
+    below = np.floor(position).astype(int)
+    above = np.minimum(below + 1, np.maximum(valid - 1, 0))
+    columns = np.arange(values.shape[1])
+    low, high = ordered[below, columns], ordered[above, columns]
+    fraction = position - below
+    result = np.where(
+        fraction >= 0.5, high - (high - low) * (1 - fraction), low + (high - low) * fraction
+    )
+    return np.where(valid > 0, result, np.nan)
 
 
 def elo_spread(

@@ -172,3 +172,76 @@ def test_newton_reaches_the_same_estimates(case):
     result = fit_hbt_newton(graph, prior=case.get("prior", False))
     assert result.converged and result.sweeps <= 10
     assert result.s == pytest.approx(case["s"], abs=1e-6)
+
+
+def _random_hypergraph(seed: int, players: int = 300, games: int = 3000) -> Hypergraph:
+    """Bridge-like games: 2-vs-2 between pairs, a third of the players in fixed partnerships
+    (whose split no game identifies), one game in ten 1-vs-3 among the others."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(0, 1, players)
+    fixed = players // 3 // 2  # partnerships (2k, 2k + 1)
+    free = np.arange(2 * fixed, players)
+    edges = []
+    for _ in range(games):
+        if rng.random() < 0.1:
+            four = rng.choice(free, 4, replace=False)
+            a, b = (four[0],), tuple(four[1:])
+        else:
+            sides = []
+            for _ in range(2):
+                if rng.random() < 0.5:
+                    k = rng.integers(fixed)
+                    sides.append((2 * k, 2 * k + 1))
+                else:
+                    sides.append(tuple(rng.choice(free, 2, replace=False)))
+            a, b = sides
+            if set(a) & set(b):
+                continue
+        p = 1 / (1 + np.exp(truth[list(b)].sum() - truth[list(a)].sum()))
+        edges.append((a, b, 1.0) if rng.random() < p else (b, a, 1.0))
+    return Hypergraph(edges, players + 5)  # five players with no games
+
+
+@pytest.mark.parametrize("prior", [True, False])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sparse_newton_equals_dense(seed, prior):
+    from bridgerank.ratings.bt import fit_hbt_newton
+
+    graph = _random_hypergraph(seed)
+    dense = fit_hbt_newton(graph, prior=prior, solver="dense")
+    sparse = fit_hbt_newton(graph, prior=prior, solver="sparse")
+    assert dense.converged and sparse.converged
+    assert np.array_equal(np.isnan(dense.s), np.isnan(sparse.s))
+    assert np.nanmax(np.abs(sparse.s - dense.s)) < 1e-8
+    # without a prior the partnership splits are the minimum-norm step's: partners equal
+    assert sparse.s[0] == pytest.approx(sparse.s[1], abs=1e-8)
+    # and it is the estimate the Gauss-Seidel sweeps reach, up to the splits no game sees
+    sweeps = fit(graph, "hbt", prior=prior, tol=1e-12, accelerate=True).s
+    pairs = sweeps[0:100:2] + sweeps[1:100:2], sparse.s[0:100:2] + sparse.s[1:100:2]
+    assert pairs[1] == pytest.approx(pairs[0], abs=1e-6)
+    assert sparse.s[100:] == pytest.approx(sweeps[100:], abs=1e-6, nan_ok=True)
+    assert log_likelihood(graph, sparse.s) == pytest.approx(log_likelihood(graph, sweeps))
+
+
+def test_newton_solver_auto_and_unknown():
+    from bridgerank.ratings.bt import fit_hbt_newton
+
+    graph = _random_hypergraph(2, players=60, games=600)
+    assert fit_hbt_newton(graph, solver="auto").s == pytest.approx(
+        fit_hbt_newton(graph, solver="dense").s, abs=1e-12, nan_ok=True
+    )
+    with pytest.raises(ValueError, match="solver"):
+        fit_hbt_newton(graph, solver="cholesky")
+
+
+def test_bootstrap_percentiles_are_numpys():
+    from bridgerank.ratings.uncertainty import _nanpercentile_columns
+
+    rng = np.random.default_rng(3)
+    draws = rng.normal(size=(20, 300))
+    draws[rng.random(draws.shape) < 0.3] = np.nan  # players missing from some resamples
+    draws[:, 0] = np.nan  # and one from all
+    for q in (2.5, 50, 97.5, 0, 100):
+        with pytest.warns(RuntimeWarning, match="All-NaN"):
+            expected = np.nanpercentile(draws, q, axis=0)
+        assert np.array_equal(_nanpercentile_columns(draws, q), expected, equal_nan=True)
