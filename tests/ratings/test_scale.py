@@ -1,8 +1,6 @@
 """The rate stage at the shape that took it 40 minutes: many single-table boards, each with
 four names of its own (DDS's list100-style records), so thousands of players in tiny games."""
 
-import time
-
 import numpy as np
 
 from bridgerank.core.settings import default_settings
@@ -37,9 +35,9 @@ def _single_table_boards(count: int, seed: int = 0) -> list[dict]:
 def test_thousand_single_table_boards_with_four_thousand_players():
     settings = default_settings().rate
     assert settings.bootstrap_resamples == 20 and settings.prior  # the defaults, as shipped
-    start = time.perf_counter()
+    # about 3 s (the dense Newton solves took over 20 minutes): speed is measured by
+    # benchmarks/bench_hbt_scale.py, not asserted here
     results = rate_results(_single_table_boards(1000), {}, {}, lambda board: 420, settings)
-    elapsed = time.perf_counter() - start
     assert results.summary["single_table_games"] == 1000
     assert results.summary["players"] == 4000
     for method in ("hbt", "gbt", "bt", "win rate"):
@@ -56,5 +54,3 @@ def test_thousand_single_table_boards_with_four_thousand_players():
         "WBF masterpoints",
     }
     assert all(row["test_games"] == 200 for row in results.validation)
-    # about 3 s; the dense Newton solves over all players took over 20 minutes here
-    assert elapsed < 60
