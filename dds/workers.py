@@ -114,9 +114,13 @@ def _die_with(parent: int) -> None:
         return
     _watched = parent
 
+    original = os.getppid()
+
     def watch() -> None:
         while True:
             time.sleep(1.0)
+            if os.getppid() != original and original == parent:
+                os._exit(1)  # reparented: the run exited (it may linger as a zombie)
             try:
                 os.kill(parent, 0)
             except ProcessLookupError:
