@@ -23,9 +23,9 @@ endplay's LIN parser reads single tables only, which is why this reader exists.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
 _DEALER_DIGIT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _SCORING = {"I": "IMP", "P": "MP", "B": "BAM"}
@@ -36,13 +36,30 @@ _RESULT = re.compile(
 _PN_FIELDS = ("southname", "westname", "northname", "eastname")
 
 
-def _pairs(text: str) -> Iterator[tuple[str, str, int]]:
-    """Yield ``(key, value, line)`` pairs of a LIN text."""
+def _parts(lines: Iterable[str]) -> Iterator[str]:
+    """The ``|``-separated fields of a LIN stream; a field may span lines."""
+    pending: list[str] = []  # pieces of a field that has not yet met its ``|``
+    for line in lines:
+        if "|" not in line:
+            pending.append(line)
+            continue
+        pieces = line.split("|")
+        pending.append(pieces[0])
+        yield "".join(pending)
+        yield from pieces[1:-1]
+        pending = [pieces[-1]]
+    yield "".join(pending)
+
+
+def _pairs(source: ReaderInput) -> Iterator[tuple[str, str, int]]:
+    """Yield ``(key, value, line)`` pairs of a LIN text; an unpaired last field is dropped."""
     line = 1
-    parts = text.split("|")
-    # parts alternate key, value; count newlines to know where each pair starts.
-    for index in range(0, len(parts) - 1, 2):
-        key_raw, value = parts[index], parts[index + 1]
+    parts = _parts(lines_of(source))
+    for key_raw in parts:
+        value = next(parts, None)
+        if value is None:
+            return
+        # count newlines to know where each pair starts
         line_of_key = line + key_raw.count("\n")
         line = line_of_key + value.count("\n")
         yield key_raw.strip().lower(), value.strip(), line_of_key
@@ -73,8 +90,8 @@ class _Table:
         self.cards: list[str] = []
 
 
-def read_lin(text: str) -> Iterator[RawRecord]:
-    """Yield one raw record per table of a LIN text.
+def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
+    """Yield one raw record per table of a LIN text (a stream of lines, or a whole text).
 
     Names come from the last ``pn`` seen (4 names apply to the table, 8 to the open and
     closed room); contract and declarer from the table's entry in ``rs``; the result from a

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TAG_TO_FIELD = {
@@ -107,13 +107,13 @@ def _finish(game: _Game, previous: dict[str, str], number: int) -> RawRecord:
     return RawRecord(record_no=number, line=game.line, values=values, play_layout="seat")
 
 
-def read_pbn(text: str) -> Iterator[RawRecord]:
+def read_pbn(source: ReaderInput) -> Iterator[RawRecord]:
     """Yield the games of a PBN text that look like table results.
 
     Parameters
     ----------
-    text : str
-        The whole decoded file.
+    source : str or iterable of str
+        The decoded file, as a stream of lines (read one game at a time) or a whole text.
 
     Yields
     ------
@@ -126,7 +126,7 @@ def read_pbn(text: str) -> Iterator[RawRecord]:
     separated = True
     in_brace = False
     number = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(lines_of(source), start=1):
         stripped = line.strip()
         if in_brace:
             stripped, in_brace = _strip_comments(stripped, True)

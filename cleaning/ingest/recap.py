@@ -32,7 +32,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterator
 
-from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput
 
 _SUIT_CLASSES = {"bcspades": "S", "bchearts": "H", "bcdiams": "D", "bcclubs": "C"}
 _SUIT_SYMBOLS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
@@ -291,18 +291,21 @@ def _pair(
     return first.strip(), second.strip(), f"{letter}{number}"
 
 
-def read_recap(text: str, source: Path | None = None) -> Iterator[RawRecord]:
+def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRecord]:
     """Yield one raw record per table result of a BridgeComposer recap page.
+
+    The page is parsed as it streams in; what is kept is its boards (one session's worth).
 
     Parameters
     ----------
-    text : str
-        The page's HTML.
+    text : str or iterable of str
+        The page's HTML, as a stream of lines or a whole text.
     source : Path, optional
         Where it was read from; its name gives the date when no pair-list title does.
     """
     parser = _RecapParser()
-    parser.feed(text)
+    for piece in [text] if isinstance(text, str) else text:
+        parser.feed(piece)
     parser.close()
     sections, first_title = _pair_lists("\n".join(parser.recap_text))
     number = 0

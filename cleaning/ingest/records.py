@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable, Union
+
+# What a reader takes: a file's lines as they stream in (line ends kept), or, for a small
+# text held in memory (tests, files beside a source), the whole text.
+ReaderInput = Union[str, Iterable[str]]
 
 # Text fields of a raw record, named after the columns of the thesis's ``bridgedeals`` table
 # (plus ``score``, which PBN carries).
@@ -60,3 +65,10 @@ class RawRecord:
     values: dict[str, str] = field(default_factory=dict)
     play_layout: str = "seat"
     parse_error: str | None = None
+
+
+def lines_of(source: ReaderInput) -> Iterable[str]:
+    """The lines of a reader's input, line ends kept (a whole text is split here)."""
+    if isinstance(source, str):
+        return source.splitlines(keepends=True)
+    return source

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import codecs
 import gzip
+import hashlib
+import io
 import os
 import re
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import IO, Callable, Iterator, NamedTuple, Sequence, cast
 
 from bridgerank.cleaning.ingest.lin import read_lin
 from bridgerank.cleaning.ingest.pbn import read_pbn
@@ -24,11 +28,11 @@ _RECAP = re.compile(rb"BridgeComposer", re.IGNORECASE)
 _HTML = re.compile(rb"(?:\xef\xbb\xbf)?\s*(?:<!DOCTYPE\s+html|<html)", re.IGNORECASE)
 _LIN = re.compile(rb"(?:^|\|)\s*(?:md|qx|pn|vg|mb|pc|ah|sv)\|", re.IGNORECASE | re.MULTILINE)
 
-# Every reader takes the text and, for formats that read files beside it, the path.
+# Every reader takes the file's lines and, for formats that read files beside it, the path.
 READERS: dict[str, Callable[..., Iterator[RawRecord]]] = {
-    "sql": lambda text, source=None: read_sqldump(text),
-    "pbn": lambda text, source=None: read_pbn(text),
-    "lin": lambda text, source=None: read_lin(text),
+    "sql": lambda lines, source=None: read_sqldump(lines),
+    "pbn": lambda lines, source=None: read_pbn(lines),
+    "lin": lambda lines, source=None: read_lin(lines),
     "valet": read_valet,
     "recap": read_recap,
 }
@@ -75,6 +79,109 @@ def unpack(data: bytes, path: Path) -> bytes:
         return gzip.decompress(data)
     except (OSError, EOFError, zlib.error) as problem:
         raise SourceError(path, f"a damaged gzip file ({problem})") from None
+
+
+_CHUNK = 1 << 20
+_HEAD = 65536
+# The codec that reads a file whose recorded encoding is this (a UTF-8 BOM is dropped).
+_CODECS = {"utf-8": "utf-8-sig", "cp1252": "cp1252", "latin-1": "latin-1"}
+
+
+class Content(NamedTuple):
+    """What one streaming pass over a file tells: identity, size, encoding and first bytes.
+
+    ``sha256`` and ``size`` are of the content (decompressed, for a gzip file).
+    """
+
+    sha256: str
+    size: int
+    encoding: str
+    head: bytes
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[IO[bytes]]:
+    """A file's content as a byte stream; any read failure is a :class:`SourceError`."""
+    try:
+        with open(path, "rb") as raw:
+            stream: IO[bytes] = raw
+            if raw.read(2) == b"\x1f\x8b":
+                stream = cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+            raw.seek(0)
+            yield stream
+    except gzip.BadGzipFile as problem:
+        raise SourceError(path, f"a damaged gzip file ({problem})") from None
+    except (EOFError, zlib.error) as problem:
+        raise SourceError(path, f"a damaged gzip file ({problem or 'it ends too soon'})") from None
+    except OSError as problem:
+        raise SourceError(path, f"cannot read ({problem.strerror or problem})") from None
+
+
+def _chunks(stream: IO[bytes]) -> Iterator[bytes]:
+    while chunk := stream.read(_CHUNK):
+        yield chunk
+
+
+def _decodes(path: Path, codec: str) -> bool:
+    decoder = codecs.getincrementaldecoder(codec)()
+    try:
+        with _reading(path) as stream:
+            for chunk in _chunks(stream):
+                decoder.decode(chunk)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def scan(path: Path) -> Content:
+    """Read a file once, in chunks, for its :class:`Content` (memory does not grow with it).
+
+    The encoding is UTF-8 when the whole content is valid UTF-8, else Windows-1252, else
+    Latin-1 (which reads any bytes), as :func:`decode` chooses.
+
+    Raises
+    ------
+    SourceError
+        When the file cannot be read or is a damaged gzip file.
+    """
+    digest, size, head = hashlib.sha256(), 0, b""
+    utf8 = codecs.getincrementaldecoder("utf-8-sig")()
+    valid = True
+    with _reading(path) as stream:
+        for chunk in _chunks(stream):
+            digest.update(chunk)
+            size += len(chunk)
+            if len(head) < _HEAD:
+                head += chunk[: _HEAD - len(head)]
+            if valid:
+                try:
+                    utf8.decode(chunk)
+                except UnicodeDecodeError:
+                    valid = False
+    if valid:
+        try:
+            utf8.decode(b"", final=True)
+        except UnicodeDecodeError:
+            valid = False
+    if valid:
+        encoding = "utf-8"
+    else:
+        encoding = "cp1252" if _decodes(path, "cp1252") else "latin-1"
+    return Content(digest.hexdigest(), size, encoding, head)
+
+
+@contextmanager
+def text_lines(path: Path, encoding: str) -> Iterator[Iterator[str]]:
+    """A file's decoded lines, streamed, line ends kept as written.
+
+    Raises
+    ------
+    SourceError
+        When reading fails part way (the caller's transaction then stores nothing).
+    """
+    with _reading(path) as stream:
+        yield io.TextIOWrapper(stream, encoding=_CODECS[encoding], newline="")
 
 
 def decode(data: bytes) -> tuple[str, str]:

@@ -9,14 +9,18 @@ quotes while names contain quotes, sometimes escaped (``\\'`` or ``''``) and som
 stray backslashes; a broken line. A row that cannot be recovered becomes a record with a
 ``parse_error`` (so cleaning reports it) and reading goes on at the next line starting
 with ``(``.
+
+The file streams through a window of whole lines (about a megabyte, and at least
+:data:`LOOKAHEAD_LINES` lines past the row being read), so memory does not grow with the
+file; a value broken over more lines than that is reported, not recovered.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
 DEFAULT_COLUMNS: tuple[str, ...] = (
     "id",
@@ -60,6 +64,10 @@ _INSERT = re.compile(
     r"INSERT\s+INTO\s+[`\"\[]?(\w+)[`\"\]]?\s*(?:\(([^)]*)\))?\s*VALUES[\s;,]*", re.IGNORECASE
 )
 _SEPARATORS = ",;"
+# A row may be broken over this many lines and still be read whole.
+LOOKAHEAD_LINES = 16
+# The window is refilled with about this many characters of whole lines at a time.
+_WINDOW_CHARS = 1 << 20
 _FIELD_START = "'-+0123456789.Nn"
 
 
@@ -190,18 +198,79 @@ def _retry_broken_row(scanner: _Scanner, start: int, width: int) -> list[str | N
     return [value.replace("\r", "").replace("\n", "") if value else value for value in values]
 
 
-def read_sqldump(text: str) -> Iterator[RawRecord]:
+class _Window:
+    """The part of the dump in memory: whole lines, refilled as the scanner moves on.
+
+    ``frontier`` is where the last :data:`LOOKAHEAD_LINES` lines begin; a row starting
+    before it has those lines after it (or the end of the file) to finish in.
+    """
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = iter(lines)
+        self.eof = False
+        self.first_line = 1  # line number of the window's first character
+        self.text = ""
+        self.frontier = 0
+
+    def refill(self, keep_from: int) -> int:
+        """Drop the text before the line holding ``keep_from`` and read more lines.
+
+        Returns how many characters were dropped from the front.
+        """
+        cut = self.text.rfind("\n", 0, keep_from) + 1
+        self.first_line += self.text.count("\n", 0, cut)
+        pieces, size, count = [self.text[cut:]], 0, 0
+        while size < _WINDOW_CHARS or count <= LOOKAHEAD_LINES:
+            line = next(self.lines, None)
+            if line is None:
+                self.eof = True
+                break
+            pieces.append(line)
+            size += len(line)
+            count += 1
+        self.text = "".join(pieces)
+        self.frontier = len(self.text)
+        if not self.eof:
+            for _ in range(LOOKAHEAD_LINES + 1):
+                self.frontier = self.text.rfind("\n", 0, self.frontier)
+            self.frontier = max(self.frontier, 0)
+        return cut
+
+    def line_of(self, position: int, known: tuple[int, int]) -> tuple[int, int]:
+        """``(position, line)`` counted on from the last known pair (kept linear)."""
+        start, line = known if known[0] <= position else (0, self.first_line)
+        return position, line + self.text.count("\n", start, position)
+
+
+def read_sqldump(source: ReaderInput) -> Iterator[RawRecord]:
     """Yield one raw record per row of a ``bridgedeals`` SQL-insert dump.
 
-    Rows with the wrong number of values, or that cannot be tokenised, are yielded with a
-    ``parse_error`` and no values.
+    Parameters
+    ----------
+    source : str or iterable of str
+        The dump's lines as they stream in (line ends kept), or its whole text.
+
+    Yields
+    ------
+    RawRecord
+        Rows with the wrong number of values, or that cannot be tokenised, are yielded with
+        a ``parse_error`` and no values.
     """
-    scanner = _Scanner(text)
+    window = _Window(lines_of(source))
+    window.refill(0)
+    scanner = _Scanner(window.text)
     columns = DEFAULT_COLUMNS
     number = 0
-    line_cache = (0, 1)  # (pos, line): counting newlines incrementally keeps this linear
+    known = (0, 1)  # a (position, line) pair in the window, to count lines on from
     while True:
         scanner.skip(" \t\r\n" + _SEPARATORS)
+        if not window.eof and scanner.pos >= window.frontier:
+            resume = scanner.pos - window.refill(scanner.pos)
+            scanner = _Scanner(window.text)
+            scanner.pos = resume
+            known = (0, window.first_line)
+            continue
+        text = window.text
         if scanner.pos >= scanner.size:
             return
         insert = _INSERT.match(text, scanner.pos)
@@ -210,8 +279,8 @@ def read_sqldump(text: str) -> Iterator[RawRecord]:
             scanner.pos = insert.end()
             continue
         start = scanner.pos
-        line = line_cache[1] + text.count("\n", line_cache[0], start)
-        line_cache = (start, line)
+        known = window.line_of(start, known)
+        line = known[1]
         number += 1
         if text[start] != "(":
             scanner.next_line_start()

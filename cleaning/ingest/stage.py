@@ -7,17 +7,17 @@ cannot be read, or is not bridge data, is reported by name and the stage goes on
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections import Counter
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator, TypeVar
 
 from sqlalchemy import delete, insert, select
 
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
-from bridgerank.cleaning.ingest.sources import READERS, decode, discover, sniff, unpack
+from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import SourceError
@@ -26,12 +26,23 @@ from bridgerank.core.settings import resolve_path
 from bridgerank.core.stage import Stage, StageContext
 
 log = logging.getLogger(__name__)
+# Raw records written per INSERT: large enough to amortise the round trip, small enough
+# that a file's rows never pile up in memory.
+INSERT_BATCH = 2000
 _RAW_COLUMNS = frozenset(RAW_FIELDS)
+T = TypeVar("T")
 
 
 def sample_sources(section: IngestSettings) -> list[str]:
     """The sample's paths (``embedded:`` names the data shipped with bridgerank)."""
     return [str(resolve_path(path)) for path in section.sample]
+
+
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive lists of ``size`` items (the last may be shorter)."""
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
 
 
 def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
@@ -77,21 +88,16 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
     SourceError
         When the file cannot be read, or was named and is not bridge data.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as problem:
-        raise SourceError(path, f"cannot read ({problem.strerror or problem})") from None
     # Identity is the content: a gzip copy of a stored file (or a re-compressed copy, whose
     # header differs) adds nothing.
-    data = unpack(data, path)
-    sha = hashlib.sha256(data).hexdigest()
+    content = scan(path)
     with engine.connect() as conn:
         stored = conn.execute(
-            select(SourceFile.path).where(SourceFile.sha256 == sha)
+            select(SourceFile.path).where(SourceFile.sha256 == content.sha256)
         ).scalar_one_or_none()
     if stored is not None:
         return "already stored", 0
-    fmt = sniff(data[:65536])
+    fmt = sniff(content.head)
     if fmt is None:
         if named:
             raise SourceError(
@@ -100,27 +106,35 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
                 "scores or a BridgeComposer recap)",
             )
         return "not bridge data", 0
-    text, encoding = decode(data)
-    records = [_row(0, record) for record in READERS[fmt](text, path)]
+    files = SourceFile.__table__
+    # One transaction, written in batches as the file streams in: all of the file or none
+    # of it is stored, and memory does not grow with its size.
     with engine.begin() as conn:
         source_id = conn.execute(
-            SourceFile.__table__.insert().values(
+            files.insert().values(
                 path=str(path),
-                sha256=sha,
+                sha256=content.sha256,
                 format=fmt,
-                size=len(data),
-                encoding=encoding,
-                records=len(records),
-                status="ingested" if records else "empty",
+                size=content.size,
+                encoding=content.encoding,
+                records=0,
+                status="empty",
             )
         ).inserted_primary_key[0]
-        for row in records:
-            row["source_id"] = source_id
-        if records:
-            conn.execute(RawBoard.__table__.insert(), records)
+        stored_records = 0
+        with text_lines(path, content.encoding) as lines:
+            for batch in batched(READERS[fmt](lines, path), INSERT_BATCH):
+                conn.execute(RawBoard.__table__.insert(), [_row(source_id, r) for r in batch])
+                stored_records += len(batch)
+        status = "ingested" if stored_records else "empty"
+        conn.execute(
+            files.update()
+            .where(files.c.id == source_id)
+            .values(records=stored_records, status=status)
+        )
         version = ledger.table_versions(conn, ["raw_boards"])["raw_boards"]
-        ledger.bump_table(conn, "raw_boards", ledger.chain(version, sha))
-    return ("ingested" if records else "empty"), len(records)
+        ledger.bump_table(conn, "raw_boards", ledger.chain(version, content.sha256))
+    return status, stored_records
 
 
 def _candidates(context: StageContext):

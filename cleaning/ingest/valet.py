@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 from bridgerank.cleaning.ingest.pbn import read_pbn
-from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
 LINE = re.compile(r"^\d+\|\d+\|\d+\|\d+\|\d+\|\d+\|[^|]*\|[NESWnesw]?\|\d*(\|.*)?$")
 # Sub-folders of a Valet event that are not results to ingest: deals (read through
@@ -58,13 +58,13 @@ class _Deals:
         return self.rounds[round_number].get(board)
 
 
-def read_valet(text: str, source: Path | None = None) -> Iterator[RawRecord]:
+def read_valet(text: ReaderInput, source: Path | None = None) -> Iterator[RawRecord]:
     """Yield one raw record per traveller line of a Valet ``scores.txt``.
 
     Parameters
     ----------
-    text : str
-        The file's text.
+    text : str or iterable of str
+        The file's lines as they stream in, or its whole text.
     source : Path, optional
         Where it was read from: ``names.txt`` and ``hands/`` are looked up beside it.
     """
@@ -73,7 +73,8 @@ def read_valet(text: str, source: Path | None = None) -> Iterator[RawRecord]:
     deals = _Deals(folder)
     event = f"{folder.parent.name}/{folder.name}" if source is not None else "valet"
     number = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in enumerate(lines_of(text), start=1):
+        line = line.rstrip("\r\n")
         if not line.strip():
             continue
         number += 1
