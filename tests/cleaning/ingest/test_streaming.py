@@ -20,13 +20,14 @@ from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 
 _PEAK = textwrap.dedent(
     """
-    import resource, sys
+    import sys
     from pathlib import Path
     from bridgerank.core.store import open_engine
     from bridgerank.cleaning.ingest.stage import ingest_file
     engine = open_engine("sqlite:///" + sys.argv[2])
     status, count = ingest_file(engine, Path(sys.argv[1]))
-    print(count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    status = Path("/proc/self/status").read_text()
+    print(count, next(line.split()[1] for line in status.splitlines() if "VmHWM" in line))
     """
 )
 
