@@ -104,6 +104,7 @@ class RateSettings:
     min_tables: int
     regular_games: int
     calibration_rankings: int
+    validation_bootstrap: int
 
 
 @dataclass(frozen=True)

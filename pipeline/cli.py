@@ -252,6 +252,22 @@ def _print_rate(summary: dict[str, Any]) -> None:
             "  held-out log-loss (a coin: 0.6931): "
             + ", ".join(f"{method} {loss:.4f}" for method, loss in summary["validation"].items())
         )
+    headline = summary.get("headline") or {}
+    if headline.get("tables"):
+        click.echo(
+            f"  headline rating: {headline['players']:,} players from {headline['tables']:,} "
+            f"matchpointed tables in {headline['sessions']:,} sessions (penalty "
+            f"{headline['penalty']:g})"
+        )
+        checked = headline.get("validation")
+        if isinstance(checked, dict):
+            click.echo(
+                f"  held-out sessions ({checked['pair_sessions']:,} pair-sessions, walk-forward):"
+                f" Pearson {checked['pearson']:.3f}, RMSE {checked['rmse']:.2f} points, "
+                f"80% intervals cover {100 * checked['coverage_80']:.0f}%"
+            )
+        elif checked:
+            click.echo(f"  held-out sessions: {checked}")
     skill = summary.get("skill_o_meter") or {}
     if skill:
         click.echo(

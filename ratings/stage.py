@@ -25,7 +25,14 @@ from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import DDTable
-from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
+from bridgerank.ratings.tables import (
+    HeadlineRating,
+    Rating,
+    RatingHistory,
+    RatingValidation,
+    SessionValidation,
+    ValidationCeiling,
+)
 
 BOARD_COLUMNS = (
     "id",
@@ -95,17 +102,27 @@ def _load(conn: Connection) -> tuple[list[dict], dict, dict]:
 
 def run(context: StageContext) -> dict[str, Any]:
     """Rate every player (see the module docstring)."""
-    from bridgerank.ratings.results import rate_results  # numpy and SciPy, only when rating
+    # numpy and SciPy, only when rating
+    from bridgerank.ratings.results import rate_results
+    from bridgerank.ratings.study import headline_study
 
+    settings = context.settings.rate
     with context.engine.connect() as conn:
         boards, names, points = _load(conn)
         par_of = _par_function(conn)
-    results = rate_results(boards, names, points, par_of, context.settings.rate)
+    results = rate_results(boards, names, points, par_of, settings)
+    headline = headline_study(
+        boards, names, settings.min_tables, settings.validation_bootstrap, context.progress
+    )
+    results.summary["headline"] = headline.summary
     with context.engine.begin() as conn:
         for model, table_rows in (
             (Rating, results.ratings),
             (RatingValidation, results.validation),
             (RatingHistory, results.history),
+            (HeadlineRating, headline.ratings),
+            (SessionValidation, headline.validation),
+            (ValidationCeiling, headline.ceiling),
         ):
             conn.execute(delete(model))
             if table_rows:
@@ -119,6 +136,13 @@ RATE_STAGE = Stage(
     run=run,
     reads=(Board,),
     optional_reads=(NameMatch, Player, WbfPlayer, DDTable),
-    writes=(Rating, RatingValidation, RatingHistory),
+    writes=(
+        Rating,
+        RatingValidation,
+        RatingHistory,
+        HeadlineRating,
+        SessionValidation,
+        ValidationCeiling,
+    ),
     settings_sections=("rate",),
 )

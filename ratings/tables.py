@@ -40,3 +40,49 @@ class RatingHistory(Base):
     player: Mapped[str] = mapped_column(Text)
     game: Mapped[int] = mapped_column(Integer)  # the game's number in the replay
     rating: Mapped[float] = mapped_column(Float)
+
+
+class HeadlineRating(Base):
+    """A player's headline rating: session percentage points above 50 expected with an
+    average partner against an average field, with its posterior standard deviation."""
+
+    __tablename__ = "headline_ratings"
+    player: Mapped[str] = mapped_column(Text, primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float] = mapped_column(Float)
+    boards: Mapped[int] = mapped_column(Integer)
+    sessions: Mapped[int] = mapped_column(Integer)
+
+
+class SessionValidation(Base):
+    """A method's walk-forward predictions of held-out pair-session percentages, scored, and
+    its difference to the headline rating with 95% paired-bootstrap intervals (by session)."""
+
+    __tablename__ = "session_validation"
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    pearson: Mapped[float | None] = mapped_column(Float)
+    spearman: Mapped[float | None] = mapped_column(Float)
+    rmse: Mapped[float] = mapped_column(Float)
+    within_session_spearman: Mapped[float | None] = mapped_column(Float)
+    orders_right: Mapped[float | None] = mapped_column(Float)
+    coverage_50: Mapped[float | None] = mapped_column(Float)
+    coverage_80: Mapped[float | None] = mapped_column(Float)
+    coverage_95: Mapped[float | None] = mapped_column(Float)
+    pearson_gain: Mapped[float | None] = mapped_column(Float)  # headline minus this method
+    pearson_gain_low: Mapped[float | None] = mapped_column(Float)
+    pearson_gain_high: Mapped[float | None] = mapped_column(Float)
+    rmse_gain: Mapped[float | None] = mapped_column(Float)  # this method's RMSE minus headline's
+    rmse_gain_low: Mapped[float | None] = mapped_column(Float)
+    rmse_gain_high: Mapped[float | None] = mapped_column(Float)
+    pair_sessions: Mapped[int] = mapped_column(Integer)
+    sessions: Mapped[int] = mapped_column(Integer)
+    periods: Mapped[int] = mapped_column(Integer)
+
+
+class ValidationCeiling(Base):
+    """How predictable session percentages are at all (see :mod:`ratings.ceiling`)."""
+
+    __tablename__ = "validation_ceiling"
+    measure: Mapped[str] = mapped_column(String(24), primary_key=True)
+    value: Mapped[float | None] = mapped_column(Float)
+    n: Mapped[int] = mapped_column(Integer)

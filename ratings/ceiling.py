@@ -1,0 +1,95 @@
+"""How predictable session percentages are at all: the ceiling any rating works under.
+
+A session percentage is lasting skill plus the luck of that day's cards and opponents. The
+share of its variance that is the pair's own (its reliability) bounds the correlation any
+predictor from past results can reach: about the square root of that share. Three readings:
+
+* ``icc``: one-way intraclass correlation of session percentage by pair, over pairs with
+  two sessions or more;
+* ``split_half``: the correlation of a pair-session's odd and even boards, stepped up to a
+  whole session (Spearman-Brown);
+* ``test_retest``: the correlation of a pair's percentage with its next session's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables, SessionScores, pair_sessions
+
+
+def icc(sessions: SessionScores) -> tuple[float | None, int]:
+    """ICC(1) of session percentage by pair, and the number of pairs with 2+ sessions."""
+    keys, inverse = np.unique(sessions.pair, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    counts = np.bincount(inverse)
+    keep = counts[inverse] >= 2
+    if keep.sum() < 4:
+        return None, 0
+    groups, values = inverse[keep], sessions.percent[keep]
+    _, groups = np.unique(groups, return_inverse=True)
+    sizes = np.bincount(groups)
+    means = np.bincount(groups, weights=values) / sizes
+    grand = values.mean()
+    a, n = len(sizes), len(values)
+    between = float((sizes * (means - grand) ** 2).sum() / (a - 1))
+    within = float(((values - means[groups]) ** 2).sum() / (n - a))
+    k0 = (n - (sizes**2).sum() / n) / (a - 1)
+    return (between - within) / (between + (k0 - 1) * within), a
+
+
+def split_half(tables: FieldTables) -> tuple[float | None, int]:
+    """Spearman-Brown split-half reliability of pair-session percentages (odd vs even
+    boards of each pair in each session), and the pair-sessions used."""
+    sides = []
+    for seats, share in (((0, 1), tables.share), ((2, 3), 1 - tables.share)):
+        pair = np.sort(tables.seats[:, list(seats)], axis=1)
+        sides.append(np.column_stack([tables.session, pair, share]))
+    rows = np.concatenate(sides)
+    order = np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))
+    rows = rows[order]
+    keys = rows[:, :3]
+    start = np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)]
+    entry = np.cumsum(start) - 1
+    position = np.arange(len(rows)) - np.flatnonzero(start)[entry]
+    odd = position % 2 == 1
+    count = np.bincount(entry)
+    halves = [
+        np.bincount(entry[mask], weights=rows[mask, 3], minlength=len(count))
+        / np.maximum(np.bincount(entry[mask], minlength=len(count)), 1)
+        for mask in (~odd, odd)
+    ]
+    usable = count >= 4
+    if usable.sum() < 10:
+        return None, int(usable.sum())
+    r = float(np.corrcoef(halves[0][usable], halves[1][usable])[0, 1])
+    return 2 * r / (1 + r), int(usable.sum())
+
+
+def retest_correlation(sessions: SessionScores) -> tuple[float | None, int]:
+    """Correlation of a pair's session percentage with its next session's, and the number
+    of consecutive session pairs."""
+    order = np.lexsort(
+        (sessions.session, sessions.period, sessions.pair[:, 1], sessions.pair[:, 0])
+    )
+    pair = sessions.pair[order]
+    percent = sessions.percent[order]
+    same = (pair[1:] == pair[:-1]).all(axis=1)
+    if same.sum() < 10:
+        return None, int(same.sum())
+    return float(np.corrcoef(percent[:-1][same], percent[1:][same])[0, 1]), int(same.sum())
+
+
+def ceiling(tables: FieldTables) -> list[dict[str, float | int | None]]:
+    """The three readings and the correlation ceiling they imply (the root of the ICC)."""
+    sessions = pair_sessions(tables)
+    reliability, pairs = icc(sessions)
+    half, used = split_half(tables)
+    retest, consecutive = retest_correlation(sessions)
+    bound = float(np.sqrt(reliability)) if reliability and reliability > 0 else None
+    return [
+        {"measure": "icc", "value": reliability, "n": pairs},
+        {"measure": "split_half", "value": half, "n": used},
+        {"measure": "test_retest", "value": retest, "n": consecutive},
+        {"measure": "correlation_ceiling", "value": bound, "n": pairs},
+    ]

@@ -1,0 +1,198 @@
+"""Pair events as the headline rating sees them: every table's matchpoint share among the
+tables that played its deal, and every pair's session percentage.
+
+A deal played at ``min_tables`` tables or more of one event is matchpointed across the
+field: North-South at a table scores one point for every other table where North-South
+scored less, half a point for every tie, divided by the other tables; East-West's share is
+the rest. This is how a pair game is scored, computed from the scores themselves, so a
+recap's own matchpoints, an IMP-scored traveller and a team event's travellers (pairs
+"against the field") are all read alike.
+
+A *session* is an event on one date (an event without dates is one session); a pair's
+session percentage is the mean of its shares over the boards it played there, times 100.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable, Mapping
+
+import numpy as np
+
+from bridgerank.ratings.games import ns_score
+
+SEATS = ("north", "south", "east", "west")
+
+
+@dataclass
+class FieldTables:
+    """Tables of matchpointed deals, as arrays (one entry per table).
+
+    Attributes
+    ----------
+    players : list
+        Player keys; ``seats`` indexes this list.
+    seats : ndarray, shape (tables, 4)
+        North, South, East, West of each table.
+    share : ndarray
+        North-South's matchpoint share, 0 to 1.
+    group : ndarray
+        Index of the deal (the field a table is compared with).
+    session : ndarray
+        Index into ``sessions``.
+    sessions : list of tuple
+        ``(event, date)`` of each session.
+    period : ndarray
+        Index into ``periods`` (when the session was played: its date, else its year).
+    periods : list of str
+        Sorted.
+    """
+
+    players: list[Hashable]
+    seats: np.ndarray
+    share: np.ndarray
+    group: np.ndarray
+    session: np.ndarray
+    sessions: list[tuple[str, str]]
+    period: np.ndarray
+    periods: list[str]
+
+    def __len__(self) -> int:
+        return len(self.share)
+
+    def subset(self, mask: np.ndarray) -> FieldTables:
+        """The tables where ``mask`` holds (same player, session and period indices)."""
+        return FieldTables(
+            self.players,
+            self.seats[mask],
+            self.share[mask],
+            self.group[mask],
+            self.session[mask],
+            self.sessions,
+            self.period[mask],
+            self.periods,
+        )
+
+
+def _period(board: Mapping[str, Any]) -> str:
+    date = (board.get("date") or "").strip()
+    if date:
+        return date.replace("/", ".").replace("-", ".")
+    return str(board.get("year") or "")
+
+
+def _shares(scores: list[int]) -> list[float]:
+    k = len(scores)
+    return [
+        (sum(1 for other in scores if other < value) + 0.5 * (scores.count(value) - 1)) / (k - 1)
+        for value in scores
+    ]
+
+
+def field_tables(
+    boards: Iterable[Mapping[str, Any]],
+    player_of: Mapping[str, Hashable],
+    min_tables: int = 3,
+) -> FieldTables:
+    """Matchpoint every deal played at ``min_tables`` tables or more of one event.
+
+    Parameters
+    ----------
+    boards : iterable of mapping
+        Board rows with event, date, year, board_no, deal_hash, the four names, contract,
+        declarer, result and vulnerability.
+    player_of : mapping
+        Raw name to player key (names missing from it are their own key).
+    min_tables : int
+
+    Returns
+    -------
+    FieldTables
+        Tables with a score and four distinct named players, in date order.
+    """
+    groups: dict[tuple, list[tuple[Mapping[str, Any], int]]] = defaultdict(list)
+    for board in boards:
+        if not all(board[seat] for seat in SEATS):
+            continue
+        score = ns_score(board)
+        if score is None:
+            continue
+        groups[(board["event"], _period(board), board["board_no"], board["deal_hash"])].append(
+            (board, score)
+        )
+    index: dict[Hashable, int] = {}
+    session_index: dict[tuple[str, str], int] = {}
+    rows: list[tuple[str, int, int, float, tuple[int, int, int, int]]] = []
+    group_number = 0
+    for (event, period, _, _), tables in groups.items():
+        if len(tables) < min_tables:
+            continue
+        shares = _shares([score for _, score in tables])
+        session = session_index.setdefault((event, period), len(session_index))
+        for (board, _), share in zip(tables, shares):
+            keys = [player_of.get(board[seat], board[seat]) for seat in SEATS]
+            if len(set(keys)) != 4:
+                continue
+            seats = tuple(index.setdefault(key, len(index)) for key in keys)
+            rows.append((period, session, group_number, share, seats))  # type: ignore[arg-type]
+        group_number += 1
+    periods = sorted({row[0] for row in rows})
+    period_index = {period: number for number, period in enumerate(periods)}
+    rows.sort(key=lambda row: (row[0], row[1], row[2]))
+    sessions = sorted(session_index, key=session_index.__getitem__)
+    return FieldTables(
+        players=sorted(index, key=index.__getitem__),
+        seats=np.array([row[4] for row in rows], dtype=np.int64).reshape(-1, 4),
+        share=np.array([row[3] for row in rows], dtype=float),
+        group=np.array([row[2] for row in rows], dtype=np.int64),
+        session=np.array([row[1] for row in rows], dtype=np.int64),
+        sessions=sessions,
+        period=np.array([period_index[row[0]] for row in rows], dtype=np.int64),
+        periods=periods,
+    )
+
+
+@dataclass
+class SessionScores:
+    """Every pair's percentage in every session: one entry per (session, pair).
+
+    ``pair`` holds the two player indices, smaller first; ``boards`` how many boards the
+    pair played in the session; ``percent`` its mean share times 100.
+    """
+
+    session: np.ndarray
+    pair: np.ndarray
+    boards: np.ndarray
+    percent: np.ndarray
+    period: np.ndarray
+
+
+def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> SessionScores:
+    """Each pair's session percentage (both directions counted, each from its own side).
+
+    ``ew_share`` gives East-West's own share per table when it is not ``1 - share`` (a
+    prediction made for each side apart). Entries are ordered by session, then pair.
+    """
+    ns = np.sort(tables.seats[:, :2], axis=1)
+    ew = np.sort(tables.seats[:, 2:], axis=1)
+    keys = np.concatenate(
+        [
+            np.column_stack([tables.session, ns]),
+            np.column_stack([tables.session, ew]),
+        ]
+    )
+    shares = np.concatenate([tables.share, 1 - tables.share if ew_share is None else ew_share])
+    periods = np.concatenate([tables.period, tables.period])
+    unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    inverse = inverse.ravel()
+    totals = np.bincount(inverse, weights=shares, minlength=len(unique))
+    period = np.zeros(len(unique), dtype=np.int64)
+    period[inverse] = periods
+    return SessionScores(
+        session=unique[:, 0],
+        pair=unique[:, 1:],
+        boards=counts,
+        percent=100 * totals / counts,
+        period=period,
+    )

@@ -1,0 +1,113 @@
+"""The headline rating on a database's pair events: ratings of every player, walk-forward
+validation of held-out sessions against the baselines, and the ceiling - the rows of the
+``headline_ratings``, ``session_validation`` and ``validation_ceiling`` tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Mapping, Sequence
+
+import numpy as np
+
+from bridgerank.ratings.ceiling import ceiling
+from bridgerank.ratings.field import field_tables, pair_sessions
+from bridgerank.ratings.headline import fit_headline
+from bridgerank.ratings.walkforward import paired_bootstrap, session_metrics, walk_forward
+
+# Fewer periods than this and there is nothing to walk forward over.
+MIN_PERIODS = 4
+_GAINS = (
+    "pearson_gain",
+    "pearson_gain_low",
+    "pearson_gain_high",
+    "rmse_gain",
+    "rmse_gain_low",
+    "rmse_gain_high",
+)
+
+
+@dataclass
+class HeadlineResults:
+    """Rows of the three tables, and a summary for the stage's log."""
+
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+    validation: list[dict[str, Any]] = field(default_factory=list)
+    ceiling: list[dict[str, Any]] = field(default_factory=list)
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+def headline_study(
+    boards: Sequence[Mapping[str, Any]],
+    player_of: Mapping[str, Hashable],
+    min_tables: int = 3,
+    bootstrap: int = 1000,
+    progress=None,
+) -> HeadlineResults:
+    """Fit, validate and bound the headline rating (see the module docstring)."""
+    tables = field_tables(boards, player_of, min_tables)
+    results = HeadlineResults()
+    if len(tables) == 0:
+        results.summary = {"tables": 0, "note": "no deal played at enough tables of one event"}
+        return results
+    fit = fit_headline(tables)
+    sessions = pair_sessions(tables)
+    boards_of = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
+    played = np.zeros(len(tables.players), dtype=np.int64)
+    for player_column in (0, 1):
+        np.add.at(played, sessions.pair[:, player_column], 1)
+    results.ratings = [
+        {
+            "player": str(player),
+            "rating": 100 * float(fit.theta[index]),
+            "sd": 100 * float(fit.sd[index]),
+            "boards": int(boards_of[index]),
+            "sessions": int(played[index]),
+        }
+        for index, player in enumerate(tables.players)
+    ]
+    results.ceiling = ceiling(tables)
+    results.summary = {
+        "tables": len(tables),
+        "players": len(tables.players),
+        "sessions": len(tables.sessions),
+        "penalty": fit.penalty,
+    }
+    if len(tables.periods) < MIN_PERIODS:
+        results.summary["validation"] = f"fewer than {MIN_PERIODS} periods: not validated"
+        return results
+    run = walk_forward(tables, progress=progress)
+    test_sessions = len(np.unique(run.session))
+    test_periods = len(np.unique(run.period))
+    for method in run.predictions:
+        metrics = session_metrics(
+            run.predicted(method), run.actual, run.session, run.variance(method)
+        )
+        row: dict[str, Any] = dict.fromkeys(_GAINS)  # every row has every column
+        row |= {
+            "method": method,
+            **metrics,
+            "pair_sessions": len(run.actual),
+            "sessions": test_sessions,
+            "periods": test_periods,
+        }
+        if method != "headline" and bootstrap:
+            gains = paired_bootstrap(run, "headline", method, bootstrap)
+            pearson, rmse = gains["pearson"], gains["rmse"]
+            row.update(
+                pearson_gain=pearson[0],
+                pearson_gain_low=pearson[1],
+                pearson_gain_high=pearson[2],
+                # positive: the headline's error is smaller
+                rmse_gain=-rmse[0],
+                rmse_gain_low=-rmse[2],
+                rmse_gain_high=-rmse[1],
+            )
+        results.validation.append(row)
+    headline_row = results.validation[0]
+    results.summary["validation"] = {
+        "pair_sessions": len(run.actual),
+        "pearson": headline_row["pearson"],
+        "rmse": headline_row["rmse"],
+        "coverage_80": headline_row["coverage_80"],
+    }
+    return results
