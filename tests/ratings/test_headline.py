@@ -72,16 +72,20 @@ def _simulated(players=60, deals=400, tables=6, seed=3):
         seats.extend(chosen.tolist())
         group.extend([deal] * tables)
     count = len(share)
-    return truth, FieldTables(
-        players=list(range(players)),
-        seats=np.array(seats),
-        share=np.array(share, dtype=float),
-        group=np.array(group),
-        session=np.array(group) // 20,
-        sessions=[("sim", str(i)) for i in range(deals // 20)],
-        period=np.array(group) // 20,
-        periods=[str(i) for i in range(deals // 20)],
-    ), count
+    return (
+        truth,
+        FieldTables(
+            players=list(range(players)),
+            seats=np.array(seats),
+            share=np.array(share, dtype=float),
+            group=np.array(group),
+            session=np.array(group) // 20,
+            sessions=[("sim", str(i)) for i in range(deals // 20)],
+            period=np.array(group) // 20,
+            periods=[str(i) for i in range(deals // 20)],
+        ),
+        count,
+    )
 
 
 def test_the_sparse_fit_is_the_dense_ridge_solution():
