@@ -112,7 +112,9 @@ def field_tables(
         Tables with a score and four distinct named players, in date order.
     """
     groups: dict[tuple, list[tuple[Mapping[str, Any], int]]] = defaultdict(list)
-    for board in boards:
+    # in board order, whatever order the database returned them in: the same tables, players
+    # and halves on every engine
+    for board in sorted(boards, key=lambda board: board["id"]):
         if not all(board[seat] for seat in SEATS):
             continue
         score = ns_score(board)
