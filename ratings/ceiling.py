@@ -13,6 +13,8 @@ predictor from past results can reach: about the square root of that share. Thre
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, SessionScores, pair_sessions
@@ -80,7 +82,7 @@ def retest_correlation(sessions: SessionScores) -> tuple[float | None, int]:
     return float(np.corrcoef(percent[:-1][same], percent[1:][same])[0, 1]), int(same.sum())
 
 
-def ceiling(tables: FieldTables) -> list[dict[str, float | int | None]]:
+def ceiling(tables: FieldTables) -> list[dict[str, Any]]:
     """The three readings and the correlation ceiling they imply (the root of the ICC)."""
     sessions = pair_sessions(tables)
     reliability, pairs = icc(sessions)
