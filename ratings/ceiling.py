@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, SessionScores, pair_sessions
+from bridgerank.ratings.field import FieldTables, SessionScores, odd_even_halves, pair_sessions
 
 
 def icc(sessions: SessionScores) -> tuple[float | None, int]:
@@ -43,28 +43,11 @@ def icc(sessions: SessionScores) -> tuple[float | None, int]:
 def split_half(tables: FieldTables) -> tuple[float | None, int]:
     """Spearman-Brown split-half reliability of pair-session percentages (odd vs even
     boards of each pair in each session), and the pair-sessions used."""
-    sides = []
-    for seats, share in (((0, 1), tables.share), ((2, 3), 1 - tables.share)):
-        pair = np.sort(tables.seats[:, list(seats)], axis=1)
-        sides.append(np.column_stack([tables.session, pair, share]))
-    rows = np.concatenate(sides)
-    order = np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))
-    rows = rows[order]
-    keys = rows[:, :3]
-    start = np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)]
-    entry = np.cumsum(start) - 1
-    position = np.arange(len(rows)) - np.flatnonzero(start)[entry]
-    odd = position % 2 == 1
-    count = np.bincount(entry)
-    halves = [
-        np.bincount(entry[mask], weights=rows[mask, 3], minlength=len(count))
-        / np.maximum(np.bincount(entry[mask], minlength=len(count)), 1)
-        for mask in (~odd, odd)
-    ]
+    first, second, count = odd_even_halves(tables)
     usable = count >= 4
     if usable.sum() < 10:
         return None, int(usable.sum())
-    r = float(np.corrcoef(halves[0][usable], halves[1][usable])[0, 1])
+    r = float(np.corrcoef(first[usable], second[usable])[0, 1])
     return 2 * r / (1 + r), int(usable.sum())
 
 

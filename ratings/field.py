@@ -15,7 +15,7 @@ session percentage is the mean of its shares over the boards it played there, ti
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterable, Mapping
 
 import numpy as np
@@ -63,16 +63,24 @@ class FieldTables:
 
     def subset(self, mask: np.ndarray) -> FieldTables:
         """The tables where ``mask`` holds (same player, session and period indices)."""
-        return FieldTables(
-            self.players,
-            self.seats[mask],
-            self.share[mask],
-            self.group[mask],
-            self.session[mask],
-            self.sessions,
-            self.period[mask],
-            self.periods,
+        return replace(
+            self,
+            seats=self.seats[mask],
+            share=self.share[mask],
+            group=self.group[mask],
+            session=self.session[mask],
+            period=self.period[mask],
         )
+
+
+def latest_quarter(tables: FieldTables) -> tuple[FieldTables, FieldTables] | None:
+    """The tables of the earlier three quarters of the periods and of the latest quarter,
+    for choosing a setting on training data alone; None with fewer than four periods."""
+    periods = np.unique(tables.period)
+    if len(periods) < 4:
+        return None
+    cut = periods[int(len(periods) * 0.75)]
+    return tables.subset(tables.period < cut), tables.subset(tables.period >= cut)
 
 
 def _period(board: Mapping[str, Any]) -> str:
@@ -170,22 +178,28 @@ class SessionScores:
     period: np.ndarray
 
 
+def _side_entries(
+    tables: FieldTables, ew_share: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every table twice, once from each side: ``(session, player, player)`` keys (smaller
+    player first), the side's share, and the period."""
+    keys = np.concatenate(
+        [
+            np.column_stack([tables.session, np.sort(tables.seats[:, :2], axis=1)]),
+            np.column_stack([tables.session, np.sort(tables.seats[:, 2:], axis=1)]),
+        ]
+    )
+    shares = np.concatenate([tables.share, 1 - tables.share if ew_share is None else ew_share])
+    return keys, shares, np.concatenate([tables.period, tables.period])
+
+
 def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> SessionScores:
     """Each pair's session percentage (both directions counted, each from its own side).
 
     ``ew_share`` gives East-West's own share per table when it is not ``1 - share`` (a
     prediction made for each side apart). Entries are ordered by session, then pair.
     """
-    ns = np.sort(tables.seats[:, :2], axis=1)
-    ew = np.sort(tables.seats[:, 2:], axis=1)
-    keys = np.concatenate(
-        [
-            np.column_stack([tables.session, ns]),
-            np.column_stack([tables.session, ew]),
-        ]
-    )
-    shares = np.concatenate([tables.share, 1 - tables.share if ew_share is None else ew_share])
-    periods = np.concatenate([tables.period, tables.period])
+    keys, shares, periods = _side_entries(tables, ew_share)
     unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.ravel()
     totals = np.bincount(inverse, weights=shares, minlength=len(unique))
@@ -198,3 +212,30 @@ def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> Se
         percent=100 * totals / counts,
         period=period,
     )
+
+
+def pair_percent(
+    tables: FieldTables, ns_share: np.ndarray, ew_share: np.ndarray | None = None
+) -> np.ndarray:
+    """Pair-session percentages, ordered as :func:`pair_sessions` orders them, from each
+    table's predicted North-South share (and East-West's, when predicted apart)."""
+    return pair_sessions(replace(tables, share=ns_share), ew_share).percent
+
+
+def odd_even_halves(tables: FieldTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair-session's mean share over its odd and over its even boards (in board
+    order), and its number of boards; ordered as :func:`pair_sessions` orders them."""
+    keys, shares, _ = _side_entries(tables)
+    order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))  # stable: board order kept
+    keys, shares = keys[order], shares[order]
+    start = np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)]
+    entry = np.cumsum(start) - 1
+    position = np.arange(len(keys)) - np.flatnonzero(start)[entry]
+    odd = position % 2 == 1
+    count = np.bincount(entry)
+    first, second = (
+        np.bincount(entry[mask], weights=shares[mask], minlength=len(count))
+        / np.maximum(np.bincount(entry[mask], minlength=len(count)), 1)
+        for mask in (~odd, odd)
+    )
+    return first, second, count

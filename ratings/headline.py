@@ -26,7 +26,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator, cg
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, latest_quarter, pair_percent, pair_sessions
 
 PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 # Sign of each seat's strength in d_t: North, South, East, West.
@@ -138,41 +138,22 @@ def posterior(
     return np.sqrt(variance / (design.normal_diagonal() + penalty)), variance, None
 
 
-def session_rmse(tables: FieldTables, predicted: np.ndarray) -> float:
-    """Root mean squared error of pair session percentages predicted from table shares."""
-    from bridgerank.ratings.field import pair_sessions
-
-    actual = pair_sessions(tables)
-    guessed = pair_sessions(
-        FieldTables(
-            tables.players,
-            tables.seats,
-            predicted,
-            tables.group,
-            tables.session,
-            tables.sessions,
-            tables.period,
-            tables.periods,
-        )
-    )
-    return float(np.sqrt(np.mean((actual.percent - guessed.percent) ** 2)))
-
-
 def choose_penalty(tables: FieldTables, penalties: tuple[float, ...] = PENALTIES) -> float:
     """The penalty whose fit on the earlier three quarters of the periods best predicts the
     sessions of the latest quarter (session RMSE); the middle one when there is too little."""
-    periods = np.unique(tables.period)
-    if len(periods) < 4:
+    split = latest_quarter(tables)
+    if split is None:
         return penalties[len(penalties) // 2]
-    cut = periods[int(len(periods) * 0.75)]
-    early, late = tables.subset(tables.period < cut), tables.subset(tables.period >= cut)
+    early, late = split
     players = len(tables.players)
     fit_design, test_design = Design.of(early, players), Design.of(late, players)
-    scores = []
+    actual = pair_sessions(late).percent
+    errors = []
     for penalty in penalties:
         theta = fit_strengths(fit_design, early.share, penalty)
-        scores.append(session_rmse(late, test_design.predict(theta)))
-    return penalties[int(np.argmin(scores))]
+        predicted = pair_percent(late, test_design.predict(theta))
+        errors.append(np.mean((predicted - actual) ** 2))
+    return penalties[int(np.argmin(errors))]
 
 
 def fit_headline(tables: FieldTables, penalty: float | None = None) -> HeadlineFit:

@@ -15,7 +15,13 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from bridgerank.ratings.field import FieldTables, SessionScores, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    SessionScores,
+    latest_quarter,
+    pair_percent,
+    pair_sessions,
+)
 from bridgerank.ratings.headline import Design, fit_headline
 from bridgerank.ratings.replay import Games, calibrate, replay
 
@@ -33,25 +39,6 @@ class Prediction:
 
 
 Method = Callable[[FieldTables, FieldTables, SessionScores], Prediction]
-
-
-def side_percent(test: FieldTables, ns_share: np.ndarray, ew_share: np.ndarray) -> np.ndarray:
-    """Pair-session percentages (ordered as :func:`pair_sessions` orders them) from each
-    table's predicted North-South share and East-West share."""
-    return pair_sessions(_with_share(test, ns_share), ew_share=ew_share).percent
-
-
-def _with_share(tables: FieldTables, share: np.ndarray) -> FieldTables:
-    return FieldTables(
-        tables.players,
-        tables.seats,
-        share,
-        tables.group,
-        tables.session,
-        tables.sessions,
-        tables.period,
-        tables.periods,
-    )
 
 
 # --- the methods ---------------------------------------------------------------------------
@@ -93,11 +80,10 @@ def _shrunk_on(train: FieldTables, test: FieldTables, sessions, shrink: float) -
 
 
 def _choose(train: FieldTables, grid, fit_predict) -> float:
-    periods = np.unique(train.period)
-    if len(periods) < 4:
+    split = latest_quarter(train)
+    if split is None:
         return grid[len(grid) // 2]
-    cut = periods[int(len(periods) * 0.75)]
-    early, late = train.subset(train.period < cut), train.subset(train.period >= cut)
+    early, late = split
     actual = pair_sessions(late)
     errors = [
         np.mean((fit_predict(early, late, actual, value).percent - actual.percent) ** 2)
@@ -112,7 +98,7 @@ def headline(train: FieldTables, test: FieldTables, sessions: SessionScores) -> 
     fit = fit_headline(train)
     design = Design.of(test, len(test.players))
     share = design.predict(fit.theta)
-    percent = side_percent(test, share, 1 - share)
+    percent = pair_percent(test, share)
     first, second = sessions.pair[:, 0], sessions.pair[:, 1]
     if fit.covariance is not None:
         rating = (
@@ -152,7 +138,7 @@ def elo_method(kind: str) -> Method:
         ratings = replay(games, kind, calibrated[0]).ratings
         ns = _expected_beaten(test, ratings, (0, 1))
         ew = _expected_beaten(test, ratings, (2, 3))
-        return Prediction(side_percent(test, ns, ew))
+        return Prediction(pair_percent(test, ns, ew))
 
     predict.__name__ = kind
     return predict

@@ -65,22 +65,6 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
-def unpack(data: bytes, path: Path) -> bytes:
-    """A file's content: gzip-compressed files (``.pbn.gz``, ``.html.gz``) are decompressed.
-
-    Raises
-    ------
-    SourceError
-        When the file starts like a gzip file but does not decompress.
-    """
-    if data[:2] != b"\x1f\x8b":
-        return data
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as problem:
-        raise SourceError(path, f"a damaged gzip file ({problem})") from None
-
-
 _CHUNK = 1 << 20
 _HEAD = 65536
 # The codec that reads a file whose recorded encoding is this (a UTF-8 BOM is dropped).

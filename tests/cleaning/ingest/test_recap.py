@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.recap import read_recap
-from bridgerank.cleaning.ingest.sources import sniff, unpack
+from bridgerank.cleaning.ingest.sources import scan, sniff
 from bridgerank.cleaning.ingest.stage import ingest_file
 from bridgerank.core.errors import SourceError
 from bridgerank.core.settings import default_settings
@@ -37,7 +37,7 @@ def _result_rows(path: Path) -> int:
 
 
 def test_sniff_reads_gzip_and_recognises_recaps():
-    head = unpack(JULY.read_bytes(), JULY)[:65536]
+    head = scan(JULY).head  # the first 64 KiB of the decompressed page, as ingest sniffs
     assert sniff(head) == "recap"
     assert sniff(b"\xef\xbb\xbf" + head) == "recap"  # a byte-order mark first
     assert sniff(b"<!DOCTYPE html><html><body>no bridge here</body></html>") is None
