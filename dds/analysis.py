@@ -1,7 +1,8 @@
 """One board's double dummy analysis, from its row, its deal's table and its play trace.
 
-Pure: the solver calls are made before (:mod:`dds.workers`); this turns their results into
-the rows of ``card_analysis``, ``auction_analysis`` and ``seat_stats``.
+The solver's tables and traces are computed before (:mod:`dds.workers`); this turns them
+into the rows of ``card_analysis``, ``auction_analysis``, ``table_evidence`` and
+``seat_stats`` (the par score, a cheap function of a table, is asked of DDS here).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
 from bridgerank.dds.solver import PlayRequest
+from bridgerank.dds.table_evidence import has_result, table_evidence
 
 # The board columns the analysis reads; their digest tells when a board must be redone.
 BOARD_FIELDS = (
@@ -34,6 +36,8 @@ BOARD_FIELDS = (
     "ns_vulnerable",
     "ew_vulnerable",
     "year",
+    "board_no",
+    "result",
 )
 
 
@@ -47,6 +51,7 @@ class BoardResult:
     cards: list[dict[str, Any]] = field(default_factory=list)
     sides: list[dict[str, Any]] = field(default_factory=list)
     seats: list[dict[str, Any]] = field(default_factory=list)
+    evidence: dict[str, Any] | None = None  # the table_evidence row
     has_play: bool = False
     has_auction: bool = False
 
@@ -67,8 +72,9 @@ def play_request(board: Mapping[str, Any]) -> PlayRequest | None:
 
 
 def needs_table(board: Mapping[str, Any]) -> bool:
-    """Whether a board's analysis uses its deal's table (only the auction does)."""
-    return bool(board["auction"]) and bool(board["bidstart"])
+    """Whether a board's analysis uses its deal's table: the auction's verdict does, and so
+    does the evidence of any board with a result (:mod:`dds.table_evidence`)."""
+    return (bool(board["auction"]) and bool(board["bidstart"])) or has_result(board)
 
 
 def analyse_board(
@@ -128,7 +134,10 @@ def analyse_board(
                     board["claim"], trace[-1], contract, vulnerable[declarer % 2], year
                 )
     auction = None
-    if needs_table(board):
+    if has_result(board) and table is not None:
+        lead_cost = cards[0].cost_tricks if cards else None
+        result.evidence = table_evidence(board, table, lead_cost)
+    if bool(board["auction"]) and bool(board["bidstart"]):
         if table is None:
             problems.append(table_error or "no double dummy table")
         else:
@@ -144,7 +153,9 @@ def analyse_board(
                 year,
             )
             result.has_auction = True
-    if problems and not (result.has_play or result.has_auction):
+    if has_result(board) and table is None and not problems:
+        problems.append(table_error or "no double dummy table")
+    if problems and not (result.has_play or result.has_auction or result.evidence):
         result.status = "failed"
     result.reason = "; ".join(problems)
 

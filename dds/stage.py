@@ -34,13 +34,14 @@ from bridgerank.dds.tables import (
     PlayerRates,
     PlayerStats,
     SeatStats,
+    TableEvidence,
 )
 from bridgerank.dds.workers import WORKER_DIED, ChunkResult, plan_chunks, run_chunks
 
 # A board's analysis depends on its fields and on the code a worker runs on it: the analysis
 # module and all it imports (verdicts, counters, scoring, the solver and endplay's version).
 ANALYSIS_MODULE = "bridgerank.dds.analysis"
-_PER_BOARD = (CardAnalysis, AuctionAnalysis, SeatStats, BoardAnalysis)
+_PER_BOARD = (CardAnalysis, AuctionAnalysis, TableEvidence, SeatStats, BoardAnalysis)
 
 
 def _digest(board: dict[str, Any], code: str) -> str:
@@ -103,7 +104,13 @@ def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
         cards = [row for board in result.boards for row in board.cards]
         sides = [row for board in result.boards for row in board.sides]
         seats = [row for board in result.boards for row in board.seats]
-        for model, rows in ((CardAnalysis, cards), (AuctionAnalysis, sides), (SeatStats, seats)):
+        evidence = [board.evidence for board in result.boards if board.evidence]
+        for model, rows in (
+            (CardAnalysis, cards),
+            (AuctionAnalysis, sides),
+            (TableEvidence, evidence),
+            (SeatStats, seats),
+        ):
             if rows:
                 conn.execute(model.__table__.insert(), rows)
         conn.execute(
@@ -317,6 +324,7 @@ DDS_STAGE = Stage(
         BoardAnalysis,
         CardAnalysis,
         AuctionAnalysis,
+        TableEvidence,
         SeatStats,
         PlayerStats,
         PlayerRates,

@@ -65,6 +65,22 @@ class AuctionAnalysis(Base):
     weight: Mapped[int] = mapped_column(Integer)  # score given away
 
 
+class TableEvidence(Base):
+    """Per board with a result: its play and contract against double dummy
+    (:mod:`dds.table_evidence`). Scores and IMPs are North-South's."""
+
+    __tablename__ = "table_evidence"
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
+    declarer: Mapped[str] = mapped_column(String(1))  # empty when passed out
+    dd_tricks: Mapped[int | None] = mapped_column(Integer)  # declarer's, in the strain
+    tricks_vs_dd: Mapped[int | None] = mapped_column(Integer)  # taken minus dd_tricks
+    play_imps: Mapped[int | None] = mapped_column(Integer)  # score made vs contract's dd score
+    ns_dd_score: Mapped[int] = mapped_column(Integer)  # the contract at dd_tricks
+    ns_par: Mapped[int | None] = mapped_column(Integer)  # None: dealer unknown
+    bidding_imps: Mapped[int | None] = mapped_column(Integer)  # ns_dd_score vs ns_par
+    lead_cost: Mapped[int | None] = mapped_column(Integer)  # tricks, when the play is known
+
+
 class SeatStats(Base):
     """The 33 counters each seat earned on one board (summed into ``player_stats``)."""
 

@@ -47,6 +47,8 @@ class FieldTables:
         Index into ``periods`` (when the session was played: its date, else its year).
     periods : list of str
         Sorted.
+    board : ndarray
+        The ``boards`` id of each table (to join per-board evidence).
     """
 
     players: list[Hashable]
@@ -57,6 +59,7 @@ class FieldTables:
     sessions: list[tuple[str, str]]
     period: np.ndarray
     periods: list[str]
+    board: np.ndarray
 
     def __len__(self) -> int:
         return len(self.share)
@@ -70,6 +73,7 @@ class FieldTables:
             group=self.group[mask],
             session=self.session[mask],
             period=self.period[mask],
+            board=self.board[mask],
         )
 
 
@@ -133,7 +137,7 @@ def field_tables(
         )
     index: dict[Hashable, int] = {}
     session_index: dict[tuple[str, str], int] = {}
-    rows: list[tuple[str, int, int, float, tuple[int, int, int, int]]] = []
+    rows: list[tuple[str, int, int, float, tuple[int, int, int, int], int]] = []
     group_number = 0
     for (event, period, _, _), tables in groups.items():
         if len(tables) < min_tables:
@@ -145,7 +149,7 @@ def field_tables(
             if len(set(keys)) != 4:
                 continue
             seats = tuple(index.setdefault(key, len(index)) for key in keys)
-            rows.append((period, session, group_number, share, seats))  # type: ignore[arg-type]
+            rows.append((period, session, group_number, share, seats, board["id"]))  # type: ignore[arg-type]
         group_number += 1
     periods = sorted({row[0] for row in rows})
     period_index = {period: number for number, period in enumerate(periods)}
@@ -160,6 +164,7 @@ def field_tables(
         sessions=sessions,
         period=np.array([period_index[row[0]] for row in rows], dtype=np.int64),
         periods=periods,
+        board=np.array([row[5] for row in rows], dtype=np.int64),
     )
 
 

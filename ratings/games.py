@@ -15,41 +15,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.bridge.auction import Contract, parse_contract
-from bridgerank.bridge.scoring import north_south_score
-
-# The IMP scale: the lower bound of each IMP count from 1 to 24.
-_IMP_STEPS = (
-    20,
-    50,
-    90,
-    130,
-    170,
-    220,
-    270,
-    320,
-    370,
-    430,
-    500,
-    600,
-    750,
-    900,
-    1100,
-    1300,
-    1500,
-    1750,
-    2000,
-    2250,
-    2500,
-    3000,
-    3500,
-    4000,
-)
-
-
-def imps(difference: int) -> int:
-    """IMPs for a score difference (sign kept)."""
-    size = sum(1 for step in _IMP_STEPS if abs(difference) >= step)
-    return size if difference >= 0 else -size
+from bridgerank.bridge.scoring import imps, north_south_score
 
 
 def ns_score(board: Mapping[str, Any]) -> int | None:

@@ -13,40 +13,61 @@ the same way all enter). The strengths minimise the squared error plus ``penalty
 matchpoint shares: ``100 * theta`` is the session percentage above 50 expected of them with
 an average partner against an average field.
 
+Player covariates ``Z`` (e.g. their past double dummy measures) can move the prior's
+centre: ``theta = Z gamma + u`` with ``u`` penalised and ``gamma`` not, fitted jointly.
+
 The normal equations are solved by conjugate gradients through the tables (each step costs
 a pass over the tables), so a fit is linear in the data. The penalty is chosen on the
-training data alone: fitted on its earlier sessions, scored on its latest quarter.
+training data alone: fitted on its earlier sessions, scored on its latest quarter; the same
+split measures how much a pair's session form varies beyond the ratings' uncertainty and the
+boards' luck (the *form variance* of the prediction intervals).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator, cg
 
-from bridgerank.ratings.field import FieldTables, latest_quarter, pair_percent, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    SessionScores,
+    latest_quarter,
+    pair_percent,
+    pair_sessions,
+)
 
 PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 # Sign of each seat's strength in d_t: North, South, East, West.
 _SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 # Above this many players the posterior variances use the diagonal of the precision only.
 _EXACT_VARIANCE_PLAYERS = 3000
+# Penalty on covariate coefficients: none to speak of, only enough to keep them determined.
+_COEFFICIENT_PENALTY = 1e-6
+# Player covariates from a set of tables: shape (players, features), computed on the fit's data.
+Covariates = Callable[[FieldTables], np.ndarray]
 
 
 @dataclass
 class Design:
-    """The tables as a linear model: ``centred(A @ theta) * scale`` predicts ``share - 1/2``."""
+    """The tables as a linear model: ``centred(A @ theta) * scale`` predicts ``share - 1/2``.
+
+    With covariates the columns are the players' and then ``A @ Z``'s (one per feature).
+    """
 
     a: sparse.csr_matrix
     group: np.ndarray  # deal of each table, renumbered 0..groups-1
     sizes: np.ndarray  # tables per deal
     scale: np.ndarray  # k / (k - 1) per table
+    players: int
 
     @classmethod
-    def of(cls, tables: FieldTables, players: int) -> Design:
-        """The design of ``tables`` over ``players`` strengths."""
+    def of(cls, tables: FieldTables, players: int, covariates: np.ndarray | None = None) -> Design:
+        """The design of ``tables`` over ``players`` strengths (and covariate coefficients)."""
         count = len(tables)
         a = sparse.csr_matrix(
             (
@@ -56,11 +77,13 @@ class Design:
             ),
             shape=(count, players),
         )
+        if covariates is not None:
+            a = sparse.hstack([a, sparse.csr_matrix(a @ covariates)]).tocsr()
         _, group = np.unique(tables.group, return_inverse=True)
         group = group.ravel()
         sizes = np.bincount(group)
         k = sizes[group].astype(float)
-        return cls(a, group, sizes, k / np.maximum(k - 1, 1))
+        return cls(a, group, sizes, k / np.maximum(k - 1, 1), players)
 
     def centre(self, values: np.ndarray) -> np.ndarray:
         """Each table's value minus its deal's mean."""
@@ -76,7 +99,7 @@ class Design:
         return self.a.T @ (self.scale**2 * self.centre(self.a @ theta))
 
     def normal_diagonal(self) -> np.ndarray:
-        """Diagonal of ``X^T X``: each player's squared coefficients, net of the centring."""
+        """Diagonal of ``X^T X``: each column's squared coefficients, net of the centring."""
         weights = self.scale**2
         a = self.a.tocoo()
         plain = np.bincount(a.col, weights=weights[a.row] * a.data**2, minlength=self.a.shape[1])
@@ -92,75 +115,156 @@ class Design:
         )
         return plain - correction
 
+    def penalties(self, penalty: float) -> np.ndarray:
+        """The ridge penalty of every column: ``penalty`` on players, ~0 on coefficients."""
+        values = np.full(self.a.shape[1], _COEFFICIENT_PENALTY)
+        values[: self.players] = penalty
+        return values
+
 
 @dataclass
 class HeadlineFit:
-    """Strengths (MP shares above 1/2 with an average partner and field), their posterior
-    standard deviations, the penalty, and the board residual variance."""
+    """Strengths (MP shares above 1/2 with an average partner and field) with their posterior
+    standard deviations; the penalty; the board residual variance; the form variance of a
+    pair-session in squared percentage points; covariate coefficients, if any."""
 
     theta: np.ndarray
     sd: np.ndarray
     penalty: float
     residual_variance: float
-    covariance: np.ndarray | None  # full posterior covariance when players are few
+    covariance: np.ndarray | None  # full posterior covariance of theta when players are few
+    form_variance: float = 0.0
+    coefficients: np.ndarray | None = None
 
 
 def fit_strengths(design: Design, target: np.ndarray, penalty: float) -> np.ndarray:
-    """Ridge strengths for ``target`` (North-South shares) by preconditioned CG."""
-    players = design.a.shape[1]
+    """Ridge coefficients (players, then covariates) for ``target`` (North-South shares) by
+    preconditioned CG."""
+    columns = design.a.shape[1]
     right = design.a.T @ (design.scale * design.centre(target - 0.5))
-    diagonal = design.normal_diagonal() + penalty
+    penalties = design.penalties(penalty)
+    diagonal = design.normal_diagonal() + penalties
     operator = LinearOperator(
-        (players, players),
-        matvec=lambda theta: design.normal_matvec(theta) + penalty * theta,
+        (columns, columns),
+        matvec=lambda theta: design.normal_matvec(theta) + penalties * theta,
         dtype=float,
     )
-    preconditioner = LinearOperator((players, players), matvec=lambda r: r / diagonal, dtype=float)
+    preconditioner = LinearOperator((columns, columns), matvec=lambda r: r / diagonal, dtype=float)
     theta, info = cg(operator, right, M=preconditioner, rtol=1e-10, atol=0.0, maxiter=5000)
+    if info > 0:
+        # not a failure worth stopping a run for: the last iterate is still a fine estimate
+        warnings.warn(f"headline fit: CG stopped after {info} steps short of 1e-10", stacklevel=2)
     return theta
 
 
 def posterior(
-    design: Design, theta: np.ndarray, target: np.ndarray, penalty: float
+    design: Design,
+    coefficients: np.ndarray,
+    target: np.ndarray,
+    penalty: float,
+    covariates: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray | None]:
-    """Standard deviations of the strengths, the residual variance, and (few players) the
-    whole covariance ``sigma^2 (X^T X + penalty I)^-1``."""
-    residual = target - design.predict(theta)
+    """Standard deviations of the players' strengths, the residual variance, and (few
+    players) their whole covariance, from ``sigma^2 (X^T X + penalties)^-1``."""
+    residual = target - design.predict(coefficients)
     # degrees of freedom: a table's share is tied to its deal's other tables by the centring
     dof = max(len(target) - len(design.sizes), 1)
     variance = float(residual @ residual / dof)
-    players = design.a.shape[1]
-    if players <= _EXACT_VARIANCE_PLAYERS:
-        columns = np.eye(players)
-        precision = np.column_stack([design.normal_matvec(column) for column in columns])
-        covariance = variance * np.linalg.inv(precision + penalty * columns)
-        return np.sqrt(np.diag(covariance)), variance, covariance
-    return np.sqrt(variance / (design.normal_diagonal() + penalty)), variance, None
+    columns = design.a.shape[1]
+    penalties = design.penalties(penalty)
+    if design.players > _EXACT_VARIANCE_PLAYERS:
+        sd = np.sqrt(variance / (design.normal_diagonal() + penalties))
+        return sd[: design.players], variance, None
+    identity = np.eye(columns)
+    precision = np.column_stack([design.normal_matvec(column) for column in identity])
+    full = variance * np.linalg.inv(precision + np.diag(penalties))
+    # theta = u + Z gamma: a linear map of the coefficients
+    to_theta = np.vstack(
+        [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
+    )
+    covariance = to_theta.T @ full @ to_theta
+    return np.sqrt(np.diag(covariance)), variance, covariance
 
 
-def choose_penalty(tables: FieldTables, penalties: tuple[float, ...] = PENALTIES) -> float:
+def _coefficients(
+    tables: FieldTables, players: int, penalty: float, covariates: Covariates | None
+) -> tuple[Design, np.ndarray, np.ndarray | None]:
+    z = covariates(tables) if covariates else None
+    design = Design.of(tables, players, z)
+    return design, fit_strengths(design, tables.share, penalty), z
+
+
+def _strengths(design: Design, coefficients: np.ndarray, z: np.ndarray | None) -> np.ndarray:
+    theta = coefficients[: design.players]
+    return theta if z is None else theta + z @ coefficients[design.players :]
+
+
+def predict_sessions(fit: HeadlineFit, tables: FieldTables) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair-session's expected percentage in ``tables`` (ordered as
+    :func:`pair_sessions`) and its prediction variance: the pair's rating uncertainty, the
+    luck of a session of its length, and the form variance."""
+    design = Design.of(tables, len(fit.theta))
+    percent = pair_percent(tables, design.predict(fit.theta))
+    return percent, _session_variance(fit, pair_sessions(tables))
+
+
+def _session_variance(fit: HeadlineFit, sessions: SessionScores) -> np.ndarray:
+    first, second = sessions.pair[:, 0], sessions.pair[:, 1]
+    if fit.covariance is not None:
+        rating = (
+            fit.covariance[first, first]
+            + fit.covariance[second, second]
+            + 2 * fit.covariance[first, second]
+        )
+    else:
+        rating = fit.sd[first] ** 2 + fit.sd[second] ** 2
+    return 100**2 * (rating + fit.residual_variance / sessions.boards) + fit.form_variance
+
+
+def choose_penalty(
+    tables: FieldTables,
+    penalties: tuple[float, ...] = PENALTIES,
+    covariates: Covariates | None = None,
+) -> tuple[float, float]:
     """The penalty whose fit on the earlier three quarters of the periods best predicts the
-    sessions of the latest quarter (session RMSE); the middle one when there is too little."""
+    sessions of the latest quarter (session RMSE), and the form variance seen there: the
+    squared errors' excess over the variance the fit expected. The middle penalty and no
+    form variance when there is too little data."""
     split = latest_quarter(tables)
     if split is None:
-        return penalties[len(penalties) // 2]
+        return penalties[len(penalties) // 2], 0.0
     early, late = split
     players = len(tables.players)
-    fit_design, test_design = Design.of(early, players), Design.of(late, players)
+    test_design = Design.of(late, players)
     actual = pair_sessions(late).percent
     errors = []
     for penalty in penalties:
-        theta = fit_strengths(fit_design, early.share, penalty)
-        predicted = pair_percent(late, test_design.predict(theta))
+        design, coefficients, z = _coefficients(early, players, penalty, covariates)
+        predicted = pair_percent(late, test_design.predict(_strengths(design, coefficients, z)))
         errors.append(np.mean((predicted - actual) ** 2))
-    return penalties[int(np.argmin(errors))]
+    best = int(np.argmin(errors))
+    early_fit = _fit_at(early, penalties[best], covariates)
+    expected = _session_variance(early_fit, pair_sessions(late))
+    return penalties[best], max(float(errors[best] - expected.mean()), 0.0)
 
 
-def fit_headline(tables: FieldTables, penalty: float | None = None) -> HeadlineFit:
-    """Fit the headline rating on ``tables`` (penalty chosen on them when not given)."""
+def _fit_at(tables: FieldTables, penalty: float, covariates: Covariates | None) -> HeadlineFit:
+    design, coefficients, z = _coefficients(tables, len(tables.players), penalty, covariates)
+    sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
+    gamma = None if z is None else coefficients[design.players :]
+    return HeadlineFit(
+        _strengths(design, coefficients, z), sd, penalty, variance, covariance, 0.0, gamma
+    )
+
+
+def fit_headline(
+    tables: FieldTables, penalty: float | None = None, covariates: Covariates | None = None
+) -> HeadlineFit:
+    """Fit the headline rating on ``tables``; penalty and form variance are chosen on them
+    unless ``penalty`` is given (then no form variance)."""
+    form = 0.0
     if penalty is None:
-        penalty = choose_penalty(tables)
-    design = Design.of(tables, len(tables.players))
-    theta = fit_strengths(design, tables.share, penalty)
-    sd, variance, covariance = posterior(design, theta, tables.share, penalty)
-    return HeadlineFit(theta, sd, penalty, variance, covariance)
+        penalty, form = choose_penalty(tables, covariates=covariates)
+    fit = _fit_at(tables, penalty, covariates)
+    fit.form_variance = form
+    return fit

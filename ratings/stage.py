@@ -3,7 +3,7 @@ predicts results it has not seen.
 
 Games: team boards played in both rooms (two pairs against two pairs, by the net score),
 single-table boards (North-South against East-West, by their score against the double dummy
-par, once the dds stage has stored the deal's table), and deals played at three or more
+par, once the dds stage has stored it), and deals played at three or more
 tables (rankings of the pairs, for the multiplayer Elo methods).
 
 Methods: hypergraph Bradley-Terry (teams of changing make-up, strengths multiply), generalized
@@ -15,16 +15,14 @@ ratings kept are then fitted on all games, with bootstrap intervals for HBT.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from sqlalchemy import Connection, delete, select
 
-from bridgerank.bridge.cards import SEAT_INDEX
-from bridgerank.bridge.ddtable import DDTable as StoredTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.dds.tables import DDTable
+from bridgerank.dds.tables import TableEvidence
 from bridgerank.ratings.tables import (
     HeadlineRating,
     Rating,
@@ -33,6 +31,9 @@ from bridgerank.ratings.tables import (
     SessionValidation,
     ValidationCeiling,
 )
+
+if TYPE_CHECKING:
+    from bridgerank.ratings.dd_prior import BoardEvidence
 
 BOARD_COLUMNS = (
     "id",
@@ -56,30 +57,28 @@ BOARD_COLUMNS = (
 
 
 def _par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
-    """Par of a board from the stored dd tables (None without a table or vulnerability)."""
-    from bridgerank.dds.solver import par_score
+    """Par of a board, as the dds stage stored it (None when it has not, or could not)."""
+    par = dict(
+        conn.execute(
+            select(TableEvidence.board_id, TableEvidence.ns_par).where(
+                TableEvidence.ns_par.is_not(None)
+            )
+        ).all()
+    )
+    return lambda board: par.get(board["id"])
 
-    tables = {
-        deal: StoredTable.from_hex(tricks)
-        for deal, tricks in conn.execute(
-            select(DDTable.deal_hash, DDTable.tricks).where(DDTable.tricks.is_not(None))
-        )
-        if tricks is not None
-    }
 
-    def par_of(board: Mapping[str, Any]) -> int | None:
-        table = tables.get(board["deal_hash"])
-        if table is None or board["ns_vulnerable"] is None or board["ew_vulnerable"] is None:
-            return None
-        if board["bidstart"]:
-            dealer = SEAT_INDEX[board["bidstart"]]
-        elif board["board_no"]:
-            dealer = (board["board_no"] - 1) % 4
-        else:
-            return None
-        return par_score(table, dealer, board["ns_vulnerable"], board["ew_vulnerable"])
+def _evidence(conn: Connection) -> BoardEvidence:
+    """The dds stage's evidence on every board with a result (empty before it runs)."""
+    from bridgerank.ratings.dd_prior import BoardEvidence  # numpy, only when rating
 
-    return par_of
+    columns = (
+        TableEvidence.board_id,
+        TableEvidence.declarer,
+        TableEvidence.tricks_vs_dd,
+        TableEvidence.bidding_imps,
+    )
+    return BoardEvidence.of(conn.execute(select(*columns)).mappings())
 
 
 def _load(conn: Connection) -> tuple[list[dict], dict, dict]:
@@ -110,9 +109,15 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.connect() as conn:
         boards, names, points = _load(conn)
         par_of = _par_function(conn)
+        evidence = _evidence(conn)
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
-        boards, names, settings.min_tables, settings.validation_bootstrap, context.progress
+        boards,
+        names,
+        settings.min_tables,
+        settings.validation_bootstrap,
+        context.progress,
+        evidence,
     )
     results.summary["headline"] = headline.summary
     with context.engine.begin() as conn:
@@ -135,7 +140,7 @@ RATE_STAGE = Stage(
     name="rate",
     run=run,
     reads=(Board,),
-    optional_reads=(NameMatch, Player, WbfPlayer, DDTable),
+    optional_reads=(NameMatch, Player, WbfPlayer, TableEvidence),
     writes=(
         Rating,
         RatingValidation,

@@ -1,6 +1,12 @@
 """The headline rating on a database's pair events: ratings of every player, walk-forward
 validation of held-out sessions against the baselines, and the ceiling - the rows of the
-``headline_ratings``, ``session_validation`` and ``validation_ceiling`` tables."""
+``headline_ratings``, ``session_validation`` and ``validation_ceiling`` tables.
+
+Once the dds stage has run, a variant of the headline whose players' prior centres move with
+their past double dummy measures (:mod:`dd_prior`) is validated beside it, as the row
+``headline_dd``: the thesis's question - do double dummy mistakes reveal skill that results
+do not? - answered on held-out sessions.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +16,23 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.ratings.ceiling import ceiling
+from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline import fit_headline
-from bridgerank.ratings.walkforward import paired_bootstrap, session_metrics, walk_forward
+from bridgerank.ratings.walkforward import (
+    default_methods,
+    headline_method,
+    paired_bootstrap,
+    session_metrics,
+    walk_forward,
+)
 
 # Fewer periods than this and there is nothing to walk forward over.
 MIN_PERIODS = 4
+# The headline with double dummy measures as each player's prior centre is validated beside
+# it when the dds stage left evidence on at least this share of the tables.
+MIN_EVIDENCE_COVERAGE = 0.5
+DD_METHOD = "headline_dd"
 _GAINS = (
     "pearson_gain",
     "pearson_gain_low",
@@ -42,8 +59,10 @@ def headline_study(
     min_tables: int = 3,
     bootstrap: int = 1000,
     progress=None,
+    evidence: BoardEvidence | None = None,
 ) -> HeadlineResults:
-    """Fit, validate and bound the headline rating (see the module docstring)."""
+    """Fit, validate and bound the headline rating (see the module docstring); with the dds
+    stage's ``evidence``, validate the headline with past double dummy measures beside it."""
     tables = field_tables(boards, player_of, min_tables)
     results = HeadlineResults()
     if len(tables) == 0:
@@ -75,7 +94,10 @@ def headline_study(
     if len(tables.periods) < MIN_PERIODS:
         results.summary["validation"] = f"fewer than {MIN_PERIODS} periods: not validated"
         return results
-    run = walk_forward(tables, progress=progress)
+    methods = default_methods()
+    if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
+        methods[DD_METHOD] = headline_method(evidence.player_measures)
+    run = walk_forward(tables, methods, progress=progress)
     test_sessions = len(np.unique(run.session))
     test_periods = len(np.unique(run.period))
     for method in run.predictions:
@@ -110,4 +132,12 @@ def headline_study(
         "rmse": headline_row["rmse"],
         "coverage_80": headline_row["coverage_80"],
     }
+    dd_row = next((row for row in results.validation if row["method"] == DD_METHOD), None)
+    if dd_row is not None:
+        # the row's gains are the headline's over it: their negatives are what dd adds
+        results.summary["dd_evidence"] = {
+            "pearson": dd_row["pearson"],
+            "pearson_added": None if dd_row["pearson_gain"] is None else -dd_row["pearson_gain"],
+            "rmse": dd_row["rmse"],
+        }
     return results

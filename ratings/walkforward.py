@@ -22,7 +22,7 @@ from bridgerank.ratings.field import (
     pair_percent,
     pair_sessions,
 )
-from bridgerank.ratings.headline import Design, fit_headline
+from bridgerank.ratings.headline import Covariates, fit_headline, predict_sessions
 from bridgerank.ratings.replay import Games, calibrate, replay
 
 # Central prediction intervals reported, and their normal quantiles.
@@ -92,24 +92,16 @@ def _choose(train: FieldTables, grid, fit_predict) -> float:
     return grid[int(np.argmin(errors))]
 
 
-def headline(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
-    """The headline rating (:mod:`bridgerank.ratings.headline`), with prediction variances:
-    the pair's rating uncertainty plus the board noise of a session of its length."""
-    fit = fit_headline(train)
-    design = Design.of(test, len(test.players))
-    share = design.predict(fit.theta)
-    percent = pair_percent(test, share)
-    first, second = sessions.pair[:, 0], sessions.pair[:, 1]
-    if fit.covariance is not None:
-        rating = (
-            fit.covariance[first, first]
-            + fit.covariance[second, second]
-            + 2 * fit.covariance[first, second]
-        )
-    else:
-        rating = fit.sd[first] ** 2 + fit.sd[second] ** 2
-    variance = 100**2 * (rating + fit.residual_variance / sessions.boards)
-    return Prediction(percent, variance)
+def headline_method(covariates: Covariates | None = None) -> Method:
+    """The headline rating (:mod:`bridgerank.ratings.headline`), with prediction variances
+    (:func:`~bridgerank.ratings.headline.predict_sessions`); ``covariates`` move each
+    player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`)."""
+
+    def predict(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
+        percent, variance = predict_sessions(fit_headline(train, covariates=covariates), test)
+        return Prediction(percent, variance)
+
+    return predict
 
 
 def _ranking_games(tables: FieldTables) -> Games:
@@ -165,7 +157,7 @@ def _expected_beaten(tables: FieldTables, ratings: np.ndarray, seats) -> np.ndar
 def default_methods() -> dict[str, Method]:
     """The headline rating and its baselines, fresh (Elo's K is calibrated once per run)."""
     return {
-        "headline": headline,
+        "headline": headline_method(),
         "coin": coin,
         "win_rate": win_rate,
         "shrunk_mean": shrunk_mean,

@@ -116,6 +116,12 @@ REASONS: tuple[Reason, ...] = (
     ),
     Reason("dealer_conflict", "note", "Dealer and first bidder differ; the first bidder is kept."),
     Reason("year_unknown", "note", "No plausible year in the date or the event name."),
+    Reason(
+        "play_not_recorded",
+        "note",
+        "The play stops after the opening lead: the lead is judged, the rest was not recorded"
+        " (no claim is read into it).",
+    ),
     Reason("result_invalid", "note", "The result is missing or not a trick count from 0 to 13."),
     Reason(
         "score_mismatch",

@@ -183,7 +183,11 @@ def _clean(
         raw_result = (values.get("result") or "").strip()
         issues.append(("note", "result_invalid", repr(raw_result) if raw_result else "missing"))
     claim = None
-    if play is not None and not play.complete and result is not None:
+    if play is not None and len(play.cards) == 1:
+        # Nobody has seen dummy play a card: a record that stops here almost always stopped
+        # being kept, and read as a claim it judges the players on tricks never played.
+        issues.append(("note", "play_not_recorded", f"only the lead {play.cards[0]}"))
+    elif play is not None and not play.complete and result is not None:
         left = 13 - play.tricks_played
         if result < play.declarer_tricks or result - play.declarer_tricks > left:
             raise BadRecord(

@@ -83,6 +83,7 @@ def _simulated(players=60, deals=400, tables=6, seed=3):
             sessions=[("sim", str(i)) for i in range(deals // 20)],
             period=np.array(group) // 20,
             periods=[str(i) for i in range(deals // 20)],
+            board=np.arange(count),
         ),
         count,
     )
@@ -176,3 +177,54 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
     assert headline.pearson / ceiling["correlation_ceiling"] > 0.85
     assert len(rated) == 465
     assert all(row.sd > 0 for row in rated)
+
+
+def test_players_dd_measures_by_hand():
+    from bridgerank.ratings.dd_prior import BoardEvidence
+
+    tables = FieldTables(
+        players=list(range(8)),
+        seats=np.array([[0, 1, 2, 3], [4, 5, 6, 7]]),  # North, South, East, West
+        share=np.array([0.5, 0.5]),
+        group=np.array([0, 1]),
+        session=np.array([0, 0]),
+        sessions=[("e", "1")],
+        period=np.array([0, 0]),
+        periods=["1"],
+        board=np.array([10, 11]),
+    )
+    evidence = BoardEvidence.of(
+        [
+            {"board_id": 12, "declarer": "S", "tricks_vs_dd": -5, "bidding_imps": 9},  # unseen
+            {"board_id": 11, "declarer": "W", "tricks_vs_dd": 1, "bidding_imps": None},
+            {"board_id": 10, "declarer": "N", "tricks_vs_dd": -1, "bidding_imps": 3},
+        ]
+    )
+    assert evidence.coverage(tables) == 1.0
+    measures = evidence.player_measures(tables)
+    # declarer play shrunk by 10 pseudo-boards, defence and bidding by 20
+    declaring = np.zeros(8)
+    declaring[[0, 7]] = [-1 / 11, 1 / 11]
+    defending = np.zeros(8)
+    defending[[2, 3, 4, 5]] = [1 / 21, 1 / 21, -1 / 21, -1 / 21]
+    bidding = np.zeros(8)
+    bidding[[0, 1, 2, 3]] = [3 / 21, 3 / 21, -3 / 21, -3 / 21]
+    assert np.allclose(measures, np.column_stack([declaring, defending, bidding]))
+
+
+def test_a_covariate_moves_the_prior_centre_only_as_far_as_it_predicts():
+    truth, tables, _ = _simulated(deals=200)
+
+    def correlation(fit):
+        return np.corrcoef(fit.theta, truth)[0, 1]
+
+    plain = fit_headline(tables, penalty=300.0)
+    # the true strengths (in score units, not shares: the coefficient rescales them)
+    informed = fit_headline(tables, penalty=300.0, covariates=lambda t: truth[:, None])
+    assert correlation(informed) > 0.99 > correlation(plain)
+    assert informed.coefficients[0] > 1.0
+    # noise: a coefficient near zero, and the ratings as without it
+    noise = np.random.default_rng(1).normal(size=len(truth))[:, None]
+    blind = fit_headline(tables, penalty=300.0, covariates=lambda t: noise)
+    assert abs(blind.coefficients[0]) < 0.01
+    assert correlation(blind) == pytest.approx(correlation(plain), abs=0.002)

@@ -1,0 +1,100 @@
+"""Players' past double dummy measures, as covariates of the headline rating.
+
+From ``table_evidence`` (:mod:`bridgerank.dds.table_evidence`), three measures per player,
+each a mean shrunk toward zero by a few pseudo-boards (a player seen on two boards has no
+measure to speak of):
+
+- *declarer play*: tricks taken as declarer minus the double dummy tricks;
+- *defence*: double dummy tricks minus the tricks declarer took, when defending;
+- *bidding*: the IMPs of the side's contract against par (double dummy), from the player's
+  side.
+
+Computed on the tables a fit sees and no others, so a walk-forward fit uses only the past.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+
+# FieldTables' seat columns are North, South, East, West.
+_COLUMN = {"N": 0, "S": 1, "E": 2, "W": 3}
+# Pseudo-boards of zero added to each measure: declaring, defending, bidding.
+SHRINK = (10.0, 20.0, 20.0)
+FEATURES = ("declarer_play", "defence", "bidding")
+
+
+@dataclass
+class BoardEvidence:
+    """Evidence per board, in board id order; NaN where a measure is unknown."""
+
+    board: np.ndarray
+    declarer: np.ndarray  # FieldTables column of declarer, -1 when passed out
+    tricks_vs_dd: np.ndarray
+    bidding_imps: np.ndarray
+
+    @classmethod
+    def of(cls, rows: Iterable[Mapping]) -> BoardEvidence:
+        """From ``table_evidence`` rows (board_id, declarer, tricks_vs_dd, bidding_imps)."""
+        rows = sorted(rows, key=lambda row: row["board_id"])
+
+        def column(name: str) -> np.ndarray:
+            return np.array(
+                [np.nan if row[name] is None else row[name] for row in rows], dtype=float
+            )
+
+        return cls(
+            board=np.array([row["board_id"] for row in rows], dtype=np.int64),
+            declarer=np.array([_COLUMN.get(row["declarer"], -1) for row in rows], dtype=np.int64),
+            tricks_vs_dd=column("tricks_vs_dd"),
+            bidding_imps=column("bidding_imps"),
+        )
+
+    def __len__(self) -> int:
+        return len(self.board)
+
+    def coverage(self, tables: FieldTables) -> float:
+        """Share of ``tables`` with evidence."""
+        return float(self._rows(tables)[1].mean()) if len(tables) else 0.0
+
+    def _rows(self, tables: FieldTables) -> tuple[np.ndarray, np.ndarray]:
+        position = np.searchsorted(self.board, tables.board)
+        position = np.minimum(position, max(len(self.board) - 1, 0))
+        found = (
+            self.board[position] == tables.board if len(self.board) else np.zeros(len(tables), bool)
+        )
+        return position, found
+
+    def player_measures(self, tables: FieldTables) -> np.ndarray:
+        """The three shrunk measures of every player of ``tables``: shape (players, 3)."""
+        players = len(tables.players)
+        position, found = self._rows(tables)
+        seats = tables.seats[found]
+        declarer = self.declarer[position[found]]
+        tricks = self.tricks_vs_dd[position[found]]
+        bidding = self.bidding_imps[position[found]]
+        played = (declarer >= 0) & ~np.isnan(tricks)
+        rows = np.flatnonzero(played)
+        declarers = seats[rows, declarer[rows]]
+        # the defenders sit on the other side: N/S (columns 0, 1) against E/W (2, 3)
+        side = declarer[rows] // 2
+        defenders = np.concatenate([seats[rows, 2 * (1 - side)], seats[rows, 2 * (1 - side) + 1]])
+        known = ~np.isnan(bidding)
+        ns_players = seats[known][:, :2].ravel()
+        ew_players = seats[known][:, 2:].ravel()
+        bid = np.repeat(bidding[known], 2)
+        measures = [
+            (declarers, tricks[rows]),
+            (defenders, -np.concatenate([tricks[rows]] * 2)),
+            (np.concatenate([ns_players, ew_players]), np.concatenate([bid, -bid])),
+        ]
+        out = np.zeros((players, len(FEATURES)))
+        for feature, ((who, values), shrink) in enumerate(zip(measures, SHRINK)):
+            total = np.bincount(who, weights=values, minlength=players)
+            count = np.bincount(who, minlength=players)
+            out[:, feature] = total / (count + shrink)
+        return out
