@@ -482,6 +482,63 @@ def status(**common: Any) -> None:
         click.echo(f"... and {total - len(shown):,} more files skipped (table skipped_files)")
 
 
+def _print_forecasts(outcome) -> None:
+    if outcome.forecast:
+        click.echo(
+            f"{'event':<28} {'session':<10} {'pair':<44} {'boards':>6} {'forecast':>8}"
+            "  80% interval"
+        )
+        for row in outcome.forecast:
+            pair = f"{row['player_a']} - {row['player_b']}"
+            unrated = "" if row["rated"] == 2 else f"  ({2 - row['rated']} unrated)"
+            click.echo(
+                f"{row['event'][:28]:<28} {row['session'][:10]:<10} {pair[:44]:<44} "
+                f"{row['boards']:>6} {row['predicted']:>7.1f}%  "
+                f"{row['low_80']:.1f} to {row['high_80']:.1f}{unrated}"
+            )
+        click.echo(f"{len(outcome.forecast):,} pair-sessions forecast and stored")
+    for event, session in outcome.already_rated:
+        click.echo(f"not forecast: {event} {session} is already rated (its results are stored)")
+    score = outcome.score
+    waiting = len(outcome.stored) - score["scored"]
+    if score["scored"]:
+        pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
+        click.echo(
+            f"stored forecasts with results since: {score['scored']:,} pair-sessions, Pearson "
+            f"{pearson}, RMSE {score['rmse']:.2f} points, "
+            f"80% intervals held {100 * score['coverage_80']:.0f}%"
+        )
+    if waiting:
+        click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
+    if not outcome.stored:
+        click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
+
+
+@main.command()
+@click.argument("sources", nargs=-1, type=click.Path())
+@_common
+@_fail_cleanly
+def predict(sources: tuple[str, ...], **common: Any) -> None:
+    """Forecast each pair's session percentage in SOURCES (an event not yet ingested) from
+    the stored headline ratings, with 80% intervals, and keep the forecast.
+
+    Once the event has been run through the pipeline, `bridgerank predict` shows how the
+    stored forecasts fared against the results.
+    """
+    session = _Session(**common)
+    from bridgerank.core.store import store_errors
+    from bridgerank.pipeline.predict import predict as forecast_event
+
+    with store_errors(session.url):
+        outcome = forecast_event(
+            session.engine,
+            session.settings,
+            sources,
+            shlex.join(["bridgerank", *sys.argv[1:]]),
+        )
+    _print_forecasts(outcome)
+
+
 def _stage_command(name: str, summary: str) -> None:
     """Register ``bridgerank NAME``: run that one stage (stages with no options of their own)."""
 

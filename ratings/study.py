@@ -90,6 +90,9 @@ def headline_study(
         "players": len(tables.players),
         "sessions": len(tables.sessions),
         "penalty": fit.penalty,
+        # what a forecast of a new event needs besides the ratings (bridgerank predict)
+        "residual_variance": fit.residual_variance,
+        "form_variance": fit.form_variance,
     }
     if len(tables.periods) < MIN_PERIODS:
         results.summary["validation"] = f"fewer than {MIN_PERIODS} periods: not validated"

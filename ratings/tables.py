@@ -86,3 +86,23 @@ class ValidationCeiling(Base):
     measure: Mapped[str] = mapped_column(String(24), primary_key=True)
     value: Mapped[float | None] = mapped_column(Float)
     n: Mapped[int] = mapped_column(Integer)
+
+
+class Prediction(Base):
+    """A forecast of a pair's session percentage, made by ``bridgerank predict`` before the
+    event's results were rated (:mod:`bridgerank.ratings.predict`); kept to be scored once
+    the event is ingested. Not a stage's output: the stages never clear it."""
+
+    __tablename__ = "predictions"
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
+    session: Mapped[str] = mapped_column(Text, primary_key=True)  # the session's date
+    player_a: Mapped[str] = mapped_column(Text, primary_key=True)
+    player_b: Mapped[str] = mapped_column(Text, primary_key=True)
+    boards: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[int] = mapped_column(Integer)  # how many of the two had a rating
+    predicted: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float] = mapped_column(Float)
+    low_80: Mapped[float] = mapped_column(Float)
+    high_80: Mapped[float] = mapped_column(Float)
+    made_at: Mapped[str] = mapped_column(String(32))  # UTC, ISO 8601
+    ratings_of: Mapped[str] = mapped_column(String(32))  # when the ratings used were fitted

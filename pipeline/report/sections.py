@@ -54,6 +54,53 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
     return pd.read_sql(text(query), conn, params=params)
 
 
+# What each method of the held-out table is, for a reader who knows none of them.
+_METHOD_NAMES = {
+    "headline": "headline rating (player strengths, ridge, centred on the field)",
+    "headline_dd": "headline with past double dummy measures as each player's prior centre",
+    "shrunk_mean": "each player's mean matchpoint share, shrunk toward 50%",
+    "win_rate": "share of other tables beaten",
+    "elo": "multiplayer Elo (multielo)",
+    "dlo": "multiplayer Elo by ranking probabilities",
+    "coin": "everyone 50%",
+}
+
+
+@section("headline", "Who plays well: the headline rating", "headline.html.j2")
+def _headline(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "headline_ratings"):
+        return None
+    ratings = _frame(
+        conn,
+        "select player, rating, sd, boards, sessions from headline_ratings order by rating desc",
+    )
+    ratings.insert(0, "rank", range(1, len(ratings) + 1))
+    ratings["low_80"] = ratings["rating"] - 1.2816 * ratings["sd"]
+    ratings["high_80"] = ratings["rating"] + 1.2816 * ratings["sd"]
+    validation = None
+    if _has(conn, "session_validation"):
+        validation = _frame(conn, "select * from session_validation order by rmse")
+        validation.insert(1, "what", validation["method"].map(_METHOD_NAMES).fillna(""))
+    ceiling = (
+        dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
+        if _has(conn, "validation_ceiling")
+        else {}
+    )
+    runs = _frame(
+        conn, "select summary from stage_runs where stage = 'rate' order by id desc limit 1"
+    )
+    summary = json.loads(runs["summary"][0]).get("headline", {}) if len(runs) else {}
+    rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
+    return {
+        "ratings": ratings,
+        "validation": validation,
+        "ceiling": ceiling,
+        "summary": summary,
+        "headline": rows.get("headline"),
+        "dd": rows.get("headline_dd"),
+    }
+
+
 @section("settings", "Run settings and timings", "settings.html.j2")
 def _settings(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "stage_runs"):

@@ -25,7 +25,14 @@ from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
-from bridgerank.ratings.tables import Rating, RatingHistory, RatingValidation
+from bridgerank.ratings.tables import (
+    HeadlineRating,
+    Rating,
+    RatingHistory,
+    RatingValidation,
+    SessionValidation,
+    ValidationCeiling,
+)
 from bridgerank.regression.tables import REGRESSION_TABLES
 
 if TYPE_CHECKING:  # Jinja2 and the sections' pandas load when a report is written
@@ -46,6 +53,9 @@ REPORTED_TABLES = (
     Rating,
     RatingValidation,
     RatingHistory,
+    HeadlineRating,
+    SessionValidation,
+    ValidationCeiling,
 ) + REGRESSION_TABLES
 
 EXPORTED = (
@@ -68,6 +78,9 @@ EXPORTED = (
     "rankings",
     "ratings",
     "rating_validation",
+    "headline_ratings",
+    "session_validation",
+    "validation_ceiling",
 )
 
 

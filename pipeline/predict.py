@@ -1,0 +1,157 @@
+"""``bridgerank predict``: forecast an event from the stored headline ratings before its
+results are rated, keep the forecast, and score it once the event has been ingested.
+
+The files named are read and cleaned in memory, record by record (nothing of them is stored
+but the forecasts). A session already in the database is not forecast: its results are in
+the ratings, so a forecast of it would be no forecast.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.match.tables import NameMatch, Player
+from bridgerank.core.errors import SourceError, StageNotReady
+from bridgerank.core.lock import run_lock
+from bridgerank.core.sections import Settings
+from bridgerank.core.store import StageRun, upsert
+from bridgerank.ratings.tables import HeadlineRating, Prediction
+
+# The board columns a forecast and its score read.
+_COLUMNS = (
+    "id",
+    "event",
+    "date",
+    "year",
+    "board_no",
+    "deal_hash",
+    "north",
+    "east",
+    "south",
+    "west",
+    "contract",
+    "declarer",
+    "result",
+    "ns_vulnerable",
+    "ew_vulnerable",
+)
+
+
+@dataclass
+class PredictOutcome:
+    """Forecasts stored now, sessions passed over, and every stored forecast with its actual
+    percentage where the event has since been ingested, with their score."""
+
+    forecast: list[dict[str, Any]] = field(default_factory=list)
+    already_rated: list[tuple[str, str]] = field(default_factory=list)
+    stored: list[dict[str, Any]] = field(default_factory=list)
+    score: dict[str, Any] = field(default_factory=dict)
+
+
+def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
+    """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1."""
+    number = 0
+    for candidate in discover(list(sources), settings.ingest.extensions):
+        content = scan(candidate.path)
+        fmt = sniff(content.head)
+        if fmt is None:
+            if candidate.named:
+                raise SourceError(candidate.path, "not a bridge hand-record file")
+            continue
+        with text_lines(candidate.path, content.encoding) as lines:
+            for record in READERS[fmt](lines, candidate.path):
+                if record.parse_error:
+                    continue
+                outcome = clean_record(record.values, record.play_layout, settings=settings.clean)
+                board = outcome.board
+                if board is not None:
+                    number += 1
+                    board["id"] = number
+                    yield board
+
+
+def _ratings(conn):
+    from bridgerank.ratings.predict import StoredRatings
+
+    rows = conn.execute(select(HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd))
+    rating = {player: (value, sd) for player, value, sd in rows}
+    run = conn.execute(
+        select(StageRun.summary, StageRun.finished_at)
+        .where(StageRun.stage == "rate")
+        .order_by(StageRun.id.desc())
+        .limit(1)
+    ).first()
+    fit = json.loads(run.summary).get("headline", {}) if run else {}
+    if not rating or "residual_variance" not in fit:
+        raise StageNotReady("predict", "rate")
+    stored = StoredRatings(
+        rating, fit["residual_variance"], fit.get("form_variance", 0.0), fit["penalty"]
+    )
+    return stored, run.finished_at.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _names(conn) -> dict[str, str]:
+    return dict(
+        conn.execute(
+            select(NameMatch.raw_name, Player.name).join(Player, Player.id == NameMatch.player_id)
+        ).all()
+    )
+
+
+def _stored_boards(conn) -> list[dict[str, Any]]:
+    columns = [getattr(Board, name) for name in _COLUMNS]
+    return [dict(row) for row in conn.execute(select(*columns)).mappings()]
+
+
+def predict(
+    engine: Engine, settings: Settings, sources: Sequence[str], what: str = ""
+) -> PredictOutcome:
+    """Forecast the sessions of ``sources`` (none: only score the stored forecasts).
+
+    Raises
+    ------
+    StageNotReady
+        When no headline rating has been fitted.
+    SourceError
+        When a named file cannot be read or is no bridge data.
+    """
+    from bridgerank.ratings.field import _period
+    from bridgerank.ratings.predict import actual_percentages, forecast, forecast_score
+
+    min_tables = settings.rate.min_tables
+    outcome = PredictOutcome()
+    with engine.connect() as conn:
+        ratings, fitted = _ratings(conn)
+        names = _names(conn)
+        stored_boards = _stored_boards(conn)
+    in_database = {(board["event"], _period(board)) for board in stored_boards}
+    if sources:
+        boards = list(read_boards(sources, settings))
+        rows = forecast(boards, names, ratings, min_tables)
+        made = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for row in rows:
+            if (row["event"], row["session"]) in in_database:
+                continue
+            outcome.forecast.append(row | {"made_at": made, "ratings_of": fitted})
+        outcome.already_rated = sorted(
+            {(row["event"], row["session"]) for row in rows} & in_database
+        )
+        if outcome.forecast:
+            with run_lock(engine, what or "bridgerank predict"), engine.begin() as conn:
+                upsert(conn, Prediction, outcome.forecast)
+    actual = actual_percentages(stored_boards, min_tables)
+    with engine.connect() as conn:
+        for row in conn.execute(select(Prediction.__table__)).mappings():
+            key = (row["event"], row["session"], row["player_a"], row["player_b"])
+            outcome.stored.append(dict(row) | {"actual": actual.get(key)})
+    outcome.score = forecast_score(outcome.stored)
+    return outcome

@@ -1,0 +1,92 @@
+"""`bridgerank predict`: forecasts of a club session from the ratings of the sessions before
+it, kept, refused once the session is rated, and scored against its results."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import func, select
+
+from bridgerank.core.settings import load_settings
+from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.predict import read_boards
+from bridgerank.pipeline.stages import open_store
+from bridgerank.ratings.predict import StoredRatings, forecast
+from bridgerank.ratings.tables import Prediction
+
+# Two months of a club's sessions to rate, and the session after them to forecast.
+RATED = ("2017-01-02", "2017-01-09", "2017-01-16", "2017-01-23", "2017-02-06")
+NEXT = "2017-02-13"
+
+
+def _invoke(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture()
+def acbl(shared_data):
+    folder = shared_data("acbl", "results")
+    if not (folder / NEXT).exists():
+        pytest.skip(f"{folder / NEXT} not in the shared data")
+    return folder
+
+
+def test_forecast_then_results_then_score(acbl, tmp_path):
+    out = str(tmp_path)
+    _invoke("run", *(str(acbl / day) for day in RATED), "--out", out, "--to", "match")
+    _invoke("rate", "--out", out)
+    engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
+
+    printed = _invoke("predict", str(acbl / NEXT), "--out", out)
+    with engine.connect() as conn:
+        stored = conn.execute(select(Prediction.__table__)).mappings().all()
+    assert f"{len(stored):,} pair-sessions forecast and stored" in printed
+    assert len(stored) > 20
+    assert all(row["low_80"] < row["predicted"] < row["high_80"] for row in stored)
+    assert {row["session"] for row in stored} == {NEXT.replace("-", ".")}
+    assert "still waiting for their results: " in printed
+    # a second forecast of the same session replaces the first: still one row a pair
+    _invoke("predict", str(acbl / NEXT), "--out", out)
+    with engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(Prediction)).scalar() == len(stored)
+
+    # the session is played and rated: the forecast is scored, and no longer made
+    _invoke("run", str(acbl / NEXT), "--out", out, "--to", "match")
+    _invoke("rate", "--out", out)
+    printed = _invoke("predict", str(acbl / NEXT), "--out", out)
+    assert "not forecast: " in printed and "is already rated" in printed
+    assert f"stored forecasts with results since: {len(stored):,} pair-sessions" in printed
+    assert "still waiting" not in printed
+    engine.dispose()
+
+
+def test_no_ratings_is_one_clear_error(tmp_path, acbl):
+    result = CliRunner().invoke(main, ["predict", str(acbl / NEXT), "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "needs 'rate', which has not run yet" in result.output
+
+
+def test_a_forecast_does_not_read_the_results(acbl):
+    boards = list(read_boards([str(acbl / NEXT)], load_settings()))
+    ratings = StoredRatings(
+        {"Tom Smith": (3.0, 1.0)}, residual_variance=0.08, form_variance=20.0, penalty=30.0
+    )
+    names = {}
+    first = forecast(boards, names, ratings)
+    # the same tables with every result replaced at random: the same forecast
+    draw = random.Random(1)
+    redrawn = [
+        board if board["result"] is None else board | {"result": draw.randint(0, 13)}
+        for board in boards
+    ]
+    second = forecast(redrawn, names, ratings)
+    key = lambda row: (row["player_a"], row["player_b"])  # noqa: E731
+    assert [key(row) for row in first] == [key(row) for row in second]
+    assert np.allclose([row["predicted"] for row in first], [row["predicted"] for row in second])
+    # nobody rated: everyone average, the interval the prior's and the session's luck
+    assert all(row["rated"] == 0 and row["predicted"] == pytest.approx(50.0) for row in first)
