@@ -188,7 +188,8 @@ def _print_dds(summary: dict[str, Any]) -> None:
 
 def _print_regress(summary: dict[str, Any]) -> None:
     click.echo(
-        f"regress: {summary['players_with_points']:,} players with WBF points of "
+        f"regress: {summary['players_with_points']:,} players with WBF points or a headline "
+        "rating, of "
         f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s"
     )
     for dataset, players in summary.get("datasets", {}).items():
@@ -453,7 +454,13 @@ def regress(
     from bridgerank.regression.study import regress_files
 
     section = session.settings.regress
-    result = regress_files(rate_files, response_file, response_names or section.responses, section)
+    result = regress_files(
+        rate_files,
+        response_file,
+        response_names or section.responses,
+        section,
+        only_present=not response_names,
+    )
     _print_study(result)
     folder = Path(session.settings.store.out) / "regression"
     write_csv(result_frames(result), folder)

@@ -2,7 +2,8 @@
 :func:`bridgerank.regression.study.regress_files`).
 
 In the pipeline the rates are ``player_rates`` (dds stage) and the responses the matched
-players' WBF open masterpoints ``mp`` and placing points ``pp`` (match stage); players below
+players' WBF open masterpoints ``mp`` and placing points ``pp`` (match stage) and the rated
+players' headline rating ``headline`` (rate stage: strength measured from results); players below
 the opportunity thresholds (thesis Table 9, configurable) are left out, and a sweep over
 scaled thresholds shows what the choice costs. All result tables are replaced in the stage's
 last transaction.
@@ -18,19 +19,24 @@ from sqlalchemy import Connection, delete, select
 from bridgerank.cleaning.match.tables import Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import PlayerRates
+from bridgerank.ratings.tables import HeadlineRating
 from bridgerank.regression.tables import REGRESSION_TABLES
+
+# Every response the pipeline offers (the settings choose among them).
+RESPONSES = ("mp", "pp", "headline")
 
 if TYPE_CHECKING:  # pandas and statsmodels are imported where used: the CLI starts fast
     import pandas as pd
 
 
 def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Rates per player and the WBF points of the matched ones."""
+    """Rates per player, and the responses of those that have any: the WBF points of the
+    matched ones, the headline rating of the rated ones (NaN where a player has none)."""
     import pandas as pd
 
     rates = pd.DataFrame(conn.execute(select(PlayerRates.__table__)).mappings().all())
     if rates.empty:
-        return rates, pd.DataFrame(columns=["mp", "pp"])
+        return rates, pd.DataFrame(columns=list(RESPONSES))
     rates = rates.set_index("player")
     points = pd.DataFrame(
         conn.execute(
@@ -41,8 +47,19 @@ def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
         .mappings()
         .all(),
         columns=["player", "mp", "pp"],
-    )
-    return rates.drop(columns=["player_id"]), points.set_index("player")
+    ).set_index("player")
+    headline = pd.DataFrame(
+        conn.execute(
+            select(HeadlineRating.player, HeadlineRating.rating.label("headline")).where(
+                HeadlineRating.player.in_(select(PlayerRates.player))
+            )
+        )
+        .mappings()
+        .all(),
+        columns=["player", "headline"],
+    ).set_index("player")
+    responses = points.join(headline, how="outer")
+    return rates.drop(columns=["player_id"]), responses[list(RESPONSES)]
 
 
 def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
@@ -87,7 +104,7 @@ def run(context: StageContext) -> dict[str, Any]:
             notes=[f"{s.key}: {s.note}" for s in result.datasets if s.note],
         )
     else:
-        summary["notes"] = ["no player with mistake rates has WBF points"]
+        summary["notes"] = ["no player with mistake rates has WBF points or a headline rating"]
     with context.engine.begin() as conn:
         _write(conn, frames)
         context.finish(conn, summary)
@@ -98,7 +115,7 @@ REGRESS_STAGE = Stage(
     name="regress",
     run=run,
     reads=(PlayerRates, Player),
-    optional_reads=(WbfPlayer,),
+    optional_reads=(WbfPlayer, HeadlineRating),
     writes=REGRESSION_TABLES,
     settings_sections=("regress",),
 )

@@ -234,6 +234,7 @@ def regress_files(
     response_file: str | None,
     responses: Sequence[str],
     settings: RegressSettings,
+    only_present: bool = False,
 ) -> RegressionResult:
     """The study on CSV files (``bridgerank regress --rates FILE --responses FILE``).
 
@@ -248,6 +249,10 @@ def regress_files(
     settings : RegressSettings
         The ``[regress]`` section. Its thresholds are not applied: files hold the players the
         user chose (and often no opportunity counts to apply them to).
+    only_present : bool, default False
+        Study only those of ``responses`` the files have (the settings' default list names
+        the pipeline's headline rating, which a user's files seldom hold); a named response
+        the files lack is an error either way when none is left.
 
     Returns
     -------
@@ -261,4 +266,7 @@ def regress_files(
         rates = rates.drop(columns=[name for name in responses if name in rates.columns])
     else:
         points = rates.select_dtypes("number")
+    if only_present:
+        present = [name for name in responses if name in points.columns]
+        responses = present or responses  # none present: the study says which is missing
     return run_regression(rates, points, responses, settings)
