@@ -2,13 +2,16 @@
 
     python benchmarks/bench_dds.py [SOURCES...]     # default: the embedded sample
 
+    python benchmarks/bench_dds.py --jobs 2 ../shared/data/travellers/valet/2009-World
+
 Baseline (the floor): a bare loop of endplay calls, ``calc_all_tables`` over the distinct
-deals whose auction the stage judges (the only use of a table) in batches of 40 and
-``analyse_all_plays`` over the plays in batches of 200, in this process with DDS using every
-core. Then the whole dds stage (chunking, workers, analysis,
+deals the stage needs a table of (an auction to judge, or a result to set against double
+dummy) in batches of 40, ``par`` once for each distinct deal, dealer and vulnerability of a
+board with a result, and ``analyse_all_plays`` over the plays in batches of 200, in this
+process with DDS using every core. Then the whole dds stage (chunking, workers, analysis,
 database writes, per-player aggregation) on a fresh copy of the same cleaned database, with
-1 and with 2 jobs. Printed: seconds, boards per second, and the stage's throughput as a share
-of the bare loop's (the target is at least 90%).
+1 and with 2 jobs (or those given with ``--jobs``). Printed: seconds, boards per second, and
+the stage's throughput as a share of the bare loop's (the target is at least 90%).
 """
 
 from __future__ import annotations
@@ -27,21 +30,32 @@ from bridgerank.core.settings import load_settings, resolve_path
 from bridgerank.core.store import open_engine
 from bridgerank.dds.analysis import BOARD_FIELDS, needs_table, play_request
 from bridgerank.dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
+from bridgerank.dds.table_evidence import dealer_of, has_result
 from bridgerank.pipeline.stages import get_stage, run_stages, select_stages
 
 
 def _bare_loop(boards: list[dict]) -> tuple[float, float]:
-    from endplay.dds import analyse_all_plays, calc_all_tables
-    from endplay.types import Deal, Denom, Player
+    from endplay.dds import analyse_all_plays, calc_all_tables, par
+    from endplay.types import Deal, Denom, Player, Vul
 
     set_threads(0)
-    # The same work as the stage: a table only for a deal whose auction is judged.
+    # The same work as the stage: a table only for a deal it uses (auction or result).
     deals = sorted(
         {board["deal_hash"]: board["deal"] for board in boards if needs_table(board)}.items()
     )
     start = time.perf_counter()
+    solved = {}
     for i in range(0, len(deals), TABLE_BATCH):
-        calc_all_tables([Deal(pbn) for _, pbn in deals[i : i + TABLE_BATCH]])
+        batch = deals[i : i + TABLE_BATCH]
+        solved.update(zip((key for key, _ in batch), calc_all_tables([Deal(p) for _, p in batch])))
+    pars = {
+        (board["deal_hash"], dealer_of(board), board["ns_vulnerable"], board["ew_vulnerable"])
+        for board in boards
+        if has_result(board) and dealer_of(board) is not None
+    }
+    for deal, dealer, ns, ew in pars:
+        vulnerability = Vul.both if ns and ew else Vul.ns if ns else Vul.ew if ew else Vul.none
+        par(solved[deal], vulnerability, Player(dealer))
     tables = time.perf_counter() - start
     requests = [r for r in map(play_request, boards) if r is not None]
     start = time.perf_counter()
@@ -56,7 +70,7 @@ def _bare_loop(boards: list[dict]) -> tuple[float, float]:
     return tables, time.perf_counter() - start
 
 
-def main(sources: list[str]) -> None:
+def main(sources: list[str], job_counts: tuple[int, ...] = (1, 2)) -> None:
     settings = load_settings()
     with tempfile.TemporaryDirectory() as folder:
         prepared = Path(folder) / "prepared.db"
@@ -75,14 +89,14 @@ def main(sources: list[str]) -> None:
         count = len(boards)
         print(
             f"{count:,} boards, {len({b['deal_hash'] for b in boards if needs_table(b)}):,} "
-            f"distinct deals with an auction to judge, "
+            f"distinct deals with an auction to judge or a result, "
             f"{sum(1 for b in boards if play_request(b)):,} plays"
         )
         print(f"{'run':<34}{'seconds':>9}{'boards/s':>10}{'share of bare':>15}")
-        print(f"{'bare loop: tables':<34}{tables:>9.2f}")
+        print(f"{'bare loop: tables and pars':<34}{tables:>9.2f}")
         print(f"{'bare loop: plays':<34}{plays:>9.2f}")
         print(f"{'bare loop: total (baseline)':<34}{bare:>9.2f}{count / bare:>10.1f}{1:>15.0%}")
-        for jobs in (1, 2):
+        for jobs in job_counts:
             copy = Path(folder) / f"jobs{jobs}.db"
             shutil.copy(prepared, copy)
             engine = open_engine(f"sqlite:///{copy}")
@@ -100,4 +114,8 @@ def main(sources: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or [str(resolve_path("embedded:sample"))])
+    arguments = sys.argv[1:]
+    counts: tuple[int, ...] = (1, 2)
+    if arguments[:1] == ["--jobs"]:
+        counts, arguments = (int(arguments[1]),), arguments[2:]
+    main(arguments or [str(resolve_path("embedded:sample"))], counts)

@@ -118,6 +118,7 @@ def run(context: StageContext) -> dict[str, Any]:
         settings.validation_bootstrap,
         context.progress,
         evidence,
+        points,
     )
     results.summary["headline"] = headline.summary
     with context.engine.begin() as conn:

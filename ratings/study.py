@@ -25,6 +25,7 @@ from bridgerank.ratings.walkforward import (
     paired_bootstrap,
     session_metrics,
     walk_forward,
+    wbf_points_method,
 )
 
 # Fewer periods than this and there is nothing to walk forward over.
@@ -60,9 +61,11 @@ def headline_study(
     bootstrap: int = 1000,
     progress=None,
     evidence: BoardEvidence | None = None,
+    points: Mapping[str, float] | None = None,
 ) -> HeadlineResults:
     """Fit, validate and bound the headline rating (see the module docstring); with the dds
-    stage's ``evidence``, validate the headline with past double dummy measures beside it."""
+    stage's ``evidence``, validate the headline with past double dummy measures beside it;
+    with WBF masterpoints per player (``points``), the federations' ranking as a baseline."""
     tables = field_tables(boards, player_of, min_tables)
     results = HeadlineResults()
     if len(tables) == 0:
@@ -98,6 +101,8 @@ def headline_study(
         results.summary["validation"] = f"fewer than {MIN_PERIODS} periods: not validated"
         return results
     methods = default_methods()
+    if points and any(str(player) in points for player in tables.players):
+        methods["wbf_points"] = wbf_points_method(points)
     if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
         methods[DD_METHOD] = headline_method(evidence.player_measures)
     run = walk_forward(tables, methods, progress=progress)

@@ -10,7 +10,7 @@ bootstrap intervals by session, and against the ceiling the data allow (:mod:`ce
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 from scipy import stats
@@ -152,6 +152,29 @@ def _expected_beaten(tables: FieldTables, ratings: np.ndarray, seats) -> np.ndar
         beaten = 1 / (1 + 10 ** ((values[None, :] - values[:, None]) / 400))
         out[rows] = (beaten.sum(axis=1) - 0.5) / max(len(rows) - 1, 1)
     return out
+
+
+def wbf_points_method(points: Mapping[str, float]) -> Method:
+    """WBF open masterpoints, the federations' own ranking: a pair's percentage is a straight
+    line in its players' summed ``log(1 + masterpoints)`` (0 for a player not on the lists),
+    fitted by least squares on the training pair-sessions; its prediction variance is the
+    training residuals'."""
+
+    def predict(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
+        def standing(tables: FieldTables, pairs: np.ndarray) -> np.ndarray:
+            value = np.array([np.log1p(points.get(str(p), 0.0)) for p in tables.players])
+            return value[pairs].sum(axis=1)
+
+        seen = pair_sessions(train)
+        x = standing(train, seen.pair)
+        design = np.column_stack([np.ones_like(x), x])
+        coefficients, *_ = np.linalg.lstsq(design, seen.percent, rcond=None)
+        residual = seen.percent - design @ coefficients
+        variance = float(residual @ residual / max(len(x) - 2, 1))
+        predicted = coefficients[0] + coefficients[1] * standing(test, sessions.pair)
+        return Prediction(predicted, np.full(len(predicted), variance))
+
+    return predict
 
 
 def default_methods() -> dict[str, Method]:

@@ -62,6 +62,7 @@ _METHOD_NAMES = {
     "win_rate": "share of other tables beaten",
     "elo": "multiplayer Elo (multielo)",
     "dlo": "multiplayer Elo by ranking probabilities",
+    "wbf_points": "WBF open masterpoints (a line in the pair's summed log points)",
     "coin": "everyone 50%",
 }
 
