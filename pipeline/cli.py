@@ -269,6 +269,13 @@ def _print_rate(summary: dict[str, Any]) -> None:
             )
         elif checked:
             click.echo(f"  held-out sessions: {checked}")
+    matches = (summary.get("matches") or {}).get("validation")
+    if isinstance(matches, dict):
+        pearson = "-" if matches["pearson"] is None else f"{matches['pearson']:.3f}"
+        click.echo(
+            f"  held-out team matches ({matches['matches']:,}, walk-forward): IMP headline "
+            f"Pearson {pearson}, RMSE {matches['rmse']:.1f} IMPs"
+        )
     skill = summary.get("skill_o_meter") or {}
     if skill:
         click.echo(

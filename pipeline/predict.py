@@ -124,7 +124,7 @@ def predict(
     SourceError
         When a named file cannot be read or is no bridge data.
     """
-    from bridgerank.ratings.field import _period
+    from bridgerank.ratings.field import period_of
     from bridgerank.ratings.predict import actual_percentages, forecast, forecast_score
 
     min_tables = settings.rate.min_tables
@@ -133,7 +133,7 @@ def predict(
         ratings, fitted = _ratings(conn)
         names = _names(conn)
         stored_boards = _stored_boards(conn)
-    in_database = {(board["event"], _period(board)) for board in stored_boards}
+    in_database = {(board["event"], period_of(board)) for board in stored_boards}
     if sources:
         boards = list(read_boards(sources, settings))
         rows = forecast(boards, names, ratings, min_tables)

@@ -87,9 +87,11 @@ def latest_quarter(tables: FieldTables) -> tuple[FieldTables, FieldTables] | Non
     return tables.subset(tables.period < cut), tables.subset(tables.period >= cut)
 
 
-def _period(board: Mapping[str, Any]) -> str:
+def period_of(board: Mapping[str, Any]) -> str:
+    """When a board was played, as a sortable text: its date (``YYYY.MM.DD``), else its year
+    (a date with no digit, such as PBN's ``?``, says nothing)."""
     date = (board.get("date") or "").strip()
-    if date:
+    if any(character.isdigit() for character in date):
         return date.replace("/", ".").replace("-", ".")
     return str(board.get("year") or "")
 
@@ -132,7 +134,7 @@ def field_tables(
         score = ns_score(board)
         if score is None:
             continue
-        groups[(board["event"], _period(board), board["board_no"], board["deal_hash"])].append(
+        groups[(board["event"], period_of(board), board["board_no"], board["deal_hash"])].append(
             (board, score)
         )
     index: dict[Hashable, int] = {}

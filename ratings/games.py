@@ -70,17 +70,24 @@ def team_games(
     (unknown names stand for themselves). A board whose pair of rooms is incomplete, or whose
     seats or results are missing, is not a game.
     """
-    rooms: dict[tuple, dict[str, Mapping[str, Any]]] = defaultdict(dict)
+    rooms: dict[tuple, dict[str, list[Mapping[str, Any]]]] = defaultdict(
+        lambda: {"open": [], "closed": []}
+    )
     for board in boards:
         room = (board["room"] or "").strip().lower()
         if room in ("open", "closed"):
-            key = (board["event"], board["board_no"], board["deal_hash"])
-            rooms[key].setdefault(room, board)
+            # the team names tell apart the matches of one round, which play the same boards
+            teams = (board.get("home_team") or "", board.get("visit_team") or "")
+            rooms[(board["event"], board["board_no"], board["deal_hash"], teams)][room].append(
+                board
+            )
     games = []
     for both in rooms.values():
-        if len(both) != 2:
+        if len(both["open"]) != 1 or len(both["closed"]) != 1:
+            # one room missing, or several matches on this board and no names to pair them:
+            # an open room set against another match's closed room would be no game
             continue
-        open_room, closed = both["open"], both["closed"]
+        open_room, closed = both["open"][0], both["closed"][0]
         seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
             closed[seat] for seat in ("north", "south", "east", "west")
         ]

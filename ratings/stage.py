@@ -25,6 +25,7 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import TableEvidence
 from bridgerank.ratings.tables import (
     HeadlineRating,
+    MatchValidation,
     Rating,
     RatingHistory,
     RatingValidation,
@@ -102,6 +103,7 @@ def _load(conn: Connection) -> tuple[list[dict], dict, dict]:
 def run(context: StageContext) -> dict[str, Any]:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
+    from bridgerank.ratings.matches import match_study
     from bridgerank.ratings.results import rate_results
     from bridgerank.ratings.study import headline_study
 
@@ -120,6 +122,9 @@ def run(context: StageContext) -> dict[str, Any]:
         evidence,
         points,
     )
+    match_rows, results.summary["matches"] = match_study(
+        boards, names, points, settings.validation_bootstrap
+    )
     results.summary["headline"] = headline.summary
     with context.engine.begin() as conn:
         for model, table_rows in (
@@ -129,6 +134,7 @@ def run(context: StageContext) -> dict[str, Any]:
             (HeadlineRating, headline.ratings),
             (SessionValidation, headline.validation),
             (ValidationCeiling, headline.ceiling),
+            (MatchValidation, match_rows),
         ):
             conn.execute(delete(model))
             if table_rows:
@@ -149,6 +155,7 @@ RATE_STAGE = Stage(
         HeadlineRating,
         SessionValidation,
         ValidationCeiling,
+        MatchValidation,
     ),
     settings_sections=("rate",),
 )

@@ -34,6 +34,7 @@ MIN_PERIODS = 4
 # it when the dds stage left evidence on at least this share of the tables.
 MIN_EVIDENCE_COVERAGE = 0.5
 DD_METHOD = "headline_dd"
+WBF_METHOD = "headline_wbf"
 _GAINS = (
     "pearson_gain",
     "pearson_gain_low",
@@ -98,11 +99,15 @@ def headline_study(
         "form_variance": fit.form_variance,
     }
     if len(tables.periods) < MIN_PERIODS:
-        results.summary["validation"] = f"fewer than {MIN_PERIODS} periods: not validated"
+        results.summary["validation"] = f"fewer than {MIN_PERIODS} dates: not validated"
         return results
     methods = default_methods()
     if points and any(str(player) in points for player in tables.players):
         methods["wbf_points"] = wbf_points_method(points)
+        # the federation's points as every player's prior centre: what results add to them
+        methods[WBF_METHOD] = headline_method(
+            lambda train: np.log1p([[points.get(str(p), 0.0)] for p in train.players])
+        )
     if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
         methods[DD_METHOD] = headline_method(evidence.player_measures)
     run = walk_forward(tables, methods, progress=progress)

@@ -106,3 +106,20 @@ class Prediction(Base):
     high_80: Mapped[float] = mapped_column(Float)
     made_at: Mapped[str] = mapped_column(String(32))  # UTC, ISO 8601
     ratings_of: Mapped[str] = mapped_column(String(32))  # when the ratings used were fitted
+
+
+class MatchValidation(Base):
+    """Held-out team matches, walk-forward by date: the IMP headline and each baseline
+    (:mod:`bridgerank.ratings.matches`); margins in IMPs."""
+
+    __tablename__ = "match_validation"
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    pearson: Mapped[float | None] = mapped_column(Float)
+    rmse: Mapped[float] = mapped_column(Float)
+    winner_right: Mapped[float | None] = mapped_column(Float)  # decided matches; level = half
+    coverage_80: Mapped[float | None] = mapped_column(Float)
+    rmse_gain: Mapped[float | None] = mapped_column(Float)  # this method's RMSE minus headline's
+    rmse_gain_low: Mapped[float | None] = mapped_column(Float)
+    rmse_gain_high: Mapped[float | None] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    boards: Mapped[int] = mapped_column(Integer)

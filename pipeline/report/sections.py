@@ -63,7 +63,10 @@ _METHOD_NAMES = {
     "elo": "multiplayer Elo (multielo)",
     "dlo": "multiplayer Elo by ranking probabilities",
     "wbf_points": "WBF open masterpoints (a line in the pair's summed log points)",
+    "headline_wbf": "headline with WBF masterpoints as each player's prior centre",
     "coin": "everyone 50%",
+    "imp_average": "each player's past IMPs per board",
+    "hbt": "hypergraph Bradley-Terry on boards won and lost, scaled to IMPs",
 }
 
 
@@ -92,6 +95,11 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     )
     summary = json.loads(runs["summary"][0]).get("headline", {}) if len(runs) else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
+    matches = (
+        _frame(conn, "select * from match_validation order by rmse")
+        if _has(conn, "match_validation")
+        else None
+    )
     return {
         "ratings": ratings,
         "validation": validation,
@@ -99,6 +107,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         "summary": summary,
         "headline": rows.get("headline"),
         "dd": rows.get("headline_dd"),
+        "matches": matches,
     }
 
 

@@ -27,6 +27,7 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
 from bridgerank.ratings.tables import (
     HeadlineRating,
+    MatchValidation,
     Rating,
     RatingHistory,
     RatingValidation,
@@ -56,6 +57,7 @@ REPORTED_TABLES = (
     HeadlineRating,
     SessionValidation,
     ValidationCeiling,
+    MatchValidation,
 ) + REGRESSION_TABLES
 
 EXPORTED = (
@@ -81,6 +83,7 @@ EXPORTED = (
     "headline_ratings",
     "session_validation",
     "validation_ceiling",
+    "match_validation",
 )
 
 

@@ -1,0 +1,433 @@
+"""The headline rating of team play: IMPs per board, and its validation on held-out matches.
+
+Every team board played in both rooms (:func:`games.team_games`) is one row: team A (the
+open room's North-South pair and the closed room's East-West pair) against team B, the
+outcome team A's IMPs. A player's strength ``theta`` is the IMPs per board the player adds to
+a team: team A is expected ``sum(theta_A) - sum(theta_B)`` IMPs. Strengths are ridge
+estimates (Gaussian prior), fitted in one sparse least-squares solve; the penalty is chosen
+on the training dates alone (earlier three quarters against the latest quarter, by match
+error).
+
+A *match* is every board of one event and date whose players overlap (two matches of one
+round share no player); its margin is team A's IMPs summed over its boards, each board
+oriented to the same team. Validation is walk-forward by date, as for pair sessions:
+each later date's matches are predicted by methods re-fitted on all earlier dates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Iterable, Mapping
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import lsqr
+
+from bridgerank.bridge.scoring import imps
+from bridgerank.ratings.field import period_of
+from bridgerank.ratings.games import team_games
+
+PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
+# Normal quantile of a central 80% interval.
+_Z80 = 1.2815515655446004
+
+
+@dataclass
+class TeamBoards:
+    """Team boards as arrays: ``players[g]`` are the 8 player indices of board ``g`` (team A's
+    four, then team B's), ``imps`` team A's IMPs, ``match`` and ``period`` indices, and
+    ``sign`` +1 when team A is the match's reference team, -1 when it is the other."""
+
+    players: list[Hashable]
+    seats: np.ndarray
+    imps: np.ndarray
+    match: np.ndarray
+    sign: np.ndarray
+    period: np.ndarray
+    periods: list[str]
+
+    def __len__(self) -> int:
+        return len(self.imps)
+
+    def subset(self, mask: np.ndarray) -> TeamBoards:
+        """The boards where ``mask`` holds (player and match numbering kept)."""
+        return TeamBoards(
+            self.players,
+            self.seats[mask],
+            self.imps[mask],
+            self.match[mask],
+            self.sign[mask],
+            self.period[mask],
+            self.periods,
+        )
+
+
+def team_boards(
+    boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
+) -> TeamBoards:
+    """Every team board played in both rooms, grouped into matches (see the module
+    docstring), in date order."""
+    boards = list(boards)
+    by_id = {board["id"]: board for board in boards}
+    games = team_games(boards, player_of)
+    index: dict[Hashable, int] = {}
+    rows = []
+    for game in games:
+        board = by_id[game.board_ids[0]]
+        seats = [index.setdefault(player, len(index)) for player in game.team_a + game.team_b]
+        rows.append(((board["event"], period_of(board)), seats, imps(game.net)))
+    # matches: within one event and date, boards joined through shared players
+    parent = list(range(len(rows)))
+
+    def root(item: int) -> int:
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    seen: dict[tuple, int] = {}
+    for number, (when, seats, _) in enumerate(rows):
+        for player in seats:
+            other = seen.setdefault((when, player), number)
+            parent[root(number)] = root(other)
+    match_of: dict[int, int] = {}
+    reference: dict[int, set[int]] = {}
+    match, sign = [], []
+    for number, (_, seats, _) in enumerate(rows):
+        group = match_of.setdefault(root(number), len(match_of))
+        side = reference.setdefault(group, set(seats[:4]))
+        same = len(side & set(seats[:4])) >= len(side & set(seats[4:]))
+        side.update(seats[:4] if same else seats[4:])
+        match.append(group)
+        sign.append(1 if same else -1)
+    periods = sorted({when[1] for when, _, _ in rows})
+    period_index = {period: number for number, period in enumerate(periods)}
+    return TeamBoards(
+        players=sorted(index, key=index.__getitem__),
+        seats=np.array([seats for _, seats, _ in rows], dtype=np.int64).reshape(-1, 8),
+        imps=np.array([value for _, _, value in rows], dtype=float),
+        match=np.array(match, dtype=np.int64),
+        sign=np.array(sign, dtype=float),
+        period=np.array([period_index[when[1]] for when, _, _ in rows], dtype=np.int64),
+        periods=periods,
+    )
+
+
+def _design(data: TeamBoards) -> sparse.csr_matrix:
+    count = len(data)
+    signs = np.tile([1.0] * 4 + [-1.0] * 4, count)
+    return sparse.csr_matrix(
+        (signs, (np.repeat(np.arange(count), 8), data.seats.ravel())),
+        shape=(count, len(data.players)),
+    )
+
+
+@dataclass
+class ImpFit:
+    """Strengths in IMPs per board, their standard deviations, the penalty and the residual
+    variance of a board's IMPs."""
+
+    theta: np.ndarray
+    sd: np.ndarray
+    penalty: float
+    residual_variance: float
+
+
+# Player covariates from the training boards: shape (players, features).
+TeamCovariates = Callable[["TeamBoards"], np.ndarray]
+# Covariate columns are scaled up by this much so that the ridge's one damping leaves their
+# coefficients practically unpenalised (the penalty on them is divided by its square).
+_FREE = 100.0
+
+
+def fit_imps(data: TeamBoards, penalty: float, covariates: np.ndarray | None = None) -> ImpFit:
+    """The ridge strengths for ``penalty`` (one sparse least-squares solve); with player
+    ``covariates`` Z, the prior's centre moves: ``theta = Z gamma + u``, ``u`` penalised,
+    ``gamma`` not (to speak of)."""
+    design = _design(data)
+    full = design
+    if covariates is not None:
+        full = sparse.hstack([design, sparse.csr_matrix(design @ covariates) * _FREE]).tocsr()
+    solution = lsqr(full, data.imps, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
+    players = len(data.players)
+    theta = solution[:players]
+    if covariates is not None:
+        theta = theta + covariates @ (solution[players:] * _FREE)
+    residual = data.imps - design @ theta
+    variance = float(residual @ residual / max(len(data) - 1, 1))
+    # the diagonal of the precision: what the ratings' intervals are read from at any size
+    diagonal = np.asarray(design.multiply(design).sum(axis=0)).ravel() + penalty
+    return ImpFit(theta, np.sqrt(variance / diagonal), penalty, variance)
+
+
+def _latest_quarter(data: TeamBoards) -> tuple[TeamBoards, TeamBoards] | None:
+    periods = np.unique(data.period)
+    if len(periods) < 4:
+        return None
+    cut = periods[int(len(periods) * 0.75)]
+    return data.subset(data.period < cut), data.subset(data.period >= cut)
+
+
+def match_margins(data: TeamBoards, board_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each match's sum of ``board_values`` oriented to its reference team, and its boards;
+    indexed by the matches present, in match order."""
+    present, inverse = np.unique(data.match, return_inverse=True)
+    margin = np.bincount(inverse, weights=data.sign * board_values, minlength=len(present))
+    return margin, np.bincount(inverse, minlength=len(present))
+
+
+def choose_penalty(
+    data: TeamBoards,
+    penalties: tuple[float, ...] = PENALTIES,
+    covariates: TeamCovariates | None = None,
+) -> float:
+    """The penalty whose fit on the earlier three quarters of the dates best predicts the
+    match margins of the latest quarter; the middle one when there is too little."""
+    split = _latest_quarter(data)
+    if split is None:
+        return penalties[len(penalties) // 2]
+    early, late = split
+    actual, _ = match_margins(late, late.imps)
+    z = covariates(early) if covariates else None
+    errors = []
+    for penalty in penalties:
+        theta = fit_imps(early, penalty, z).theta
+        predicted, _ = match_margins(late, _design(late) @ theta)
+        errors.append(np.mean((predicted - actual) ** 2))
+    return penalties[int(np.argmin(errors))]
+
+
+@dataclass
+class MatchPrediction:
+    """Predicted margins of the test matches, and their variances (None: no interval)."""
+
+    margin: np.ndarray
+    variance: np.ndarray | None = None
+
+
+MatchMethod = Callable[[TeamBoards, TeamBoards], MatchPrediction]
+
+
+def headline_imps_method(covariates: TeamCovariates | None = None) -> MatchMethod:
+    """The IMP headline: ridge strengths, penalty chosen on the training dates (with
+    ``covariates``, each player's prior centre moves with them); a match's variance is its
+    boards' luck plus the rating uncertainty of its players (each player's error counts once
+    per board played, the same error on every board)."""
+
+    def predict(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+        penalty = choose_penalty(train, covariates=covariates)
+        fit = fit_imps(train, penalty, covariates(train) if covariates else None)
+        design = _design(test)
+        margin, boards = match_margins(test, design @ fit.theta)
+        present, inverse = np.unique(test.match, return_inverse=True)
+        weight = np.zeros((len(present), len(train.players)))
+        signs = np.tile([1.0] * 4 + [-1.0] * 4, (len(test), 1)) * test.sign[:, None]
+        np.add.at(weight, (np.repeat(inverse, 8), test.seats.ravel()), signs.ravel())
+        rating = (weight**2) @ fit.sd**2
+        return MatchPrediction(margin, boards * fit.residual_variance + rating)
+
+    return predict
+
+
+headline_imps = headline_imps_method()
+
+
+def coin_imps(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+    """Every match level."""
+    return MatchPrediction(np.zeros(len(np.unique(test.match))))
+
+
+def imp_average(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+    """Each player's past IMPs per board for their team (unseen: 0); a board is expected the
+    mean of team A's four minus the mean of team B's, times four (the teams' sums)."""
+    players = len(train.players)
+    credit = np.concatenate([np.repeat(train.imps, 4), -np.repeat(train.imps, 4)])
+    who = np.concatenate([train.seats[:, :4].ravel(), train.seats[:, 4:].ravel()])
+    total = np.bincount(who, weights=credit, minlength=players)
+    count = np.bincount(who, minlength=players)
+    mean = total / np.maximum(count, 1) / 4  # a board's IMPs shared among four players
+    board = mean[test.seats[:, :4]].sum(axis=1) - mean[test.seats[:, 4:]].sum(axis=1)
+    return MatchPrediction(match_margins(test, board)[0])
+
+
+def scaled_baseline(strength: Callable[[TeamBoards], np.ndarray]) -> MatchMethod:
+    """A method from any per-player standing (``strength(train)``, one value a player): a
+    board's expected IMPs are a straight line in the standings' difference (team A's sum
+    minus team B's), fitted on the training boards."""
+
+    def predict(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+        value = strength(train)
+
+        def difference(data: TeamBoards) -> np.ndarray:
+            return value[data.seats[:, :4]].sum(axis=1) - value[data.seats[:, 4:]].sum(axis=1)
+
+        x = difference(train)
+        slope = float(x @ train.imps / (x @ x)) if x @ x > 0 else 0.0
+        return MatchPrediction(match_margins(test, slope * difference(test))[0])
+
+    return predict
+
+
+@dataclass
+class MatchWalkForward:
+    """Every method's margins for every held-out match, and the actual margins."""
+
+    actual: np.ndarray
+    boards: np.ndarray
+    period: np.ndarray
+    predictions: dict[str, list[MatchPrediction]] = field(default_factory=dict)
+
+    def predicted(self, method: str) -> np.ndarray:
+        return np.concatenate([p.margin for p in self.predictions[method]])
+
+    def variance(self, method: str) -> np.ndarray | None:
+        parts = [p.variance for p in self.predictions[method]]
+        return None if any(p is None for p in parts) else np.concatenate(parts)  # type: ignore[arg-type]
+
+
+def walk_forward_matches(
+    data: TeamBoards, methods: Mapping[str, MatchMethod], test_share: float = 0.5
+) -> MatchWalkForward:
+    """Predict every match of the later ``test_share`` of the dates from all before it."""
+    periods = np.unique(data.period)
+    tests = periods[int(len(periods) * (1 - test_share)) :]
+    tests = tests[tests > periods[0]]
+    run = MatchWalkForward(np.empty(0), np.empty(0), np.empty(0))
+    actual, boards, period = [], [], []
+    run.predictions = {name: [] for name in methods}
+    for test_period in tests:
+        train = data.subset(data.period < test_period)
+        test = data.subset(data.period == test_period)
+        margin, count = match_margins(test, test.imps)
+        actual.append(margin)
+        boards.append(count)
+        period.append(np.full(len(margin), test_period))
+        for name, method in methods.items():
+            run.predictions[name].append(method(train, test))
+    if actual:
+        run.actual = np.concatenate(actual)
+        run.boards = np.concatenate(boards)
+        run.period = np.concatenate(period)
+    return run
+
+
+def match_metrics(
+    predicted: np.ndarray, actual: np.ndarray, variance: np.ndarray | None
+) -> dict[str, float | None]:
+    """Pearson, RMSE (IMPs), the share of decided matches whose winner was predicted, and the
+    coverage of the 80% intervals."""
+    varied = np.ptp(predicted) > 0 and np.ptp(actual) > 0
+    decided = actual != 0
+    # a level prediction is half right, as a coin would be
+    right = (np.sign(predicted[decided]) == np.sign(actual[decided])) + 0.5 * (
+        predicted[decided] == 0
+    )
+    return {
+        "pearson": float(np.corrcoef(predicted, actual)[0, 1]) if varied else None,
+        "rmse": float(np.sqrt(np.mean((predicted - actual) ** 2))),
+        "winner_right": float(right.mean()) if decided.any() else None,
+        "coverage_80": None
+        if variance is None
+        else float(np.mean(np.abs(predicted - actual) <= _Z80 * np.sqrt(variance))),
+    }
+
+
+def hbt_strength(train: TeamBoards) -> np.ndarray:
+    """Hypergraph Bradley-Terry log-strengths from the training boards won and lost (ties
+    half each), with the prior; for :func:`scaled_baseline`."""
+    from bridgerank.ratings.bt import Hypergraph, fit_hbt_newton
+
+    edges = []
+    for seats, value in zip(train.seats.tolist(), train.imps):
+        a, b = seats[:4], seats[4:]
+        if value > 0:
+            edges.append((a, b, 1.0))
+        elif value < 0:
+            edges.append((b, a, 1.0))
+        else:
+            edges.extend([(a, b, 0.5), (b, a, 0.5)])
+    # the sparse solve: the dense one is cubic in the players, and this runs once per date
+    graph = Hypergraph(edges, len(train.players))
+    strength = fit_hbt_newton(graph, prior=True, solver="sparse").s
+    return np.nan_to_num(strength)
+
+
+def wbf_strength(points: Mapping[str, float]) -> Callable[[TeamBoards], np.ndarray]:
+    """Each player's ``log(1 + WBF masterpoints)`` (0 when not on the lists)."""
+
+    def strength(train: TeamBoards) -> np.ndarray:
+        return np.array([np.log1p(points.get(str(player), 0.0)) for player in train.players])
+
+    return strength
+
+
+def match_methods(points: Mapping[str, float] | None = None) -> dict[str, MatchMethod]:
+    """The IMP headline and its baselines on the same held-out matches; with WBF points, the
+    points as a baseline and as the prior centre of the headline (``headline_wbf``)."""
+    methods: dict[str, MatchMethod] = {
+        "headline": headline_imps,
+        "coin": coin_imps,
+        "imp_average": imp_average,
+        "hbt": scaled_baseline(hbt_strength),
+    }
+    if points:
+        standing = wbf_strength(points)
+        methods["wbf_points"] = scaled_baseline(standing)
+        methods["headline_wbf"] = headline_imps_method(lambda train: standing(train)[:, None])
+    return methods
+
+
+def match_study(
+    boards: Iterable[Mapping[str, Any]],
+    player_of: Mapping[str, Hashable],
+    points: Mapping[str, float] | None = None,
+    bootstrap: int = 1000,
+    min_periods: int = 4,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The ``match_validation`` rows (one per method) and a summary, on the team boards of
+    ``boards``; no rows with fewer than ``min_periods`` dates."""
+    data = team_boards(boards, player_of)
+    summary: dict[str, Any] = {"team_boards": len(data), "players": len(data.players)}
+    if len(np.unique(data.period)) < min_periods:
+        summary["validation"] = f"fewer than {min_periods} dates of team matches: not validated"
+        return [], summary
+    methods = match_methods(points if points else None)
+    run = walk_forward_matches(data, methods)
+    if not len(run.actual):
+        return [], summary
+    rng = np.random.default_rng(0)
+    ours = run.predicted("headline")
+    rows = []
+    for name in methods:
+        theirs = run.predicted(name)
+        row: dict[str, Any] = {
+            "method": name,
+            **match_metrics(theirs, run.actual, run.variance(name)),
+            "matches": len(run.actual),
+            "boards": int(run.boards.sum()),
+            "rmse_gain": None,
+            "rmse_gain_low": None,
+            "rmse_gain_high": None,
+        }
+        if name != "headline" and bootstrap:
+            # this method's RMSE minus the headline's, on the same resampled matches
+            picks = rng.integers(0, len(ours), (bootstrap, len(ours)))
+            draws = np.sqrt(((theirs - run.actual) ** 2)[picks].mean(axis=1)) - np.sqrt(
+                ((ours - run.actual) ** 2)[picks].mean(axis=1)
+            )
+            low, high = np.percentile(draws, [2.5, 97.5])
+            row.update(
+                rmse_gain=float(np.sqrt(np.mean((theirs - run.actual) ** 2)))
+                - float(np.sqrt(np.mean((ours - run.actual) ** 2))),
+                rmse_gain_low=float(low),
+                rmse_gain_high=float(high),
+            )
+        rows.append(row)
+    headline = rows[0]
+    summary["validation"] = {
+        "matches": headline["matches"],
+        "pearson": headline["pearson"],
+        "rmse": headline["rmse"],
+        "coverage_80": headline["coverage_80"],
+    }
+    return rows, summary
