@@ -17,33 +17,13 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.rules import clean_record
-from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
-from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.errors import SourceError, StageNotReady
 from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
+from bridgerank.ratings.stage import load_inputs
 from bridgerank.ratings.tables import HeadlineRating, Prediction
-
-# The board columns a forecast and its score read.
-_COLUMNS = (
-    "id",
-    "event",
-    "date",
-    "year",
-    "board_no",
-    "deal_hash",
-    "north",
-    "east",
-    "south",
-    "west",
-    "contract",
-    "declarer",
-    "result",
-    "ns_vulnerable",
-    "ew_vulnerable",
-)
 
 
 @dataclass
@@ -99,19 +79,6 @@ def _ratings(conn):
     return stored, run.finished_at.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _names(conn) -> dict[str, str]:
-    return dict(
-        conn.execute(
-            select(NameMatch.raw_name, Player.name).join(Player, Player.id == NameMatch.player_id)
-        ).all()
-    )
-
-
-def _stored_boards(conn) -> list[dict[str, Any]]:
-    columns = [getattr(Board, name) for name in _COLUMNS]
-    return [dict(row) for row in conn.execute(select(*columns)).mappings()]
-
-
 def predict(
     engine: Engine, settings: Settings, sources: Sequence[str], what: str = ""
 ) -> PredictOutcome:
@@ -131,8 +98,7 @@ def predict(
     outcome = PredictOutcome()
     with engine.connect() as conn:
         ratings, fitted = _ratings(conn)
-        names = _names(conn)
-        stored_boards = _stored_boards(conn)
+        stored_boards, names, _ = load_inputs(conn)
     in_database = {(board["event"], period_of(board)) for board in stored_boards}
     if sources:
         boards = list(read_boards(sources, settings))

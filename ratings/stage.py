@@ -54,6 +54,8 @@ BOARD_COLUMNS = (
     "ew_vulnerable",
     "year",
     "bidstart",
+    "home_team",
+    "visit_team",
 )
 
 
@@ -82,7 +84,9 @@ def _evidence(conn: Connection) -> BoardEvidence:
     return BoardEvidence.of(conn.execute(select(*columns)).mappings())
 
 
-def _load(conn: Connection) -> tuple[list[dict], dict, dict]:
+def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
+    """The boards (:data:`BOARD_COLUMNS`), each raw name's player name, and the WBF
+    masterpoints of the matched players by player name."""
     boards = [
         dict(row)
         for row in conn.execute(select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()
@@ -109,7 +113,7 @@ def run(context: StageContext) -> dict[str, Any]:
 
     settings = context.settings.rate
     with context.engine.connect() as conn:
-        boards, names, points = _load(conn)
+        boards, names, points = load_inputs(conn)
         par_of = _par_function(conn)
         evidence = _evidence(conn)
     results = rate_results(boards, names, points, par_of, settings)
