@@ -61,6 +61,32 @@ class TeamGame:
         return [(self.team_a, self.team_b, half), (self.team_b, self.team_a, half)] if half else []
 
 
+def _room_pairs(
+    opens: list[Mapping[str, Any]], closeds: list[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """The open and closed rooms of one board that belong to the same match: the two rooms
+    when there is one of each; when several matches of a round played the board, the rooms
+    whose records name the same two teams (no names, no pairs: an open room set against
+    another match's closed room would be no game)."""
+    if len(opens) == 1 and len(closeds) == 1:
+        return [(opens[0], closeds[0])]
+
+    def teams(board: Mapping[str, Any]) -> tuple[str, str]:
+        return (board.get("home_team") or "", board.get("visit_team") or "")
+
+    named_closed: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    for board in closeds:
+        named_closed[teams(board)].append(board)
+    named_open: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    for board in opens:
+        named_open[teams(board)].append(board)
+    return [
+        (rooms[0], named_closed[name][0])
+        for name, rooms in named_open.items()
+        if all(name) and len(rooms) == 1 and len(named_closed[name]) == 1
+    ]
+
+
 def team_games(
     boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
 ) -> list[TeamGame]:
@@ -76,35 +102,27 @@ def team_games(
     for board in boards:
         room = (board["room"] or "").strip().lower()
         if room in ("open", "closed"):
-            # the team names tell apart the matches of one round, which play the same boards
-            teams = (board.get("home_team") or "", board.get("visit_team") or "")
-            rooms[(board["event"], board["board_no"], board["deal_hash"], teams)][room].append(
-                board
-            )
+            rooms[(board["event"], board["board_no"], board["deal_hash"])][room].append(board)
     games = []
     for both in rooms.values():
-        if len(both["open"]) != 1 or len(both["closed"]) != 1:
-            # one room missing, or several matches on this board and no names to pair them:
-            # an open room set against another match's closed room would be no game
-            continue
-        open_room, closed = both["open"][0], both["closed"][0]
-        seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
-            closed[seat] for seat in ("north", "south", "east", "west")
-        ]
-        if not all(seats):
-            continue
-        first, second = ns_score(open_room), ns_score(closed)
-        if first is None or second is None:
-            continue
-        keys = [player_of.get(name, name) for name in seats]
-        team_a = (keys[0], keys[1], keys[6], keys[7])  # open NS + closed EW
-        team_b = (keys[2], keys[3], keys[4], keys[5])  # open EW + closed NS
-        if set(team_a) & set(team_b):
-            continue  # a name on both teams: a data error, not a game
-        when = (open_room["date"] or "", open_room["id"])
-        games.append(
-            TeamGame(team_a, team_b, first - second, when, (open_room["id"], closed["id"]))
-        )
+        for open_room, closed in _room_pairs(both["open"], both["closed"]):
+            seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
+                closed[seat] for seat in ("north", "south", "east", "west")
+            ]
+            if not all(seats):
+                continue
+            first, second = ns_score(open_room), ns_score(closed)
+            if first is None or second is None:
+                continue
+            keys = [player_of.get(name, name) for name in seats]
+            team_a = (keys[0], keys[1], keys[6], keys[7])  # open NS + closed EW
+            team_b = (keys[2], keys[3], keys[4], keys[5])  # open EW + closed NS
+            if set(team_a) & set(team_b):
+                continue  # a name on both teams: a data error, not a game
+            when = (open_room["date"] or "", open_room["id"])
+            games.append(
+                TeamGame(team_a, team_b, first - second, when, (open_room["id"], closed["id"]))
+            )
     games.sort(key=lambda game: game.when)
     return games
 
