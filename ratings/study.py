@@ -35,6 +35,9 @@ MIN_PERIODS = 4
 MIN_EVIDENCE_COVERAGE = 0.5
 DD_METHOD = "headline_dd"
 WBF_METHOD = "headline_wbf"
+# WBF points are a baseline (and a prior centre) when at least this share of the players are
+# on the lists: a club's three listed players say nothing of the other 462.
+MIN_LISTED_SHARE = 0.1
 _GAINS = (
     "pearson_gain",
     "pearson_gain_low",
@@ -102,7 +105,8 @@ def headline_study(
         results.summary["validation"] = f"fewer than {MIN_PERIODS} dates: not validated"
         return results
     methods = default_methods()
-    if points and any(str(player) in points for player in tables.players):
+    listed = sum(1 for player in tables.players if str(player) in (points or {}))
+    if points and listed >= MIN_LISTED_SHARE * len(tables.players):
         methods["wbf_points"] = wbf_points_method(points)
         # the federation's points as every player's prior centre: what results add to them
         methods[WBF_METHOD] = headline_method(
