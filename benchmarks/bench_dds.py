@@ -27,11 +27,11 @@ from sqlalchemy import select
 from bridgerank.bridge.ddtable import DDS_STRAINS
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.core.settings import load_settings, resolve_path
-from bridgerank.core.store import open_engine
 from bridgerank.dds.analysis import BOARD_FIELDS, needs_table, play_request
 from bridgerank.dds.solver import PLAY_BATCH, TABLE_BATCH, set_threads
 from bridgerank.dds.table_evidence import dealer_of, has_result
 from bridgerank.pipeline.stages import get_stage, run_stages, select_stages
+from bridgerank.pipeline.stages import open_store as open_engine
 
 
 def _bare_loop(boards: list[dict]) -> tuple[float, float]:
