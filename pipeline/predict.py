@@ -116,8 +116,8 @@ def predict(
                 upsert(conn, Prediction, outcome.forecast)
     actual = actual_percentages(stored_boards, min_tables)
     with engine.connect() as conn:
-        for row in conn.execute(select(Prediction.__table__)).mappings():
-            key = (row["event"], row["session"], row["player_a"], row["player_b"])
-            outcome.stored.append(dict(row) | {"actual": actual.get(key)})
+        for kept in conn.execute(select(Prediction.__table__)).mappings():
+            key = (kept["event"], kept["session"], kept["player_a"], kept["player_b"])
+            outcome.stored.append(dict(kept) | {"actual": actual.get(key)})
     outcome.score = forecast_score(outcome.stored)
     return outcome

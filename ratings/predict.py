@@ -10,7 +10,7 @@ the prior's uncertainty (the spread of strengths the ridge penalty allows).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -132,7 +132,7 @@ def actual_percentages(
     return actual
 
 
-def forecast_score(rows: list[Mapping[str, Any]]) -> dict[str, float | int | None]:
+def forecast_score(rows: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
     """How forecasts fared: pair-sessions with a result, Pearson correlation, RMSE (points) and
     the share inside the 80% intervals; rows need ``predicted``, ``low_80``, ``high_80`` and
     ``actual`` (None: no result yet)."""

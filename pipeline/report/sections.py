@@ -85,7 +85,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     if _has(conn, "session_validation"):
         validation = _frame(conn, "select * from session_validation order by rmse")
         validation.insert(1, "what", validation["method"].map(_METHOD_NAMES).fillna(""))
-    ceiling = (
+    ceiling: dict[str, float] = (
         dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
         if _has(conn, "validation_ceiling")
         else {}
