@@ -9,7 +9,9 @@ measure to speak of):
 - *bidding*: the IMPs of the side's contract against par (double dummy), from the player's
   side.
 
-Computed on the tables a fit sees and no others, so a walk-forward fit uses only the past.
+Computed on the tables it is given; the headline gives each table its players' measures from
+earlier periods only (:func:`~bridgerank.ratings.headline.past_columns`), since a measure of
+the very boards a fit learns from carries their results.
 """
 
 from __future__ import annotations

@@ -13,8 +13,13 @@ the same way all enter). The strengths minimise the squared error plus ``penalty
 matchpoint shares: ``100 * theta`` is the session percentage above 50 expected of them with
 an average partner against an average field.
 
-Player covariates ``Z`` (e.g. their past double dummy measures) can move the prior's
-centre: ``theta = Z gamma + u`` with ``u`` penalised and ``gamma`` not, fitted jointly.
+Player covariates ``Z`` (e.g. their double dummy measures, or how much they have played)
+can move the prior's centre: ``theta = Z gamma + u`` with ``u`` penalised and ``gamma`` not,
+fitted jointly. A table of period ``q`` sees its players' covariates computed from the tables
+of earlier periods only (:func:`past_columns`): a covariate computed on the boards the fit
+learns from carries their results (a player's boards played follow from how far his team
+went), and ``gamma`` would learn that leak instead of what the covariate says in advance.
+A forecast uses the covariates of all the training tables.
 
 The normal equations are solved by conjugate gradients through the tables (each step costs
 a pass over the tables), so a fit is linear in the data. The penalty is chosen on the
@@ -48,15 +53,35 @@ _SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 _EXACT_VARIANCE_PLAYERS = 3000
 # Penalty on covariate coefficients: none to speak of, only enough to keep them determined.
 _COEFFICIENT_PENALTY = 1e-6
-# Player covariates from a set of tables: shape (players, features), computed on the fit's data.
+# Player covariates from a set of tables: shape (players, features).
 Covariates = Callable[[FieldTables], np.ndarray]
+# The normal quantile of a central 80% interval: the form variance is set so that this share
+# of the training split's late sessions fall inside.
+_Z80 = 1.2815515655446004
+_COVERAGE = 0.8
+
+
+def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
+    """Each table's covariate columns, ``sum over seats of sign * z[player]``, with ``z``
+    computed from the tables of earlier periods only: shape (tables, features).
+
+    The first period sees an empty past (every covariate as for a newcomer)."""
+    columns: np.ndarray | None = None
+    for period in np.unique(tables.period):
+        rows = np.flatnonzero(tables.period == period)
+        z = np.asarray(covariates(tables.subset(tables.period < period)), dtype=float)
+        if columns is None:
+            columns = np.zeros((len(tables), z.shape[1]))
+        columns[rows] = np.einsum("tsf,s->tf", z[tables.seats[rows]], _SIGNS)
+    return columns if columns is not None else np.zeros((0, 0))
 
 
 @dataclass
 class Design:
     """The tables as a linear model: ``centred(A @ theta) * scale`` predicts ``share - 1/2``.
 
-    With covariates the columns are the players' and then ``A @ Z``'s (one per feature).
+    With covariates the columns are the players' and then one per feature
+    (:func:`past_columns`).
     """
 
     a: sparse.csr_matrix
@@ -66,8 +91,9 @@ class Design:
     players: int
 
     @classmethod
-    def of(cls, tables: FieldTables, players: int, covariates: np.ndarray | None = None) -> Design:
-        """The design of ``tables`` over ``players`` strengths (and covariate coefficients)."""
+    def of(cls, tables: FieldTables, players: int, columns: np.ndarray | None = None) -> Design:
+        """The design of ``tables`` over ``players`` strengths, and the coefficients of the
+        covariate ``columns`` (one row per table) if any."""
         count = len(tables)
         a = sparse.csr_matrix(
             (
@@ -77,8 +103,8 @@ class Design:
             ),
             shape=(count, players),
         )
-        if covariates is not None:
-            a = sparse.hstack([a, sparse.csr_matrix(a @ covariates)]).tocsr()
+        if columns is not None:
+            a = sparse.hstack([a, sparse.csr_matrix(columns)]).tocsr()
         _, group = np.unique(tables.group, return_inverse=True)
         group = group.ravel()
         sizes = np.bincount(group)
@@ -187,10 +213,20 @@ def posterior(
 
 
 def _coefficients(
-    tables: FieldTables, players: int, penalty: float, covariates: Covariates | None
+    tables: FieldTables,
+    players: int,
+    penalty: float,
+    covariates: Covariates | None,
+    columns: np.ndarray | None = None,
 ) -> tuple[Design, np.ndarray, np.ndarray | None]:
-    z = covariates(tables) if covariates else None
-    design = Design.of(tables, players, z)
+    """The fit's coefficients and the covariates ``Z`` a forecast applies them to; the past
+    ``columns`` may be given when several penalties fit the same tables."""
+    if covariates is None:
+        design, z = Design.of(tables, players), None
+    else:
+        if columns is None:
+            columns = past_columns(tables, covariates)
+        design, z = Design.of(tables, players, columns), covariates(tables)
     return design, fit_strengths(design, tables.share, penalty), z
 
 
@@ -228,8 +264,8 @@ def choose_penalty(
 ) -> tuple[float, float]:
     """The penalty whose fit on the earlier three quarters of the periods best predicts the
     sessions of the latest quarter (session RMSE), and the form variance seen there: the
-    squared errors' excess over the variance the fit expected. The middle penalty and no
-    form variance when there is too little data."""
+    variance that puts 80% of those sessions inside their 80% intervals. The middle penalty
+    and no form variance when there is too little data."""
     split = latest_quarter(tables)
     if split is None:
         return penalties[len(penalties) // 2], 0.0
@@ -237,19 +273,39 @@ def choose_penalty(
     players = len(tables.players)
     test_design = Design.of(late, players)
     actual = pair_sessions(late).percent
+    columns = past_columns(early, covariates) if covariates else None
     errors = []
     for penalty in penalties:
-        design, coefficients, z = _coefficients(early, players, penalty, covariates)
+        design, coefficients, z = _coefficients(early, players, penalty, covariates, columns)
         predicted = pair_percent(late, test_design.predict(_strengths(design, coefficients, z)))
-        errors.append(np.mean((predicted - actual) ** 2))
-    best = int(np.argmin(errors))
-    early_fit = _fit_at(early, penalties[best], covariates)
+        errors.append(predicted - actual)
+    best = int(np.argmin([np.mean(error**2) for error in errors]))
+    early_fit = _fit_at(early, penalties[best], covariates, columns)
     expected = _session_variance(early_fit, pair_sessions(late))
-    return penalties[best], max(float(errors[best] - expected.mean()), 0.0)
+    return penalties[best], form_variance(errors[best], expected)
 
 
-def _fit_at(tables: FieldTables, penalty: float, covariates: Covariates | None) -> HeadlineFit:
-    design, coefficients, z = _coefficients(tables, len(tables.players), penalty, covariates)
+def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
+    """The variance to add to every session's ``expected`` variance so that 80% of the
+    ``errors`` fall inside their 80% intervals (zero if they already do).
+
+    Matching the coverage rather than the mean squared error: a few wild sessions (a pair
+    that fell apart) would otherwise widen every interval."""
+    # the smallest f with |e| <= z80 * sqrt(v + f) for 80% of the sessions: the 80% quantile
+    # of e^2 / z80^2 - v, which is where each session would just come inside
+    needed = errors**2 / _Z80**2 - expected
+    return max(float(np.quantile(needed, _COVERAGE)), 0.0)
+
+
+def _fit_at(
+    tables: FieldTables,
+    penalty: float,
+    covariates: Covariates | None,
+    columns: np.ndarray | None = None,
+) -> HeadlineFit:
+    design, coefficients, z = _coefficients(
+        tables, len(tables.players), penalty, covariates, columns
+    )
     sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
     gamma = None if z is None else coefficients[design.players :]
     return HeadlineFit(

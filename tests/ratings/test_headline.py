@@ -253,3 +253,73 @@ def test_wbf_points_baseline_follows_the_points():
     )
     # the line is fitted on the training sessions: its variance is theirs, not zero
     assert np.all(run.variance("wbf_points") > 0)
+
+
+def test_a_table_sees_its_players_covariates_from_earlier_periods_only():
+    from bridgerank.ratings.covariates import experience
+    from bridgerank.ratings.headline import past_columns
+
+    # three periods, one table each; player 0 sits North every time, 1 South, 2 and 3 East
+    # and West in the first two, 4 and 5 in the last
+    tables = FieldTables(
+        players=list(range(6)),
+        seats=np.array([[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 4, 5]]),
+        share=np.array([0.9, 0.1, 0.5]),
+        group=np.array([0, 1, 2]),
+        session=np.array([0, 1, 2]),
+        sessions=[("e", "1"), ("e", "2"), ("e", "3")],
+        period=np.array([0, 1, 2]),
+        periods=["1", "2", "3"],
+        board=np.array([10, 11, 12]),
+    )
+    columns = past_columns(tables, experience)
+    # log(1 + sessions before): N + S - E - W
+    assert np.allclose(columns[:, 0], [0.0, 0.0, 2 * np.log(3) - 0.0])
+
+    # a covariate made of the players' own shares (the leak): a table's column never moves
+    # with its own result or a later one
+    def own_share(given):
+        total = np.zeros(6)
+        for seats, share in zip(given.seats, given.share):
+            np.add.at(total, seats, [share, share, -share, -share])
+        return total[:, None]
+
+    before = past_columns(tables, own_share)
+    changed = tables.subset(np.ones(3, bool))
+    changed.share = np.array([0.9, 0.7, 0.0])
+    after = past_columns(changed, own_share)
+    assert np.allclose(before[:2], after[:2])
+    assert before[2, 0] == pytest.approx(2 * (0.9 + 0.1) - (-0.0) - 0.0)
+
+
+def test_experience_counts_sessions_not_boards():
+    from bridgerank.ratings.covariates import experience, joined
+
+    tables = FieldTables(
+        players=list(range(5)),
+        seats=np.array([[0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 4, 3]]),
+        share=np.array([0.5, 0.5, 0.5]),
+        group=np.array([0, 1, 2]),
+        session=np.array([0, 0, 1]),
+        sessions=[("e", "1"), ("e", "2")],
+        period=np.array([0, 0, 1]),
+        periods=["1", "2"],
+        board=np.array([10, 11, 12]),
+    )
+    assert np.allclose(experience(tables)[:, 0], np.log1p([2, 2, 1, 2, 1]))
+    both = joined(experience, lambda given: np.ones((5, 2)))(tables)
+    assert both.shape == (5, 3) and np.allclose(both[:, 1:], 1.0)
+
+
+def test_form_variance_puts_80_percent_of_sessions_inside_their_intervals():
+    from bridgerank.ratings.headline import form_variance
+
+    rng = np.random.default_rng(5)
+    expected = rng.uniform(10, 30, 1000)
+    # errors twice as spread as expected: a form variance is needed
+    errors = rng.normal(0, 2 * np.sqrt(expected))
+    form = form_variance(errors, expected)
+    inside = np.abs(errors) <= 1.2815515655446004 * np.sqrt(expected + form)
+    assert inside.mean() == pytest.approx(0.8, abs=0.002)
+    # errors smaller than expected: nothing to add
+    assert form_variance(errors / 3, expected) == 0.0

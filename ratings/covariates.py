@@ -1,0 +1,36 @@
+"""Player covariates of the headline rating that need nothing but the results: how much a
+player has played. A newcomer to a field is, on average, weaker than its regulars (the
+regulars are the ones who kept coming back, and who reached the later rounds); the headline's
+prior centre can say so instead of placing every unknown player at the field's average.
+
+A covariate maps tables to one row per player (:data:`~bridgerank.ratings.headline.Covariates`);
+the headline computes it on earlier periods only for each table it fits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.headline import Covariates
+
+
+def experience(tables: FieldTables) -> np.ndarray:
+    """``log(1 + sessions played)`` of every player in ``tables``: shape (players, 1)."""
+    players = len(tables.players)
+    played = np.zeros(players)
+    if len(tables):
+        # one entry per (session, player), however many boards they played there
+        seen = np.column_stack([np.repeat(tables.session, 4), tables.seats.ravel()])
+        pairs = np.unique(seen, axis=0)
+        played = np.bincount(pairs[:, 1], minlength=players).astype(float)
+    return np.log1p(played)[:, None]
+
+
+def joined(*covariates: Covariates) -> Covariates:
+    """The covariates side by side: one column block per covariate, in the order given."""
+
+    def columns(tables: FieldTables) -> np.ndarray:
+        return np.hstack([np.asarray(covariate(tables), dtype=float) for covariate in covariates])
+
+    return columns
