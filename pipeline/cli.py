@@ -286,9 +286,11 @@ def _print_rate(summary: dict[str, Any]) -> None:
 
 
 def _print_report(summary: dict[str, Any]) -> None:
+    pages = summary.get("pages", 1)
     click.echo(
-        f"report: {summary['report']} ({summary['bytes']:,} bytes), "
-        f"{summary['csv_tables']} tables as CSV in {Path(summary['report']).parent / 'csv'}"
+        f"report: {pages:,} page{'s' if pages != 1 else ''} ({summary['bytes'] / 1e6:.1f} MB) "
+        f"in {Path(summary['report']).parent}, {summary['csv_tables']} tables as CSV in "
+        f"{Path(summary['report']).parent.parent / 'csv'}"
     )
 
 
@@ -357,7 +359,7 @@ def _run(
         )
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
-    report_page = Path(session.settings.store.out) / "report.html"
+    report_page = Path(session.settings.store.out) / "report" / "index.html"
     if report_page.exists() and any(stage.name == "report" for stage in selected):
         click.echo(f"report: {report_page}")
 

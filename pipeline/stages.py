@@ -66,7 +66,7 @@ REGISTRY: tuple[tuple[str, str, str], ...] = (
     (
         "report",
         "bridgerank.pipeline.report.stage:REPORT_STAGE",
-        "Write OUT/report.html (self-contained) and every result table as CSV in OUT/csv/.",
+        "Write the report site OUT/report/ (open index.html) and every table as CSV in OUT/csv/.",
     ),
 )
 _WHERE = {name: where for name, where, _ in REGISTRY}

@@ -1,7 +1,7 @@
-"""The ``report`` stage: one self-contained HTML file and CSV exports of every result table.
+"""The ``report`` stage: a static site (:mod:`site`) and CSV exports of every result table.
 
 Templates are Jinja2 with autoescaping on: player and event names are untrusted text and
-always appear escaped. Plots are embedded as PNG data; the page needs no network.
+always appear escaped. Plots are inline SVG or embedded PNG data; no page needs the network.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
@@ -24,7 +23,13 @@ from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.dds.tables import AuctionAnalysis, PlayerRates, PlayerStats
+from bridgerank.dds.tables import (
+    AuctionAnalysis,
+    CardAnalysis,
+    PlayerRates,
+    PlayerStats,
+    TableEvidence,
+)
 from bridgerank.ratings.tables import (
     HeadlineRating,
     MatchValidation,
@@ -51,6 +56,8 @@ REPORTED_TABLES = (
     PlayerStats,
     PlayerRates,
     AuctionAnalysis,
+    CardAnalysis,
+    TableEvidence,
     Rating,
     RatingValidation,
     RatingHistory,
@@ -61,6 +68,9 @@ REPORTED_TABLES = (
 ) + REGRESSION_TABLES
 
 EXPORTED = (
+    "boards",
+    "card_analysis",
+    "table_evidence",
     "exclusions",
     "token_counts",
     "name_matches",
@@ -138,6 +148,7 @@ def render(engine: Engine, settings: Settings, database: str = "") -> str:
         environment()
         .get_template("report.html.j2")
         .render(
+            root="",
             sections=sections,
             database=database,
             generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -147,24 +158,16 @@ def render(engine: Engine, settings: Settings, database: str = "") -> str:
 
 
 def export_csv(engine: Engine, folder: Path) -> list[Path]:
-    """Every result table as ``folder/<table>.csv``."""
-    import pandas as pd
+    """Every result table as ``folder/<table>.csv`` (:mod:`csv_export`)."""
+    from bridgerank.pipeline.report.csv_export import export_all
 
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
     with engine.connect() as conn:
-        present = set(inspect(conn).get_table_names())
-        for table in EXPORTED:
-            if table in present:
-                path = folder / f"{table}.csv"
-                pd.read_sql_table(table, conn).to_csv(path, index=False)
-                written.append(path)
-    return written
+        return export_all(conn, EXPORTED, folder)
 
 
 def report_path(settings: Settings) -> Path:
-    """Where the report goes: ``<out>/report.html``."""
-    return Path(settings.store.out) / "report.html"
+    """The report's front page: ``<out>/report/index.html``."""
+    return Path(settings.store.out) / "report" / "index.html"
 
 
 def run(context: StageContext) -> dict[str, Any]:
@@ -174,16 +177,24 @@ def run(context: StageContext) -> dict[str, Any]:
     row is committed: a run that fails (a read-only database, a full disk) leaves the
     previous report and CSVs as they were, and a reader never sees half a report.
     """
+    from bridgerank.pipeline.report.site import write_site
+    from bridgerank.pipeline.report.site_data import read_site_data
+
     path = report_path(context.settings)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    html = render(context.engine, context.settings, str(context.engine.url))
-    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=path.parent))
+    out = path.parent.parent
+    out.mkdir(parents=True, exist_ok=True)
+    methods = render(context.engine, context.settings, str(context.engine.url))
+    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
     try:
-        (staging / path.name).write_text(html, encoding="utf-8")
+        with context.engine.connect() as conn:
+            data = read_site_data(conn)
+        site = write_site(staging / "report", data, methods, environment())
         csv_files = export_csv(context.engine, staging / "csv")
         summary = {
             "report": str(path),
-            "bytes": len(html.encode("utf-8")),
+            "pages": site.pages,
+            "bytes": site.bytes,
+            "site_seconds": round(site.seconds, 1),
             "csv_tables": len(csv_files),
         }
         with context.engine.begin() as conn:
@@ -195,19 +206,32 @@ def run(context: StageContext) -> dict[str, Any]:
 
 
 def _publish(staging: Path, path: Path) -> None:
-    """Move the staged report and CSVs into place, each file by an atomic rename."""
-    folder = path.parent / "csv"
+    """Move the staged site and CSVs into place: the site folder by renames (the old one
+    moved aside first, then removed), each CSV by an atomic rename; CSVs of tables no longer
+    exported, and the single-file report of earlier versions, are removed."""
+    out = path.parent.parent
+    folder = out / "csv"
     folder.mkdir(exist_ok=True)
-    for staged in (staging / "csv").iterdir():
-        staged.replace(folder / staged.name)
-    (staging / path.name).replace(path)
+    fresh = {staged.name for staged in (staging / "csv").iterdir()}
+    for stale in folder.glob("*.csv"):
+        if stale.name not in fresh:
+            stale.unlink()
+    for name in fresh:
+        (staging / "csv" / name).replace(folder / name)
+    site = path.parent
+    old = staging / "previous"
+    if site.exists():
+        site.replace(old)
+    (staging / "report").replace(site)
+    (out / "report.html").unlink(missing_ok=True)
 
 
 def _extra_input(context: StageContext) -> list[Any]:
     """Edited templates, or another report path, make the report run again."""
     templates = Path(__file__).with_name("templates")
     digest = hashlib.sha256()
-    for template in sorted(templates.glob("*.j2")):
+    for template in sorted(path for path in templates.rglob("*") if path.is_file()):
+        digest.update(template.relative_to(templates).as_posix().encode())
         digest.update(template.read_bytes())
     return [str(report_path(context.settings).resolve()), digest.hexdigest()]
 

@@ -1,26 +1,48 @@
-"""The HTML report: rendered from a small real run, self-contained, and escaping names."""
+"""The report site from a small real run: its pages in headless Chromium (no console error,
+no request leaving the folder, hostile names inert), screenshots for a developer to look at,
+the CSV exports' spreadsheet-formula neutralisation, and reruns."""
 
-import re
+from __future__ import annotations
 
+import csv
+import os
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
 
-HOSTILE = "<script>alert(1)</script>"
+# Names a hand record could carry: markup, an event handler, template syntax, a formula
+# (no double quotes: PBN's tag values end at one).
+HOSTILE = {
+    "Boris Schapiro": "<script>window.__owned=1</script>",
+    "Terence Reese": "<img src=x onerror=window.__owned=2>",
+    "Adam Meredith": "{{ 7*7 }} {% raw %}",
+    "Kenneth Konstam": "=HYPERLINK(A1)",
+}
+CHROMIUM = Path("/usr/bin/chromium")
+# Where the screenshots go (a developer looks at them; CI keeps them with the build).
+SCREENSHOTS = Path(os.environ.get("BRIDGERANK_SCREENSHOTS", "build/screenshots"))
 
 
-def _run_slice(tmp_path, test_data):
-    source = tmp_path / "slice.pbn"
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory, test_data):
+    folder = tmp_path_factory.mktemp("site")
     text = (test_data / "bermuda1955_head.pbn").read_text()
-    source.write_text(text.replace("Boris Schapiro", HOSTILE))
-    result = CliRunner().invoke(main, ["run", str(source), "--out", str(tmp_path)])
+    for name, hostile in HOSTILE.items():
+        text = text.replace(name, hostile)
+    (folder / "slice.pbn").write_text(text)
+    result = CliRunner().invoke(main, ["run", str(folder / "slice.pbn"), "--out", str(folder)])
     assert result.exit_code == 0, result.output
-    return result.output, (tmp_path / "report.html").read_text()
+    return folder, result.output
 
 
-def test_report_from_a_small_real_run(tmp_path, test_data):
-    output, html = _run_slice(tmp_path, test_data)
-    assert f"report: {tmp_path / 'report.html'}" in output
+def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
+    folder, output = hostile_run
+    site = folder / "report"
+    assert f"in {site}, " in output and "tables as CSV in" in output
+    methods = (site / "methods.html").read_text()
     for title in (
         "Run settings and timings",
         "Data funnel",
@@ -29,23 +51,101 @@ def test_report_from_a_small_real_run(tmp_path, test_data):
         "Players: the 33 counters and 28 rates",
         "Regression of ranking points on mistake rates",
     ):
-        assert title in html
-    assert "12 records read" in html.replace(",", "")
-    assert "Terence Reese" in html and "Adam Meredith" in html
-    assert "weighted_declarer_missed_opponents_last_bid_per_auction" in html
-    assert "too few players" in html
-    # self-contained: nothing fetched from elsewhere
-    assert not re.search(r'(src|href)="(https?:)?//', html)
-    assert (tmp_path / "csv" / "player_stats.csv").exists()
-    again = CliRunner().invoke(main, ["run", "--out", str(tmp_path)])
-    assert "report: up to date" in again.output
-    (tmp_path / "report.html").unlink()
-    rewritten = CliRunner().invoke(main, ["run", "--out", str(tmp_path)])
-    assert "report: " in rewritten.output and (tmp_path / "report.html").exists()
+        assert title in methods
+    assert "12 records read" in methods.replace(",", "")
+    front = (site / "index.html").read_text()
+    # team boards only: the front page says why there is no headline, and what to run
+    assert "Bradley-Terry" in front and "acbl/results" in front
+    players = sorted((site / "players").glob("*.html"))
+    boards = sorted((site / "boards").glob("*.html"))
+    assert len(players) == 8 and len(boards) == 12
+    meredith = next(page for page in players if "Clifford Bishop" in page.read_text())
+    assert "Opening leads" in meredith.read_text() and "the field: 1 in" in meredith.read_text()
+    # no name reaches a file name
+    assert all(len(page.stem) == 12 for page in players)
 
 
-def test_a_hostile_player_name_is_escaped(tmp_path, test_data):
-    _, html = _run_slice(tmp_path, test_data)
-    assert HOSTILE not in html
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert html.count("<script>") == 1  # the report's own table sorter, nothing else
+def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):
+    folder, _ = hostile_run
+    with open(folder / "csv" / "player_stats.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    names = {row["player"] for row in rows}
+    assert "'" + HOSTILE["Kenneth Konstam"] in names
+    assert not any(name.startswith(("=", "+", "-", "@")) for name in names)
+    assert all(row["boards"].isdigit() for row in rows)
+    with open(folder / "csv" / "card_analysis.csv", newline="") as handle:
+        cards = list(csv.DictReader(handle))
+    assert cards and {"source_file", "event", "board_no"} <= set(cards[0])
+    assert all(row["cost_tricks"].isdigit() for row in cards)
+
+
+def test_stale_exports_are_removed_and_a_missing_site_is_rewritten(hostile_run):
+    folder, _ = hostile_run
+    stale = folder / "csv" / "table_from_an_old_version.csv"
+    stale.write_text("x\n1\n")
+    (folder / "report" / "index.html").unlink()
+    again = CliRunner().invoke(main, ["run", "--out", str(folder)])
+    assert again.exit_code == 0, again.output
+    assert (folder / "report" / "index.html").exists() and not stale.exists()
+    once_more = CliRunner().invoke(main, ["run", "--out", str(folder)])
+    assert "report: up to date" in once_more.output
+
+
+@pytest.mark.skipif(
+    not CHROMIUM.exists() and not os.environ.get("BRIDGERANK_REQUIRE_BROWSER"),
+    reason="Debian's chromium is not installed",
+)
+def test_every_page_loads_in_chromium_with_names_inert(hostile_run):
+    from playwright.sync_api import sync_playwright
+
+    folder, _ = hostile_run
+    site = (folder / "report").resolve()
+    pages = [site / "index.html", site / "methods.html"]
+    pages += sorted((site / "players").glob("*.html")) + sorted((site / "boards").glob("*.html"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    outside: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.on(
+            "console", lambda message: message.type == "error" and problems.append(message.text)
+        )
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.on("dialog", lambda dialog: problems.append(f"dialog: {dialog.message}"))
+
+        def guard(route):
+            url = route.request.url
+            if not url.startswith(site.as_uri() + "/"):
+                outside.append(url)
+                return route.abort()
+            return route.continue_()
+
+        page.route("**/*", guard)
+        for path in pages:
+            page.goto(path.as_uri())
+            assert page.evaluate("window.__owned") is None, path
+        page.goto((site / "index.html").as_uri())
+        page.screenshot(path=str(SCREENSHOTS / "front.png"), full_page=True)
+        page.fill("input.search", "bishop")
+        assert page.locator("#ranking tbody tr:visible").count() == 1
+        # the hostile names show as the text they are
+        body = page.inner_text("body")
+        assert HOSTILE["Terence Reese"] in body or HOSTILE["Boris Schapiro"] in body
+        player = next(
+            p for p in pages if "Clifford Bishop" in p.read_text() and "players" in p.parts
+        )
+        page.goto(player.as_uri())
+        page.screenshot(path=str(SCREENSHOTS / "player.png"), full_page=True)
+        board = next(
+            p for p in pages if "boards" in p.parts and HOSTILE["Adam Meredith"] in p.read_text()
+        )
+        page.goto(board.as_uri())
+        # template syntax in a name is printed, not evaluated
+        assert HOSTILE["Adam Meredith"] in page.inner_text("body")
+        page.screenshot(path=str(SCREENSHOTS / "board.png"), full_page=True)
+        browser.close()
+    assert problems == [] and outside == []

@@ -117,7 +117,7 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
     assert set(validation) == {"hbt", "gbt", "bt", "win rate", "WBF masterpoints"}
     assert all(0 < loss < 5 for loss in validation.values())
     assert lauria[0] <= lauria[1] <= lauria[2]
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report" / "methods.html").read_text()
     assert "Ratings from results" in html and "Rank correlations (Spearman)" in html
     assert "Predicting results not seen" in html and "log-strengths" in html
     assert "22 team boards played in both rooms" in html
@@ -189,7 +189,7 @@ def test_rate_stage_on_a_pairs_event(tmp_path, test_data):
         tasks = {t for (t,) in db.execute("select distinct task from rating_validation")}
         history = db.execute("select count(*) from rating_history").fetchone()[0]
     assert {"elo", "dlo"} <= methods and "pair rankings" in tasks and history > 0
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report" / "methods.html").read_text()
     assert "The skill-o-meter" in html and "rating histories" in html
 
 

@@ -129,7 +129,7 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
     assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
     assert mauzey is not None and mauzey[0] > 0
     assert runner.invoke(main, ["report", "--out", str(tmp_path)]).exit_code == 0
-    html = (tmp_path / "report.html").read_text()
+    html = (tmp_path / "report" / "methods.html").read_text()
     ratings = html[html.index("Ratings from results") : html.index("The skill-o-meter")]
     assert "0 team boards played in both rooms" in ratings and "Elo points" in ratings
     assert "log-strengths" not in ratings and "HBT ratings with bootstrap" not in ratings

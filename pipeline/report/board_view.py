@@ -1,0 +1,173 @@
+"""What a board page shows, from a board's row and its double dummy verdicts: the four hands,
+the auction in dealer order with each side's verdict, and the play trick by trick with the
+double dummy value after every card. Pure functions of plain rows: the site builder reads the
+database, these arrange what it read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from bridgerank.bridge.cards import RANKS, SEATS, SUITS, parse_deal
+from bridgerank.core.errors import BadRecord
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+# The auction is drawn in columns West, North, East, South, as bridge books print it.
+AUCTION_COLUMNS = "WNES"
+
+
+@dataclass
+class Hand:
+    """One seat's cards as four suit lines (ranks high to low), and who held them."""
+
+    seat: str
+    player: str
+    suits: list[tuple[str, str]]  # (suit symbol, ranks) in S, H, D, C order
+
+
+@dataclass
+class PlayedCard:
+    """One card of the play with its double dummy verdict (None where not analysed)."""
+
+    seat: str
+    card: str
+    dd_after: int | None = None
+    cost_tricks: int = 0
+    wins: bool = False
+
+
+@dataclass
+class BoardView:
+    """Everything a board page draws."""
+
+    hands: list[Hand]
+    auction_rows: list[list[str]]
+    verdicts: list[dict[str, Any]]
+    tricks: list[list[PlayedCard]] = field(default_factory=list)
+    costly: int = 0
+
+
+def show_card(card: str) -> str:
+    """``"SA"`` as ``"♠A"`` (ten as 10)."""
+    rank = "10" if card[1:] == "T" else card[1:]
+    return SUIT_SYMBOLS.get(card[:1], card[:1]) + rank
+
+
+def hands_of(deal_text: str | None, names: Mapping[str, str]) -> list[Hand]:
+    """The four hands of a deal (empty when the deal cannot be read)."""
+    try:
+        deal = parse_deal(deal_text)
+    except BadRecord:
+        return []
+    hands = []
+    for index, seat in enumerate(SEATS):
+        cards = deal[index]
+        suits = [
+            (
+                SUIT_SYMBOLS[suit],
+                " ".join("10" if rank == "T" else rank for rank in RANKS if suit + rank in cards)
+                or "\u2014",
+            )
+            for suit in SUITS
+        ]
+        hands.append(Hand(seat, names.get(seat, ""), suits))
+    return hands
+
+
+def auction_rows(auction: str | None, dealer: str | None) -> list[list[str]]:
+    """The calls in rows of four under West, North, East, South, starting at the dealer's
+    column (the seats before the dealer left blank)."""
+    calls = (auction or "").split()
+    if not calls or not dealer or dealer not in AUCTION_COLUMNS:
+        return []
+    cells = [""] * AUCTION_COLUMNS.index(dealer) + [_show_call(call) for call in calls]
+    return [cells[start : start + 4] for start in range(0, len(cells), 4)]
+
+
+def _show_call(call: str) -> str:
+    names = {"P": "Pass", "X": "Dbl", "XX": "Rdbl"}
+    if call in names:
+        return names[call]
+    if len(call) >= 2 and call[1] in SUIT_SYMBOLS:
+        return call[0] + SUIT_SYMBOLS[call[1]]
+    return call.replace("N", "NT") if len(call) == 2 and call[1] == "N" else call
+
+
+def side_verdicts(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each side's auction verdict in words: its role, the double dummy score of the
+    contract reached, the mistake (if any) and the best alternative of that kind."""
+    verdicts = []
+    for row in rows:
+        alternatives = json.loads(row.get("alternatives") or "{}")
+        kinds = [kind for kind in (row.get("mistake_types") or "").split(",") if kind]
+        best = max(alternatives.items(), key=lambda item: item[1], default=None)
+        verdicts.append(
+            {
+                "side": row["side"],
+                "role": row["role"],
+                "score": row["actual_score"],
+                "mistake": bool(row.get("mistake")),
+                "kinds": [kind.replace("_", " ") for kind in kinds],
+                "cost": row.get("weight") or 0,
+                "best": None if best is None else (best[0].replace("_", " "), best[1]),
+            }
+        )
+    return verdicts
+
+
+def tricks_of(
+    play: str | None, order: str | None, cards: Sequence[Mapping[str, Any]], trump: str = ""
+) -> list[list[PlayedCard]]:
+    """The play in tricks of four, each card with its analysis where the dds stage left one
+    and each complete trick's winner marked. ``play`` is the cards in playing order
+    (``"SK S5 ..."``), ``order`` their seats (``"SWNE..."``), ``trump`` the trump suit
+    (empty: no trumps)."""
+    played_cards, seats = (play or "").split(), order or ""
+    analysed = {row["card_index"]: row for row in cards}
+    played: list[PlayedCard] = []
+    for index in range(min(len(played_cards), len(seats))):
+        row = analysed.get(index, {})
+        played.append(
+            PlayedCard(
+                seats[index],
+                played_cards[index],
+                row.get("dd_after"),
+                int(row.get("cost_tricks") or 0),
+            )
+        )
+    tricks = [played[start : start + 4] for start in range(0, len(played), 4)]
+    for trick in tricks:
+        if len(trick) == 4:
+            _winner(trick, trump).wins = True
+    return tricks
+
+
+def _winner(trick: list[PlayedCard], trump: str) -> PlayedCard:
+    """The card that takes a complete trick: the highest trump, else the highest card of
+    the suit led."""
+    suit = trump if any(card.card[0] == trump for card in trick) else trick[0].card[0]
+    return min(
+        (card for card in trick if card.card[0] == suit), key=lambda c: RANKS.index(c.card[1])
+    )
+
+
+def board_view(
+    board: Mapping[str, Any],
+    names: Mapping[str, str],
+    cards: Sequence[Mapping[str, Any]],
+    auctions: Sequence[Mapping[str, Any]],
+) -> BoardView:
+    """What the page of ``board`` shows (see the module docstring)."""
+    contract = board.get("contract") or ""
+    trump = contract[1] if len(contract) >= 2 and contract[1] in SUITS else ""
+    tricks = tricks_of(board.get("play"), board.get("play_order"), cards, trump)
+    return BoardView(
+        hands=hands_of(board.get("deal"), names),
+        auction_rows=auction_rows(board.get("auction"), board.get("bidstart")),
+        verdicts=side_verdicts(auctions),
+        tricks=tricks,
+        costly=sum(1 for trick in tricks for card in trick if card.cost_tricks > 0),
+    )

@@ -1,0 +1,70 @@
+"""CSV exports of every result table, safe to open in a spreadsheet.
+
+- Text cells that a spreadsheet would read as a formula (starting ``=``, ``+``, ``-``, ``@``,
+  tab or carriage return) are prefixed with a single quote, as OWASP recommends for CSV
+  injection: a player named ``=HYPERLINK(...)`` stays text.
+- Integer columns are written as integers (a nullable integer column is not turned into
+  floats by its missing values).
+- Rows about boards carry the board's source file, event and board number, so each row can be
+  traced to the record it came from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from sqlalchemy import Integer, inspect, text
+from sqlalchemy.engine import Connection
+
+# Characters that make a spreadsheet cell a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Tables keyed by board: exported with the board's source file, event and board number.
+BOARD_TABLES = ("boards", "card_analysis", "auction_analysis", "table_evidence")
+_TRACE = (
+    "select b.id as board_id, f.path as source_file, b.event as event, b.board_no as board_no "
+    "from boards b join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id"
+)
+
+
+def neutralise(value: object) -> object:
+    """``value`` with a leading quote if a spreadsheet would run it as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def export_table(conn: Connection, table: str, path: Path) -> None:
+    """Write ``table`` as CSV at ``path`` (see the module docstring)."""
+    frame = pd.read_sql_table(table, conn)
+    # columns declared integer stay integers, missing values and all
+    for column in inspect(conn).get_columns(table):
+        if isinstance(column["type"], Integer) and column["name"] in frame:
+            frame[column["name"]] = frame[column["name"]].astype("Int64")
+    if table in BOARD_TABLES:
+        trace = pd.read_sql(text(_TRACE), conn)
+        key = "id" if table == "boards" else "board_id"
+        if table == "boards":
+            trace = trace.drop(columns=["event", "board_no"])
+        frame = trace.merge(frame, left_on="board_id", right_on=key, how="right")
+        if table == "boards":
+            frame = frame.drop(columns=["board_id"])
+        leading = ["source_file", "event", "board_no"]
+        frame = frame[[c for c in leading if c in frame] + [c for c in frame if c not in leading]]
+    for column in frame.columns:
+        if not pd.api.types.is_numeric_dtype(frame[column]):
+            frame[column] = frame[column].map(neutralise)
+    frame.to_csv(path, index=False)
+
+
+def export_all(conn: Connection, tables: tuple[str, ...], folder: Path) -> list[Path]:
+    """Every table of ``tables`` present in the database, as ``folder/<table>.csv``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    present = set(inspect(conn).get_table_names())
+    written = []
+    for table in tables:
+        if table in present:
+            path = folder / f"{table}.csv"
+            export_table(conn, table, path)
+            written.append(path)
+    return written

@@ -1,0 +1,288 @@
+"""The report as a static site: ``index.html`` (the ranking), ``methods.html`` (data, methods
+and every caveat), a page per player under ``players/`` and per board under ``boards/``, one
+stylesheet and one script. Relative links only, nothing fetched from elsewhere: the folder
+works from a file share or a USB stick.
+
+Names, events and every other text from hand records are untrusted: the templates escape
+them (autoescape), the plots escape their labels, and file names are derived from hashes and
+board ids, never from the text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, show_card
+from bridgerank.pipeline.report.player_view import MIN_OPPORTUNITIES, ROLES, role_rates
+from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
+from bridgerank.pipeline.report.svg import distribution, forest
+
+# Players drawn in the front page's forest plot (the table below it lists them all).
+FOREST_PLAYERS = 40
+# Boards listed per player as the costliest and the best.
+BOARDS_LISTED = 10
+
+
+@dataclass
+class SiteSummary:
+    """What was written: pages and bytes, and how long it took."""
+
+    pages: int
+    bytes: int
+    seconds: float
+
+
+def player_file(player: str) -> str:
+    """A player page's file name: from a hash of the name, so no name reaches a path."""
+    return hashlib.sha1(player.encode("utf-8")).hexdigest()[:12] + ".html"
+
+
+def write_site(folder: Path, data: SiteData, methods_html: str, env: Any) -> SiteSummary:
+    """Write every page of the site into ``folder`` (see the module docstring)."""
+    began = time.perf_counter()
+    (folder / "players").mkdir(parents=True, exist_ok=True)
+    (folder / "boards").mkdir(exist_ok=True)
+    writer = _Writer(folder)
+    for asset in ("site.css", "site.js"):
+        writer.write(asset, env.get_template(f"site/{asset}").render())
+    writer.write("methods.html", methods_html)
+    players = _player_index(data)
+    front = env.get_template("site/index.html.j2").render(**_front(data, players))
+    writer.write("index.html", front)
+    pages = _PlayerPages(data, players)
+    template = env.get_template("site/player.html.j2")
+    for player in players.to_dict("records"):
+        writer.write(f"players/{player['file']}", template.render(root="../", **pages.of(player)))
+    _write_boards(writer, data, env, set(players["player"]))
+    return SiteSummary(writer.pages, writer.bytes, time.perf_counter() - began)
+
+
+class _Writer:
+    """Writes pages and counts them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.pages, self.bytes = folder, 0, 0
+
+    def write(self, name: str, html: str) -> None:
+        payload = html.encode("utf-8")
+        (self.folder / name).write_bytes(payload)
+        self.pages += name.endswith(".html")
+        self.bytes += len(payload)
+
+
+def _player_index(data: SiteData) -> pd.DataFrame:
+    """Every player who sat at a board, was rated or has counters, with rank in the pool,
+    pool and page file."""
+    names = (
+        set(data.ratings.get("player", []))
+        | set(data.stats.get("player", []))
+        | set(data.seats["player"])
+    )
+    boards = data.seats.groupby("player")["board_id"].nunique()
+    table = pd.DataFrame({"player": sorted(names)})
+    table["boards"] = table["player"].map(boards).fillna(0).astype(int)
+    if not data.ratings.empty:
+        rated = data.ratings.drop(columns=["boards"], errors="ignore").set_index("player")
+        table = table.join(rated[["rating", "sd", "low", "high", "sessions"]], on="player")
+    else:
+        for column in ("rating", "sd", "low", "high", "sessions"):
+            table[column] = math.nan
+    table["pool"] = table["player"].map(data.pools).fillna(0).astype(int)
+    table = table.sort_values(["rating", "boards"], ascending=[False, False], na_position="last")
+    table["rank"] = table.groupby("pool")["rating"].rank(ascending=False, method="min")
+    table["file"] = table["player"].map(player_file)
+    return table.reset_index(drop=True)
+
+
+def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
+    rated = players[players["rating"].notna()]
+    top = rated[rated["pool"] == 1].head(FOREST_PLAYERS)
+    plot = forest(
+        list(top["player"]),
+        list(top["rating"]),
+        list(top["low"]),
+        list(top["high"]),
+        _unit(data.rating_kind),
+        [f"players/{name}" for name in top["file"]],
+    )
+    pools = rated["pool"].value_counts().sort_index()
+    return {
+        "root": "",
+        "kind": data.rating_kind,
+        "unit": _unit(data.rating_kind),
+        "plot": plot,
+        "forest_players": len(top),
+        "players": rated.to_dict("records"),
+        "unrated": players[players["rating"].isna()].to_dict("records"),
+        "pools": {int(pool): int(count) for pool, count in pools.items()},
+        "validation": data.validation,
+        "ceiling": data.ceiling,
+        "boards": len(data.boards),
+    }
+
+
+def _unit(kind: str) -> str:
+    return {
+        "headline": "matchpoint-% points above an average field",
+        "hbt": "Bradley-Terry strength (log-odds of winning a board)",
+    }.get(kind, "")
+
+
+class _PlayerPages:
+    """The parts of every player page, computed once for all players."""
+
+    def __init__(self, data: SiteData, players: pd.DataFrame) -> None:
+        self.data, self.players = data, players
+        self.boards = data.boards.set_index("id", drop=False)
+        self.everyone = data.stats.to_dict("records") if len(data.stats) else []
+        self.stats = {row["player"]: row for row in self.everyone}
+        self.field = {
+            role: [
+                float(row[numerator]) / float(row[denominator])
+                for row in self.everyone
+                if float(row.get(denominator) or 0) >= MIN_OPPORTUNITIES
+            ]
+            for role, (_, numerator, denominator, _) in ROLES.items()
+        }
+        self.pool_sizes = players["pool"].value_counts().to_dict()
+        self.seats_of = dict(tuple(data.seats.groupby("player")))
+        self.with_pages = set(players["player"])
+        self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
+        self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
+
+    def of(self, player: dict[str, Any]) -> dict[str, Any]:
+        """The template's context for ``player`` (a row of the player index)."""
+        name = player["player"]
+        mine = self.seats_of.get(name, self.data.seats.iloc[0:0])
+        stats = self.stats.get(name)
+        roles = role_rates(stats, self.everyone) if stats else []
+        boards = self.boards.loc[mine["board_id"].unique()]
+        return {
+            "player": player,
+            "unit": _unit(self.data.rating_kind),
+            "kind": self.data.rating_kind,
+            "pool_size": int(self.pool_sizes.get(player["pool"], 0)),
+            "roles": roles,
+            "plots": {
+                role.role: distribution(self.field[role.role], role.rate, "per chance")
+                for role in roles
+            },
+            "partners": self._partners(mine),
+            "events": boards.groupby("event").size().sort_values(ascending=False).head(30),
+            "costly": [
+                self._link(board, f"{int(value)} trick(s) given away")
+                for board, value in self.costly.get(name, [])
+            ],
+            "best": [
+                self._link(board, f"{int(value)} trick(s) above double dummy as declarer")
+                for board, value in self.best.get(name, [])
+            ],
+        }
+
+    def _partners(self, mine: pd.DataFrame) -> list[tuple[str, int, str]]:
+        """(partner, boards together, partner's page or "") for the player's partners, most
+        first."""
+        wanted = mine.assign(seat=mine["seat"].map(PARTNER))[["board_id", "seat"]]
+        partners = self.data.seats.merge(wanted, on=["board_id", "seat"])
+        counts = partners["player"].value_counts().head(20)
+        return [
+            (name, int(count), player_file(name) if name in self.with_pages else "")
+            for name, count in counts.items()
+        ]
+
+    def _link(self, board_id: int, why: str) -> dict[str, Any]:
+        board = self.boards.loc[board_id]
+        return {
+            "file": f"{int(board_id)}.html",
+            "event": board["event"],
+            "board_no": board["board_no"],
+            "contract": board["contract"],
+            "declarer": board["declarer"],
+            "why": why,
+        }
+
+
+def _tricks_given(data: SiteData) -> pd.DataFrame:
+    """board_id, player, cost_tricks: the tricks each player's own cards gave away on a board
+    (a dummy's cards are declarer's: declarer chose them)."""
+    if data.cards.empty:
+        return pd.DataFrame(columns=["board_id", "player", "cost_tricks"])
+    cards = data.cards[data.cards["cost_tricks"] > 0]
+    owner = cards["seat"].where(cards["role"] != "dummy", cards["seat"].map(PARTNER))
+    lost = cards.assign(seat=owner).groupby(["board_id", "seat"])["cost_tricks"].sum()
+    return lost.reset_index().merge(data.seats, on=["board_id", "seat"])
+
+
+def _tricks_above_dd(data: SiteData) -> pd.DataFrame:
+    """board_id, player, tricks_vs_dd: declarers who took more tricks than double dummy."""
+    if data.evidence.empty:
+        return pd.DataFrame(columns=["board_id", "player", "tricks_vs_dd"])
+    above = data.evidence[data.evidence["tricks_vs_dd"] > 0]
+    above = above[["board_id", "declarer", "tricks_vs_dd"]].rename(columns={"declarer": "seat"})
+    return above.merge(data.seats, on=["board_id", "seat"])
+
+
+def _ranked_boards(frame: pd.DataFrame, column: str) -> dict[str, list[tuple[int, float]]]:
+    """Per player, the boards with the largest ``column``, most first."""
+    top = frame.sort_values(column, ascending=False).groupby("player").head(BOARDS_LISTED)
+    return {
+        player: list(zip(rows["board_id"].astype(int), rows[column]))
+        for player, rows in top.groupby("player")
+    }
+
+
+def _write_boards(writer: _Writer, data: SiteData, env: Any, with_pages: set[str]) -> None:
+    """A page per board, with the other rooms and tables of the same deal and event."""
+    if data.boards.empty:
+        return
+    template = env.get_template("site/board.html.j2")
+    cards = _grouped(data.cards)
+    auctions = _grouped(data.auctions)
+    evidence = _grouped(data.evidence)
+    players = {
+        int(board): dict(zip(rows["seat"], rows["player"]))
+        for board, rows in data.seats.groupby("board_id")
+    }
+    same_deal = data.boards.groupby(["event", "deal_hash"])["id"].apply(list).to_dict()
+    summary = data.boards.set_index("id")[
+        ["room", "north", "south", "east", "west", "contract", "declarer", "result"]
+    ].to_dict("index")
+    for board in data.boards.to_dict("records"):
+        board_id = int(board["id"])
+        names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
+        seated = players.get(board_id, {})
+        links = {
+            seat: player_file(player) for seat, player in seated.items() if player in with_pages
+        }
+        view = board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
+        others = [
+            {"id": other, **summary[other]}
+            for other in same_deal.get((board["event"], board["deal_hash"]), [])
+            if other != board_id
+        ][:20]
+        writer.write(
+            f"boards/{board_id}.html",
+            template.render(
+                root="../",
+                board=board,
+                view=view,
+                others=others,
+                evidence=(evidence.get(board_id) or [None])[0],
+                seat_names=SEAT_NAMES,
+                links=links,
+                show_card=show_card,
+            ),
+        )
+
+
+def _grouped(frame: pd.DataFrame) -> dict[int, list[dict[str, Any]]]:
+    if frame.empty:
+        return {}
+    return {int(key): rows.to_dict("records") for key, rows in frame.groupby("board_id")}

@@ -1,0 +1,155 @@
+"""What the site reads from the database, once, as frames: boards with their source file,
+players of every seat, the pools of players connected by play, ratings, counters and the
+double dummy verdicts. The page builders (:mod:`site`) only arrange these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Connection
+
+SEAT_COLUMNS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+@dataclass
+class SiteData:
+    """Everything the pages show."""
+
+    boards: pd.DataFrame  # one row per board, with ``source`` (the file it came from)
+    seats: pd.DataFrame  # board_id, seat, player: four rows per board
+    pools: dict[str, int]  # player -> pool number (1 = the largest)
+    ratings: pd.DataFrame  # player, rating, low, high, sd, boards, sessions
+    rating_kind: str  # "headline" or "hbt" or ""
+    stats: pd.DataFrame  # player_stats plus auction_mistakes
+    cards: pd.DataFrame  # card_analysis
+    auctions: pd.DataFrame  # auction_analysis
+    evidence: pd.DataFrame  # table_evidence
+    validation: dict[str, Any] | None  # the headline's held-out row
+    ceiling: dict[str, float]
+
+
+def _table(conn: Connection, present: set[str], name: str, query: str) -> pd.DataFrame:
+    return pd.read_sql(text(query), conn) if name in present else pd.DataFrame()
+
+
+def read_site_data(conn: Connection) -> SiteData:
+    """Read the site's inputs (empty frames for stages that have not run)."""
+    present = set(inspect(conn).get_table_names())
+    boards = _table(
+        conn,
+        present,
+        "boards",
+        "select b.*, f.path as source from boards b "
+        "join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id",
+    )
+    names = _table(
+        conn,
+        present,
+        "name_matches",
+        "select m.raw_name, p.name from name_matches m join players p on p.id = m.player_id",
+    )
+    player_of = dict(zip(names.get("raw_name", []), names.get("name", [])))
+    seats = _seats(boards, player_of)
+    ratings, kind = _ratings(conn, present)
+    auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")
+    stats = _table(conn, present, "player_stats", "select * from player_stats")
+    if not stats.empty:
+        stats = stats.merge(_auction_mistakes(auctions, seats), on="player", how="left")
+        stats["auction_mistakes"] = stats["auction_mistakes"].fillna(0).astype(int)
+    validation = None
+    if "session_validation" in present:
+        rows = pd.read_sql(text("select * from session_validation where method = 'headline'"), conn)
+        validation = rows.to_dict("records")[0] if len(rows) else None
+    ceiling = _table(conn, present, "validation_ceiling", "select * from validation_ceiling")
+    return SiteData(
+        boards=boards,
+        seats=seats,
+        pools=_pools(seats),
+        ratings=ratings,
+        rating_kind=kind,
+        stats=stats,
+        cards=_table(conn, present, "card_analysis", "select * from card_analysis"),
+        auctions=auctions,
+        evidence=_table(conn, present, "table_evidence", "select * from table_evidence"),
+        validation=validation,
+        ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
+    )
+
+
+def _seats(boards: pd.DataFrame, player_of: dict[str, str]) -> pd.DataFrame:
+    """Four rows per board: who sat where, as the player the name was matched to."""
+    if boards.empty:
+        return pd.DataFrame(columns=["board_id", "seat", "player"])
+    frames = [
+        pd.DataFrame(
+            {
+                "board_id": boards["id"],
+                "seat": seat,
+                "player": boards[column].map(lambda raw: player_of.get(raw, raw)),
+            }
+        )
+        for seat, column in SEAT_COLUMNS.items()
+    ]
+    seats = pd.concat(frames, ignore_index=True)
+    return seats[seats["player"].fillna("").str.strip() != ""]
+
+
+def _pools(seats: pd.DataFrame) -> dict[str, int]:
+    """Players joined by having played at one table, numbered by size (1 = largest): ratings
+    compare players of one pool only."""
+    parent: dict[str, str] = {}
+
+    def root(player: str) -> str:
+        while parent.setdefault(player, player) != player:
+            parent[player] = parent[parent[player]]
+            player = parent[player]
+        return player
+
+    for _, group in seats.groupby("board_id")["player"]:
+        members = list(group)
+        for other in members[1:]:
+            parent[root(other)] = root(members[0])
+    roots = {player: root(player) for player in parent}
+    sizes = pd.Series(list(roots.values())).value_counts()
+    number = {root_: rank for rank, root_ in enumerate(sizes.index, start=1)}
+    return {player: number[root_] for player, root_ in roots.items()}
+
+
+def _ratings(conn: Connection, present: set[str]) -> tuple[pd.DataFrame, str]:
+    """The headline ratings with 80% intervals, else HBT's (team data), else nothing."""
+    z80 = 1.2815515655446004
+    headline = _table(
+        conn, present, "headline_ratings", "select * from headline_ratings order by rating desc"
+    )
+    if not headline.empty:
+        headline["low"] = headline["rating"] - z80 * headline["sd"]
+        headline["high"] = headline["rating"] + z80 * headline["sd"]
+        return headline, "headline"
+    hbt = _table(
+        conn,
+        present,
+        "ratings",
+        "select player, rating, low, high, games as boards from ratings "
+        "where method = 'hbt' order by rating desc",
+    )
+    if not hbt.empty:
+        hbt["sd"] = (hbt["high"] - hbt["low"]) / (2 * 1.959963984540054)
+        hbt["sessions"] = pd.NA
+        return hbt, "hbt"
+    return pd.DataFrame(), ""
+
+
+def _auction_mistakes(auctions: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player, the auctions where the player's side reached a worse result than double
+    dummy allowed (each side's verdict counts for both its players)."""
+    if auctions.empty or seats.empty:
+        return pd.DataFrame(columns=["player", "auction_mistakes"])
+    wrong = auctions[auctions["mistake"] > 0][["board_id", "side"]]
+    sides = seats.assign(side=seats["seat"].map({"N": "NS", "S": "NS", "E": "EW", "W": "EW"}))
+    counted = sides.merge(wrong, on=["board_id", "side"])
+    return counted.groupby("player").size().rename("auction_mistakes").reset_index()

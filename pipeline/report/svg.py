@@ -1,0 +1,110 @@
+"""Small inline SVG plots for the site: drawn as text, so pages need no image files and no
+plotting library, and stay sharp at any zoom. Every label is escaped (names are untrusted).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from markupsafe import Markup, escape
+
+_FONT = 'font-family="system-ui, sans-serif" font-size="11"'
+
+
+def _scale(low: float, high: float, left: float, right: float):
+    span = (high - low) or 1.0
+    return lambda value: left + (value - low) / span * (right - left)
+
+
+def forest(
+    labels: Sequence[str],
+    centres: Sequence[float],
+    lows: Sequence[float],
+    highs: Sequence[float],
+    unit: str,
+    links: Sequence[str] | None = None,
+) -> Markup:
+    """One row per item: a dot at ``centre`` and a bar from ``low`` to ``high``; a line at 0."""
+    rows = len(labels)
+    if not rows:
+        return Markup("")
+    width, label_width, row_height = 640, 200, 16
+    height = rows * row_height + 40
+    low, high = min(min(lows), 0.0), max(max(highs), 0.0)
+    x = _scale(low, high, label_width + 10, width - 20)
+    parts = [
+        f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">',
+        f'<line x1="{x(0):.1f}" y1="10" x2="{x(0):.1f}" y2="{height - 25}" stroke="#999" '
+        'stroke-dasharray="3,3"/>',
+    ]
+    for row, (label, centre, start, end) in enumerate(zip(labels, centres, lows, highs)):
+        y = 20 + row * row_height
+        text = escape(label)
+        if links:
+            text = Markup('<a href="{}">{}</a>').format(links[row], label)
+        parts.append(
+            f'<text x="{label_width}" y="{y + 4}" text-anchor="end" {_FONT}>{text}</text>'
+            f'<line x1="{x(start):.1f}" y1="{y}" x2="{x(end):.1f}" y2="{y}" stroke="#246" '
+            f'stroke-width="2"/><circle cx="{x(centre):.1f}" cy="{y}" r="3.5" fill="#246"/>'
+        )
+    for tick in _ticks(low, high):
+        parts.append(
+            f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" {_FONT}>'
+            f"{tick:+g}</text>"
+        )
+    parts.append(
+        f'<text x="{width - 20}" y="{height - 22}" text-anchor="end" {_FONT} fill="#666">'
+        f"{escape(unit)}</text></svg>"
+    )
+    return Markup("".join(parts))
+
+
+def _ticks(low: float, high: float, count: int = 6) -> list[float]:
+    """Round tick values across ``low..high``."""
+    span = high - low
+    if span <= 0:
+        return [low]
+    raw = span / count
+    magnitude = 10 ** int(f"{raw:e}".split("e")[1])
+    step = min((m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw), default=raw)
+    first = int(low // step) * step
+    return [first + i * step for i in range(count + 2) if low <= first + i * step <= high]
+
+
+def distribution(values: Sequence[float], marked: float | None, unit: str) -> Markup:
+    """A histogram of the field's ``values`` with the player's value marked in red."""
+    if not values:
+        return Markup("")
+    width, height, bins = 320, 90, 20
+    low, high = min(values), max(values)
+    if marked is not None:
+        low, high = min(low, marked), max(high, marked)
+    span = (high - low) or 1.0
+    counts = [0] * bins
+    for value in values:
+        counts[min(int((value - low) / span * bins), bins - 1)] += 1
+    tallest = max(counts)
+    bar = (width - 20) / bins
+    parts = [
+        f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for index, count in enumerate(counts):
+        tall = count / tallest * (height - 30)
+        parts.append(
+            f'<rect x="{10 + index * bar:.1f}" y="{height - 20 - tall:.1f}" '
+            f'width="{bar - 1:.1f}" height="{tall:.1f}" fill="#bcd"/>'
+        )
+    if marked is not None:
+        mark = 10 + (marked - low) / span * (width - 20)
+        parts.append(
+            f'<line x1="{mark:.1f}" y1="5" x2="{mark:.1f}" y2="{height - 20}" stroke="#c00" '
+            'stroke-width="2"/>'
+        )
+    parts.append(
+        f'<text x="10" y="{height - 5}" {_FONT}>{low:.3g}</text>'
+        f'<text x="{width - 10}" y="{height - 5}" text-anchor="end" {_FONT}>{high:.3g} '
+        f"{escape(unit)}</text></svg>"
+    )
+    return Markup("".join(parts))
