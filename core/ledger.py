@@ -24,7 +24,8 @@ from sqlalchemy import Connection, RowMapping, select
 from bridgerank.core.store import StageRun, TableVersion
 
 
-def _digest(payload: Any) -> str:
+def digest(payload: Any) -> str:
+    """SHA-256 of ``payload`` as canonical JSON."""
     text = json.dumps(payload, sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -52,14 +53,14 @@ def bump_table(conn: Connection, name: str, token: str) -> None:
 
 def chain(previous: str | None, token: str) -> str:
     """A new version from an old one and what was added (for append-only tables)."""
-    return _digest([previous, token])
+    return digest([previous, token])
 
 
 def fingerprint(
     inputs: dict[str, str | None], settings: dict[str, Any], code: str, extra: Any = None
 ) -> str:
     """The fingerprint of a stage run (see the module docstring)."""
-    return _digest({"inputs": inputs, "settings": settings, "code": code, "extra": extra})
+    return digest({"inputs": inputs, "settings": settings, "code": code, "extra": extra})
 
 
 def last_run(conn: Connection, stage: str) -> RowMapping | None:

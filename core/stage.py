@@ -48,6 +48,7 @@ class StageContext:
     settings: Settings
     stage: "Stage"
     fingerprint: str = ""
+    parts: dict[str, Any] = field(default_factory=dict)
     sources: Sequence[str] = ()
     jobs: int = 1
     progress: Progress = no_progress
@@ -67,6 +68,7 @@ class StageContext:
         for table in outputs if outputs is not None else self.stage.writes:
             ledger.bump_table(conn, table.__tablename__, self.fingerprint)
         summary["seconds"] = round(time.perf_counter() - self._clock, 3)
+        summary["fingerprint_parts"] = self.parts
         ledger.record_run(
             conn,
             self.stage.name,
@@ -119,8 +121,8 @@ class StageOutcome:
     note: str = ""
 
 
-def stage_fingerprint(context: StageContext) -> str:
-    """Fingerprint of a stage in its current state; raises if an input was never written."""
+def _fingerprint_inputs(context: StageContext) -> tuple[dict, dict, str, Any]:
+    """What a stage's fingerprint hashes: input table versions, settings, code, extra."""
     from bridgerank.core import ledger
 
     stage = context.stage
@@ -138,7 +140,58 @@ def stage_fingerprint(context: StageContext) -> str:
         for section in stage.settings_sections
     }
     extra = stage.extra_input(context) if stage.extra_input else None
-    return ledger.fingerprint(inputs, settings, code_fingerprint(stage.module), extra)
+    return inputs, settings, code_fingerprint(stage.module), extra
+
+
+def stage_fingerprint(context: StageContext) -> str:
+    """Fingerprint of a stage in its current state; raises if an input was never written.
+    Its parts (:func:`fingerprint_parts`) are kept on the context, for the ledger to record
+    and for a later ``status`` to say what changed."""
+    from bridgerank.core import ledger
+
+    inputs, settings, code, extra = _fingerprint_inputs(context)
+    context.parts = fingerprint_parts(inputs, settings, code, extra)
+    return ledger.fingerprint(inputs, settings, code, extra)
+
+
+def fingerprint_parts(inputs: dict, settings: dict, code: str, extra: Any) -> dict[str, Any]:
+    """The fingerprint's parts, small enough to keep: table versions, then a digest of the
+    settings of each section, of the code and of the extra input."""
+    from bridgerank.core.ledger import digest
+
+    return {
+        "inputs": inputs,
+        "settings": {section: digest(values) for section, values in settings.items()},
+        "code": code,
+        "extra": digest(extra),
+    }
+
+
+def what_changed(before: dict[str, Any] | None, now: dict[str, Any]) -> str:
+    """In words, which parts of a fingerprint differ (``before`` from the last run's ledger
+    row; runs of older versions kept none)."""
+    if not before:
+        return "its inputs, settings or code changed"
+    reasons = []
+    tables = sorted(
+        table
+        for table in set(before.get("inputs", {})) | set(now["inputs"])
+        if before.get("inputs", {}).get(table) != now["inputs"].get(table)
+    )
+    if tables:
+        reasons.append("new data in " + ", ".join(tables))
+    sections = sorted(
+        section
+        for section in set(before.get("settings", {})) | set(now["settings"])
+        if before.get("settings", {}).get(section) != now["settings"].get(section)
+    )
+    if sections:
+        reasons.append("settings changed in [" + "], [".join(sections) + "]")
+    if before.get("code") != now["code"]:
+        reasons.append("its code changed")
+    if before.get("extra") != now["extra"]:
+        reasons.append("its other inputs changed (files, templates or output path)")
+    return "; ".join(reasons) or "its inputs, settings or code changed"
 
 
 def is_up_to_date(context: StageContext) -> bool:

@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -20,25 +20,8 @@ from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
+from bridgerank.pipeline.progress import progress
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
-
-
-def _progress(items: Iterable, label: str = "", total: int | None = None):
-    from tqdm import tqdm
-
-    # disable=None: bars only on a terminal, so logs and CI output stay clean.
-    # A label "stage unit" names the unit, so rates read "boards/s".
-    stage, _, unit = label.partition(" ")
-    return tqdm(
-        items,
-        desc=stage,
-        total=total,
-        unit=unit or "it",
-        disable=None,
-        leave=False,
-        file=sys.stderr,
-        dynamic_ncols=True,
-    )
 
 
 def _common(command: Callable) -> Callable:
@@ -344,7 +327,7 @@ def _run(
                 sources=sources,
                 jobs=session.jobs,
                 force=force,
-                progress=_progress,
+                progress=progress,
                 on_outcome=report,
                 what=shlex.join(["bridgerank", *sys.argv[1:]]),
             )
@@ -386,6 +369,7 @@ def main() -> None:
     help="Run only this stage (repeatable).",
 )
 @click.option("--force", is_flag=True, help="Rerun the selected stages even if up to date.")
+@click.option("--dry-run", is_flag=True, help="Say which stages would run and why; change nothing.")
 @_common
 @_fail_cleanly
 def run(
@@ -394,6 +378,7 @@ def run(
     stop: str | None,
     only: tuple[str, ...],
     force: bool,
+    dry_run: bool,
     **common: Any,
 ) -> None:
     """Run the pipeline on SOURCES: files or folders of PBN, LIN, SQL dumps, Valet travellers
@@ -401,6 +386,9 @@ def run(
 
     With no SOURCES and an empty database, runs on the embedded sample in data/.
     """
+    if dry_run:
+        _dry_run(_Session(**common, read_only=True), sources, start, stop, only, force)
+        return
     session = _Session(**common)
     from bridgerank.cleaning.ingest.stage import default_sources
 
@@ -476,26 +464,52 @@ def regress(
     click.echo(f"tables written to {folder}/")
 
 
+def _dry_run(
+    session: _Session,
+    sources: tuple[str, ...],
+    start: str | None,
+    stop: str | None,
+    only: tuple[str, ...],
+    force: bool,
+) -> None:
+    from bridgerank.pipeline.status import run_plan
+
+    selected = [stage.name for stage in select_stages(start, stop, only)]
+    plan = run_plan(session.engine, session.settings, selected, bool(sources), force)
+    for name, runs, why in plan:
+        click.echo(f"{'would run' if runs else 'would skip':<10} {name:<8} {why}")
+    count = sum(runs for _, runs, _ in plan)
+    click.echo(f"{count} of {len(plan)} stage{'s' if len(plan) != 1 else ''} would run")
+
+
 @main.command()
 @_common
 @_fail_cleanly
 def status(**common: Any) -> None:
-    """Show each stage's last run and whether it is up to date."""
+    """Show each stage's last run and whether it is up to date; exit 1 when a stage is not
+    (as ``make -q`` does), so scripts can test it."""
     session = _Session(**common, read_only=True)
     click.echo(f"database: {session.url}")
     click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
     from bridgerank.pipeline.status import skipped_files, stage_status
 
-    for row in stage_status(session.engine, session.settings):
+    rows = stage_status(session.engine, session.settings)
+    for row in rows:
         click.echo(
             f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
             f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}"
         )
+        if row["why"]:
+            click.echo(f"{'':<8} why: {row['why']}")
     shown, total = skipped_files(session.engine)
     for path, reason in shown:
         click.echo(f"skipped by ingest: {path} ({reason})")
     if total > len(shown):
         click.echo(f"... and {total - len(shown):,} more files skipped (table skipped_files)")
+    behind = [row["stage"] for row in rows if row["state"] not in ("up to date", "done")]
+    if behind:
+        click.echo(f"not up to date: {', '.join(behind)} (bridgerank run brings them up to date)")
+        sys.exit(1)
 
 
 def _print_forecasts(outcome) -> None:

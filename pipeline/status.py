@@ -12,7 +12,7 @@ from bridgerank.cleaning.ingest.tables import SkippedFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
-from bridgerank.core.stage import StageContext, stage_fingerprint
+from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
 from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.stages import get_stage, stage_names
 
@@ -51,7 +51,8 @@ def _brief(stage: str, summary: dict[str, Any]) -> str:
 
 
 def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
-    """One dict per stage: ``stage``, ``state``, ``finished``, ``seconds``, ``brief``.
+    """One dict per stage: ``stage``, ``state``, ``finished``, ``seconds``, ``brief``, ``why``
+    (what changed, for a stage out of date).
 
     ``state`` is ``never run``, ``up to date``, ``out of date`` (inputs, settings or code
     changed since the last run), ``incomplete`` (results lost since: a report file deleted,
@@ -70,6 +71,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                 last = ledger.last_run(conn, name)
         summary = json.loads(last["summary"]) if last else {}
         missing = None
+        why = ""
         if name == "ingest":
             state = "done" if last else "never run"
         elif not ledger_kept:
@@ -83,6 +85,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                     state = "never run"
                 elif last["fingerprint"] != context.fingerprint:
                     state = "out of date"
+                    why = what_changed(summary.get("fingerprint_parts"), context.parts)
                 elif missing:
                     state = "incomplete"
                 else:
@@ -106,6 +109,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                 "finished": last["finished_at"].strftime("%Y-%m-%d %H:%M:%S") if last else None,
                 "seconds": last["seconds"] if last else None,
                 "brief": brief,
+                "why": why,
             }
         )
     return rows
@@ -122,3 +126,42 @@ def skipped_files(engine: Engine, limit: int = 20) -> tuple[list[tuple[str, str]
             select(SkippedFile.path, SkippedFile.reason).order_by(SkippedFile.path).limit(limit)
         ).all()
     return [(path, reason) for path, reason in rows], total
+
+
+def run_plan(
+    engine: Engine, settings: Settings, selected: list[str], sources: bool, force: bool
+) -> list[tuple[str, bool, str]]:
+    """What ``bridgerank run`` would do, stage by stage, without doing it: ``(stage, runs,
+    why)``. A stage runs when it is out of date, never ran, lost results, is forced, or reads
+    a table an earlier stage of this run will rewrite."""
+    states = {row["stage"]: row for row in stage_status(engine, settings)}
+    rewritten: dict[str, str] = {}  # table -> the stage of this run that writes it
+    plan = []
+    for name in selected:
+        stage, row = get_stage(name), states[name]
+        reads = [model.__tablename__ for model in (*stage.reads, *stage.optional_reads)]
+        after = next((table for table in reads if table in rewritten), None)
+        if name == "ingest":
+            runs = sources or row["state"] == "never run"
+            why = (
+                "reads the files named (files already stored add nothing)"
+                if sources
+                else "never run: reads the embedded sample"
+                if runs
+                else "no files named"
+            )
+        elif force:
+            runs, why = True, "--force"
+        elif after is not None:
+            runs, why = True, f"after {rewritten[after]}, which rewrites {after}"
+        elif row["state"] == "up to date":
+            runs, why = False, "up to date"
+        elif row["state"] == "not ready":
+            runs, why = False, "not ready: an input table was never written"
+        else:
+            runs = True
+            why = row["state"] + (f": {row['why']}" if row["why"] else "")
+        if runs:
+            rewritten.update({model.__tablename__: name for model in stage.writes})
+        plan.append((name, runs, why))
+    return plan

@@ -112,6 +112,20 @@ def test_status(tmp_path):
     after = _invoke("status", "--out", out)
     assert "ingest   done" in after.output
     assert "clean    up to date" in after.output and "882 boards kept of 886" in after.output
+    assert after.exit_code == 1  # dds and the rest never ran
+    # a changed setting: status and a dry run say which stage and why, and change nothing
+    config = tmp_path / "stricter.toml"
+    config.write_text("[match]\nfuzzy_min_ratio = 95.0\n")
+    changed = _invoke("status", "--out", out, "--config", config).output
+    assert "match    out of date" in changed and "why: settings changed in [match]" in changed
+    plan = _invoke("run", "--dry-run", "--to", "match", "--out", out, "--config", config).output
+    assert plan.splitlines() == [
+        "would skip ingest   no files named",
+        "would skip clean    up to date",
+        "would run  match    out of date: settings changed in [match]",
+        "1 of 3 stages would run",
+    ]
+    assert "match    out of date" in _invoke("status", "--out", out, "--config", config).output
 
 
 def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):

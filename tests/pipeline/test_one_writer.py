@@ -54,7 +54,8 @@ def _check_refusal_and_release(url: str, out) -> None:
             time.sleep(0.2)
         finally:
             engine.dispose()
-    assert result.exit_code == 0
+    # status answers (1: the killed run left stages behind), it is not refused by a lock
+    assert result.exit_code in (0, 1) and "stage    state" in result.output, result.output
 
 
 def test_a_second_run_on_sqlite_is_refused_and_a_killed_one_holds_nothing(tmp_path):

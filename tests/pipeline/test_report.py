@@ -81,10 +81,20 @@ def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):
 
 def test_stale_exports_are_removed_and_a_missing_site_is_rewritten(hostile_run):
     folder, _ = hostile_run
+    runner = CliRunner()
+    status = runner.invoke(main, ["status", "--out", str(folder)])
+    assert status.exit_code == 0, status.output
+    assert runner.invoke(main, ["run", "--dry-run", "--out", str(folder)]).output.endswith(
+        "0 of 7 stages would run\n"
+    )
     stale = folder / "csv" / "table_from_an_old_version.csv"
     stale.write_text("x\n1\n")
     (folder / "report" / "index.html").unlink()
-    again = CliRunner().invoke(main, ["run", "--out", str(folder)])
+    status = runner.invoke(main, ["status", "--out", str(folder)])
+    assert status.exit_code == 1 and "not up to date: report" in status.output
+    plan = runner.invoke(main, ["run", "--dry-run", "--out", str(folder)]).output
+    assert "would run  report   incomplete" in plan and "would skip dds      up to date" in plan
+    again = runner.invoke(main, ["run", "--out", str(folder)])
     assert again.exit_code == 0, again.output
     assert (folder / "report" / "index.html").exists() and not stale.exists()
     once_more = CliRunner().invoke(main, ["run", "--out", str(folder)])

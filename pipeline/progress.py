@@ -1,0 +1,72 @@
+"""Progress of long stages: a bar on a terminal, and a plain line every few seconds when the
+output is a log or a pipe (a batch job's log should say how far a 40-minute stage is, not
+stay silent until it ends)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable, Iterable, Iterator, TextIO, TypeVar
+
+T = TypeVar("T")
+# Seconds between two progress lines in a log.
+LOG_INTERVAL = 10.0
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def logged(
+    items: Iterable[T],
+    label: str,
+    total: int | None,
+    stream: TextIO,
+    interval: float = LOG_INTERVAL,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[T]:
+    """Yield ``items``, writing ``stage: done of total unit (share), rate, time left`` to
+    ``stream`` at most every ``interval`` seconds (never for work that ends sooner)."""
+    stage, _, unit = label.partition(" ")
+    unit = unit or "items"
+    began = last = clock()
+    done = 0
+    for item in items:
+        yield item
+        done += 1
+        now = clock()
+        if now - last < interval:
+            continue
+        last = now
+        rate = done / max(now - began, 1e-9)
+        line = f"{stage}: {done:,}"
+        if total:
+            left = (total - done) / rate if rate else 0.0
+            line += f" of {total:,} {unit} ({100 * done / total:.0f}%), {rate:,.1f} {unit}/s"
+            line += f", about {_duration(left)} left"
+        else:
+            line += f" {unit}, {rate:,.1f} {unit}/s"
+        print(line, file=stream, flush=True)
+
+
+def progress(items: Iterable[T], label: str = "", total: int | None = None) -> Iterable[T]:
+    """A tqdm bar on a terminal, else :func:`logged` lines on standard error."""
+    if not sys.stderr.isatty():
+        return logged(items, label, total, sys.stderr)
+    from tqdm import tqdm
+
+    # A label "stage unit" names the unit, so rates read "boards/s".
+    stage, _, unit = label.partition(" ")
+    return tqdm(
+        items,
+        desc=stage,
+        total=total,
+        unit=unit or "it",
+        leave=False,
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
