@@ -101,12 +101,29 @@ class _Session:
         self.jobs = self.settings.run.jobs
 
 
+# The closing summary fits a terminal: longer lines are wrapped at this width.
+_WIDTH = 100
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    """``1 file``, ``2 files``, with thousands separators."""
+    return f"{count:,} {word if count == 1 else plural or word + 's'}"
+
+
+def _echo_wrapped(text: str, indent: str = "  ") -> None:
+    """``text`` on lines of at most :data:`_WIDTH` characters, continued under ``indent``."""
+    import textwrap
+
+    click.echo(textwrap.fill(text, _WIDTH, subsequent_indent=indent + "  ", break_long_words=False))
+
+
 def _print_ingest(summary: dict[str, Any]) -> None:
     files = summary.get("files", {})
     parts = ", ".join(f"{count} {status}" for status, count in sorted(files.items()))
     click.echo(
-        f"ingest: {summary.get('records', 0):,} records from "
-        f"{sum(files.values()):,} files ({parts or 'none'}) in {summary['seconds']:.1f} s"
+        f"ingest: {_plural(summary.get('records', 0), 'record')} from "
+        f"{_plural(sum(files.values()), 'file')} ({parts or 'none'}) in "
+        f"{summary['seconds']:.1f} s"
     )
     for error in summary.get("errors", []):
         click.echo(f"  error: {error}", err=True)
@@ -133,7 +150,10 @@ def _print_clean(summary: dict[str, Any]) -> None:
         click.echo(f"  {title}: {sum(counts.values()):,}")
         for reason in reasons_of_level(level):
             if reason.code in counts:
-                click.echo(f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}")
+                _echo_wrapped(
+                    f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}",
+                    " " * 44,
+                )
         for code in counts.keys() - REASON_BY_CODE.keys():
             click.echo(f"    {counts[code]:>8,}  {code}")
 
@@ -175,14 +195,22 @@ def _print_regress(summary: dict[str, Any]) -> None:
         "rating, of "
         f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s"
     )
-    for dataset, players in summary.get("datasets", {}).items():
-        click.echo(f"  {dataset}: {players:,} players above the thresholds")
+    datasets = summary.get("datasets", {})
+    if datasets and not any(datasets.values()):
+        # one line, not a line per dataset and another per note saying the same
+        _echo_wrapped(
+            "  no player is above the thresholds in any dataset: nothing to regress "
+            "(it needs more boards per player)"
+        )
+        return
+    for dataset, players in datasets.items():
+        click.echo(f"  {dataset}: {_plural(players, 'player')} above the thresholds")
     if summary.get("chosen"):
         click.echo(
             f"  chosen model: {summary['chosen']} (adjusted R2 {summary['chosen_adj_r2']:.4f})"
         )
     for note in summary.get("notes", []):
-        click.echo(f"  note: {note}")
+        _echo_wrapped(f"  note: {note}")
 
 
 def _sas_p(value: float) -> str:
@@ -226,15 +254,20 @@ def _print_study(result) -> None:
 
 def _print_rate(summary: dict[str, Any]) -> None:
     click.echo(
-        f"rate: {summary['team_games']:,} team boards, "
-        f"{summary.get('single_table_games', 0):,} single-table boards against par, "
-        f"{summary.get('pair_rankings', 0):,} pair rankings, {summary['players']:,} "
-        f"players rated, in {summary['seconds']:.1f} s"
+        f"rate: {_plural(summary['players'], 'player')} rated in {summary['seconds']:.1f} s "
+        f"from {_plural(summary['team_games'], 'team board')}, "
+        f"{_plural(summary.get('pair_rankings', 0), 'pair ranking')}, "
+        f"{_plural(summary.get('single_table_games', 0), 'board')} vs par"
     )
     if summary.get("validation"):
-        click.echo(
-            "  held-out log-loss (a coin: 0.6931): "
-            + ", ".join(f"{method} {loss:.4f}" for method, loss in summary["validation"].items())
+        # "games: method" keys: one group per kind of game, each method once
+        groups: dict[str, list[str]] = {}
+        for key, loss in summary["validation"].items():
+            games, _, method = key.rpartition(": ")
+            groups.setdefault(games or "games", []).append(f"{method} {loss:.3f}")
+        _echo_wrapped(
+            "  held-out log-loss per board (a coin: 0.693): "
+            + "; ".join(f"{games}: {', '.join(parts)}" for games, parts in groups.items())
         )
     headline = summary.get("headline") or {}
     if headline.get("tables"):
@@ -261,7 +294,7 @@ def _print_rate(summary: dict[str, Any]) -> None:
         )
     skill = summary.get("skill_o_meter") or {}
     if skill:
-        click.echo(
+        _echo_wrapped(
             f"  skill-o-meter: K* {skill['k']:.2f}, rating spread {skill['sigma']:.1f} over "
             f"{skill['players']:,} regular players: like a game decided by skill "
             f"{100 * skill['p']:.0f}% of the time"
@@ -270,9 +303,10 @@ def _print_rate(summary: dict[str, Any]) -> None:
 
 def _print_report(summary: dict[str, Any]) -> None:
     pages = summary.get("pages", 1)
+    # the site's path is printed once, as the run's last line
     click.echo(
-        f"report: {pages:,} page{'s' if pages != 1 else ''} ({summary['bytes'] / 1e6:.1f} MB) "
-        f"in {Path(summary['report']).parent}, {summary['csv_tables']} tables as CSV in "
+        f"report: {_plural(pages, 'page')} ({summary['bytes'] / 1e6:.1f} MB), "
+        f"{_plural(summary['csv_tables'], 'table')} as CSV in "
         f"{Path(summary['report']).parent.parent / 'csv'}"
     )
 
