@@ -159,12 +159,11 @@ def _print_clean(summary: dict[str, Any]) -> None:
 
 
 def _print_match(summary: dict[str, Any]) -> None:
-    click.echo(
-        f"match: {summary['raw_names']:,} raw names, {summary['matched']:,} matched to the "
-        f"{summary['wbf_players']:,} WBF players, {summary['ambiguous']:,} ambiguous, "
-        f"{summary['unmatched']:,} unmatched ({summary['robots']:,} robots, "
-        f"{summary['handles']:,} handles), "
-        f"in {summary['seconds']:.1f} s"
+    _echo_wrapped(
+        f"match: {summary['matched']:,} of {_plural(summary['raw_names'], 'raw name')} "
+        f"matched to the {summary['wbf_players']:,} WBF players in {summary['seconds']:.1f} s "
+        f"({summary['ambiguous']:,} ambiguous, {summary['unmatched']:,} unmatched: "
+        f"{_plural(summary['robots'], 'robot')}, {_plural(summary['handles'], 'handle')})"
     )
     click.echo(
         f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
@@ -175,15 +174,15 @@ def _print_match(summary: dict[str, Any]) -> None:
         + ", ".join(f"{reason} {count:,}" for reason, count in summary["reasons"].items())
     )
     for problem in summary.get("wbf_problems", []):
-        click.echo(f"  WBF list line not read: {problem}", err=True)
+        _echo_wrapped(f"  WBF list line not read: {problem}")
 
 
 def _print_dds(summary: dict[str, Any]) -> None:
-    click.echo(
-        f"dds: {summary['analysed_now']:,} boards analysed now ({summary['ok']:,} ok, "
-        f"{summary['skipped']:,} skipped, {summary['failed']:,} failed), "
-        f"{summary['already_done']:,} already done; {summary['new_tables']:,} new tables; "
-        f"{summary['players']:,} players; in {summary['seconds']:.1f} s"
+    _echo_wrapped(
+        f"dds: {_plural(summary['analysed_now'], 'board')} analysed in "
+        f"{summary['seconds']:.1f} s ({summary['skipped']:,} skipped, "
+        f"{summary['failed']:,} failed), {summary['already_done']:,} done before; "
+        f"{_plural(summary['new_tables'], 'new table')}; {_plural(summary['players'], 'player')}"
     )
     for reason, board in summary.get("reasons", {}).items():
         click.echo(f"  board {board}: {reason}")

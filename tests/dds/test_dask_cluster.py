@@ -138,7 +138,7 @@ def test_a_killed_worker_costs_nothing_and_results_equal_loky(tmp_path, cluster)
     output = run.communicate(timeout=600)[0]
     assert run.returncode == 0, output
     assert killed_at < 447  # the worker died mid-run
-    assert "dds: 447 boards analysed now (447 ok, 0 skipped, 0 failed)" in output
+    assert "dds: 447 boards analysed in" in output
     assert workers[0].wait(timeout=10) == -signal.SIGKILL
 
     reference_output = reference.communicate(timeout=600)[0]

@@ -41,7 +41,10 @@ def hostile_run(tmp_path_factory, test_data):
 def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     folder, output = hostile_run
     site = folder / "report"
-    assert f"in {site}, " in output and "tables as CSV in" in output
+    lines = output.splitlines()
+    # the site's path once, as the last line; every line fits a terminal
+    assert lines[-1] == f"report: {site / 'index.html'}" and output.count(str(site)) == 1
+    assert "tables as CSV in" in output and max(map(len, lines)) <= 100
     methods = (site / "methods.html").read_text()
     for title in (
         "Run settings and timings",

@@ -74,7 +74,7 @@ def test_an_edit_reruns_the_stages_that_reach_it_and_only_those(copy, tmp_path):
     out = tmp_path / "out"
     first = _run(copy, out)
     assert all("up to date" not in first[stage] for stage in ("clean", "match", "dds"))
-    assert re.search(r"dds: 6 boards analysed now", first["dds"])
+    assert re.search(r"dds: 6 boards analysed in", first["dds"])
 
     # ratings are not reached from ingest, clean, match or dds: nothing reruns
     _touch(copy, "ratings/elo.py")
@@ -88,16 +88,16 @@ def test_an_edit_reruns_the_stages_that_reach_it_and_only_those(copy, tmp_path):
     rerun = _run(copy, out)
     for stage in ("clean", "match", "dds"):
         assert "up to date" not in rerun[stage], rerun[stage]
-    assert re.search(r"dds: 6 boards analysed now", rerun["dds"])
+    assert re.search(r"dds: 6 boards analysed in", rerun["dds"])
 
     # the card parser: clean parses deals with it, and every board's dd analysis reruns
     _touch(copy, "bridge/cards.py")
     again = _run(copy, out)
-    assert re.search(r"dds: 6 boards analysed now", again["dds"])
+    assert re.search(r"dds: 6 boards analysed in", again["dds"])
 
     # the matcher's name rules reach match alone; dds reruns its per-player tables only
     _touch(copy, "cleaning/match/names.py")
     names = _run(copy, out)
     assert names["clean"] == "clean: up to date, nothing to do"
     assert "up to date" not in names["match"]
-    assert re.search(r"dds: 0 boards analysed now .* 6 already done", names["dds"])
+    assert re.search(r"dds: 0 boards analysed in .* 6 done before", names["dds"])

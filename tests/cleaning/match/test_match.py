@@ -132,7 +132,7 @@ def _db(out):
 def test_match_stage_on_the_sample(tmp_path):
     result = CliRunner().invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "match: 70 raw names, 18 matched to the 724 WBF players, 1 ambiguous" in result.output
+    assert "match: 18 of 70 raw names matched to the 724 WBF players" in result.output
     assert "board-seats covered: 1,577 of 3,528 (44.7%)" in result.output
     engine = _db(tmp_path)
     with engine.connect() as conn:
@@ -161,14 +161,14 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
         main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
     )
     assert "clean: up to date" in changed.output
-    assert "match: 70 raw names, 11 matched" in changed.output  # 7 bare surnames refused
+    assert "match: 11 of 70 raw names matched" in changed.output  # 7 bare surnames refused
     new_list = tmp_path / "list.csv"
     new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
     relisted = runner.invoke(
         main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
     )
-    assert "match: 70 raw names, 1 matched to the 1 WBF players" in relisted.output
+    assert "match: 1 of 70 raw names matched to the 1 WBF players" in relisted.output
     engine = _db(tmp_path)
     with engine.connect() as conn:
         runs = conn.execute(select(StageRun.stage)).scalars().all()
