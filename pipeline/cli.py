@@ -545,6 +545,33 @@ def status(**common: Any) -> None:
         sys.exit(1)
 
 
+@main.command()
+@click.argument("player")
+@_common
+@_fail_cleanly
+def show(player: str, **common: Any) -> None:
+    """Print PLAYER's page (rating, game by role, boards, partners) in the terminal; a part
+    of a name is enough when it fits one player."""
+    from bridgerank.pipeline.report.player_text import find_players, player_text
+    from bridgerank.pipeline.report.site_data import read_site_data
+
+    session = _Session(**common, read_only=True)
+    with session.engine.connect() as conn:
+        data = read_site_data(conn)
+    found = find_players(data, player)
+    if len(found) != 1:
+        listed = ", ".join(found[:10]) + (
+            f" and {len(found) - 10:,} more" if len(found) > 10 else ""
+        )
+        click.echo(
+            f"error: {len(found)} players match {player!r}" + (f": {listed}" if found else ""),
+            err=True,
+        )
+        sys.exit(1)
+    for line in player_text(data, found[0]):
+        click.echo(line)
+
+
 def _print_forecasts(outcome) -> None:
     if outcome.forecast:
         click.echo(

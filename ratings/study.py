@@ -5,7 +5,9 @@ validation of held-out sessions against the baselines, and the ceiling - the row
 Once the dds stage has run, a variant of the headline whose players' prior centres move with
 their past double dummy measures (:mod:`dd_prior`) is validated beside it, as the row
 ``headline_dd``: the thesis's question - do double dummy mistakes reveal skill that results
-do not? - answered on held-out sessions.
+do not? - answered on held-out sessions. The row ``headline_experience`` does the same with
+the number of sessions each player had played (:mod:`covariates`). Both use each player's
+measures from earlier dates only.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.ratings.ceiling import ceiling
+from bridgerank.ratings.covariates import experience
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline import fit_headline
@@ -34,6 +37,9 @@ MIN_PERIODS = 4
 # it when the dds stage left evidence on at least this share of the tables.
 MIN_EVIDENCE_COVERAGE = 0.5
 DD_METHOD = "headline_dd"
+# The headline with each player's past number of sessions as prior centre: do newcomers
+# play below the regulars beyond what their results show?
+EXPERIENCE_METHOD = "headline_experience"
 WBF_METHOD = "headline_wbf"
 # WBF points are a baseline (and a prior centre) when at least this share of the players are
 # on the lists: a club's three listed players say nothing of the other 462.
@@ -112,6 +118,7 @@ def headline_study(
         methods[WBF_METHOD] = headline_method(
             lambda train: np.log1p([[points.get(str(p), 0.0)] for p in train.players])
         )
+    methods[EXPERIENCE_METHOD] = headline_method(experience)
     if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
         methods[DD_METHOD] = headline_method(evidence.player_measures)
     run = walk_forward(tables, methods, progress=progress)

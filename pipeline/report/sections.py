@@ -58,6 +58,7 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
 _METHOD_NAMES = {
     "headline": "headline rating (player strengths, ridge, centred on the field)",
     "headline_dd": "headline with past double dummy measures as each player's prior centre",
+    "headline_experience": "headline with the sessions each player had played as prior centre",
     "shrunk_mean": "each player's mean matchpoint share, shrunk toward 50%",
     "win_rate": "share of other tables beaten",
     "elo": "multiplayer Elo (multielo)",
@@ -107,6 +108,8 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         "summary": summary,
         "headline": rows.get("headline"),
         "dd": rows.get("headline_dd"),
+        "experience": rows.get("headline_experience"),
+        "wbf": rows.get("wbf_points"),
         "matches": matches,
     }
 

@@ -101,6 +101,13 @@ def _player_index(data: SiteData) -> pd.DataFrame:
     return table.reset_index(drop=True)
 
 
+def player_context(data: SiteData, name: str) -> dict[str, Any]:
+    """The context of one player's page (as the site renders it)."""
+    players = _player_index(data)
+    row = players[players["player"] == name].to_dict("records")[0]
+    return _PlayerPages(data, players).of(row)
+
+
 def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
     rated = players[players["rating"].notna()]
     top = rated[rated["pool"] == 1].head(FOREST_PLAYERS)
@@ -177,11 +184,11 @@ class _PlayerPages:
             "partners": self._partners(mine),
             "events": boards.groupby("event").size().sort_values(ascending=False).head(30),
             "costly": [
-                self._link(board, f"{int(value)} trick(s) given away")
+                self._link(board, f"{_tricks(value)} given away")
                 for board, value in self.costly.get(name, [])
             ],
             "best": [
-                self._link(board, f"{int(value)} trick(s) above double dummy as declarer")
+                self._link(board, f"{_tricks(value)} above double dummy as declarer")
                 for board, value in self.best.get(name, [])
             ],
         }
@@ -207,6 +214,10 @@ class _PlayerPages:
             "declarer": board["declarer"],
             "why": why,
         }
+
+
+def _tricks(count: float) -> str:
+    return f"{int(count)} trick{'s' if int(count) != 1 else ''}"
 
 
 def _tricks_given(data: SiteData) -> pd.DataFrame:

@@ -162,3 +162,21 @@ def test_every_page_loads_in_chromium_with_names_inert(hostile_run):
         page.screenshot(path=str(SCREENSHOTS / "board.png"), full_page=True)
         browser.close()
     assert problems == [] and outside == []
+
+
+def test_show_prints_a_players_page_in_the_terminal(hostile_run):
+    folder, _ = hostile_run
+    runner = CliRunner()
+    page = runner.invoke(main, ["show", "bishop", "--out", str(folder)])
+    assert page.exit_code == 0, page.output
+    lines = page.output.splitlines()
+    assert lines[0] == "Clifford Bishop" and max(map(len, lines)) <= 100
+    assert any(line.startswith("  Opening leads  ") and "the field: 1 in" in line for line in lines)
+    assert "Partners: " in page.output
+    # a hostile name is printed as it is (a terminal runs nothing)
+    assert (
+        HOSTILE["Boris Schapiro"]
+        in runner.invoke(main, ["show", "script", "--out", str(folder)]).output
+    )
+    none = runner.invoke(main, ["show", "Nobody Here", "--out", str(folder)])
+    assert none.exit_code == 1 and "0 players match 'Nobody Here'" in none.output

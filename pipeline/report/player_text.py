@@ -1,0 +1,72 @@
+"""A player's page as plain text, for ``bridgerank show PLAYER``: the same content as the
+site's player page (:mod:`site`), read from the same data."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import pandas as pd
+
+from bridgerank.pipeline.report.site import player_context
+from bridgerank.pipeline.report.site_data import SiteData
+
+
+def find_players(data: SiteData, wanted: str) -> list[str]:
+    """Players whose name is ``wanted`` (any case), else those whose name contains it."""
+    names = sorted(
+        set(data.seats["player"])
+        | set(data.stats.get("player", []))
+        | set(data.ratings.get("player", []))
+    )
+    exact = [name for name in names if name.casefold() == wanted.casefold()]
+    return exact or [name for name in names if wanted.casefold() in name.casefold()]
+
+
+# Lines are wrapped to fit a terminal.
+WIDTH = 100
+
+
+def player_text(data: SiteData, name: str) -> list[str]:
+    """The lines of ``name``'s page, at most :data:`WIDTH` characters each."""
+    return [
+        wrapped
+        for line in _page_lines(data, name)
+        for wrapped in (textwrap.wrap(line, WIDTH, subsequent_indent="      ") or [""])
+    ]
+
+
+def _page_lines(data: SiteData, name: str) -> list[str]:
+    page = player_context(data, name)
+    player = page["player"]
+    lines = [name, "=" * len(name)]
+    if pd.notna(player.get("rating")):
+        sessions = player.get("sessions")
+        lines.append(
+            f"rating {player['rating']:+.2f} ({page['unit']}), 80% interval "
+            f"{player['low']:+.1f} to {player['high']:+.1f}; rank {int(player['rank']):,} of "
+            f"{page['pool_size']:,} in pool {player['pool']}; {player['boards']:,} boards"
+            + (f", {int(sessions):,} sessions" if pd.notna(sessions) else "")
+        )
+    else:
+        lines.append(f"not rated; {player['boards']:,} boards")
+    lines += ["", "The game by role, against double dummy (percentile: share of players worse)"]
+    for role in page["roles"]:
+        percentile = "" if role.percentile is None else f" [percentile {role.percentile:.0f}]"
+        lines.append(f"  {role.role:<14} {role.words}{percentile}")
+    if not page["roles"]:
+        lines.append("  no board of this player has been analysed double dummy")
+    for title, key in (("Costliest boards", "costly"), ("Best boards", "best")):
+        if page[key]:
+            lines += ["", title]
+            lines += [
+                f"  {b['event']}, board {b['board_no']}: {b['contract']} by {b['declarer']}; "
+                f"{b['why']}"
+                for b in page[key]
+            ]
+    if page["partners"]:
+        lines += ["", "Partners: " + ", ".join(f"{p} ({n:,})" for p, n, _ in page["partners"])]
+    events: Any = page["events"]
+    if len(events):
+        lines += ["", "Events: " + ", ".join(f"{e} ({n:,})" for e, n in events.items())]
+    return lines
