@@ -15,7 +15,7 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pandas as pd
 
@@ -23,6 +23,7 @@ from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, show_c
 from bridgerank.pipeline.report.player_view import MIN_OPPORTUNITIES, ROLES, role_rates
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest
+from bridgerank.pipeline.report.templating import environment
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
 FOREST_PLAYERS = 40
@@ -44,9 +45,11 @@ def player_file(player: str) -> str:
     return hashlib.sha1(player.encode("utf-8")).hexdigest()[:12] + ".html"
 
 
-def write_site(folder: Path, data: SiteData, methods_html: str, env: Any) -> SiteSummary:
-    """Write every page of the site into ``folder`` (see the module docstring)."""
+def write_site(folder: Path, data: SiteData, methods_html: str, jobs: int = 1) -> SiteSummary:
+    """Write every page of the site into ``folder`` (see the module docstring); the board
+    pages, most of the work, in ``jobs`` processes."""
     began = time.perf_counter()
+    env = environment()
     (folder / "players").mkdir(parents=True, exist_ok=True)
     (folder / "boards").mkdir(exist_ok=True)
     writer = _Writer(folder)
@@ -60,8 +63,8 @@ def write_site(folder: Path, data: SiteData, methods_html: str, env: Any) -> Sit
     template = env.get_template("site/player.html.j2")
     for player in players.to_dict("records"):
         writer.write(f"players/{player['file']}", template.render(root="../", **pages.of(player)))
-    _write_boards(writer, data, env, set(players["player"]))
-    return SiteSummary(writer.pages, writer.bytes, time.perf_counter() - began)
+    pages, size = _write_boards(folder, data, set(players["player"]), jobs)
+    return SiteSummary(writer.pages + pages, writer.bytes + size, time.perf_counter() - began)
 
 
 class _Writer:
@@ -161,6 +164,7 @@ class _PlayerPages:
         self.pool_sizes = players["pool"].value_counts().to_dict()
         self.seats_of = dict(tuple(data.seats.groupby("player")))
         self.with_pages = set(players["player"])
+        self.partners = _partner_counts(data.seats)
         self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
         self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
 
@@ -181,7 +185,10 @@ class _PlayerPages:
                 role.role: distribution(self.field[role.role], role.rate, "per chance")
                 for role in roles
             },
-            "partners": self._partners(mine),
+            "partners": [
+                (partner, count, player_file(partner) if partner in self.with_pages else "")
+                for partner, count in self.partners.get(name, [])
+            ],
             "events": boards.groupby("event").size().sort_values(ascending=False).head(30),
             "costly": [
                 self._link(board, f"{_tricks(value)} given away")
@@ -193,17 +200,6 @@ class _PlayerPages:
             ],
         }
 
-    def _partners(self, mine: pd.DataFrame) -> list[tuple[str, int, str]]:
-        """(partner, boards together, partner's page or "") for the player's partners, most
-        first."""
-        wanted = mine.assign(seat=mine["seat"].map(PARTNER))[["board_id", "seat"]]
-        partners = self.data.seats.merge(wanted, on=["board_id", "seat"])
-        counts = partners["player"].value_counts().head(20)
-        return [
-            (name, int(count), player_file(name) if name in self.with_pages else "")
-            for name, count in counts.items()
-        ]
-
     def _link(self, board_id: int, why: str) -> dict[str, Any]:
         board = self.boards.loc[board_id]
         return {
@@ -214,6 +210,18 @@ class _PlayerPages:
             "declarer": board["declarer"],
             "why": why,
         }
+
+
+def _partner_counts(seats: pd.DataFrame, most: int = 20) -> dict[str, list[tuple[str, int]]]:
+    """Per player, the partners and boards played together, most first."""
+    partner_seat = seats.assign(seat=seats["seat"].map(PARTNER))
+    pairs = seats.merge(partner_seat, on=["board_id", "seat"], suffixes=("_partner", ""))
+    counts = pairs.groupby(["player", "player_partner"]).size().rename("boards").reset_index()
+    counts = counts.sort_values("boards", ascending=False).groupby("player").head(most)
+    return {
+        player: list(zip(rows["player_partner"], rows["boards"].astype(int)))
+        for player, rows in counts.groupby("player")
+    }
 
 
 def _tricks(count: float) -> str:
@@ -249,11 +257,37 @@ def _ranked_boards(frame: pd.DataFrame, column: str) -> dict[str, list[tuple[int
     }
 
 
-def _write_boards(writer: _Writer, data: SiteData, env: Any, with_pages: set[str]) -> None:
-    """A page per board, with the other rooms and tables of the same deal and event."""
+def _write_boards(folder: Path, data: SiteData, with_pages: set[str], jobs: int) -> tuple[int, int]:
+    """A page per board, with the other rooms and tables of the same deal and event:
+    arranged here, rendered and written in ``jobs`` processes. Pages and bytes written."""
     if data.boards.empty:
-        return
-    template = env.get_template("site/board.html.j2")
+        return 0, 0
+    from joblib import Parallel, delayed
+
+    pages = list(_board_contexts(data, with_pages))
+    chunks = [pages[start : start + _CHUNK] for start in range(0, len(pages), _CHUNK)]
+    if jobs <= 1 or len(chunks) == 1:
+        counts = [_render_boards(folder, chunk) for chunk in chunks]
+    else:
+        counts = Parallel(n_jobs=jobs)(delayed(_render_boards)(folder, chunk) for chunk in chunks)
+    return sum(count for count, _ in counts), sum(size for _, size in counts)
+
+
+# Board pages per task of the parallel writer.
+_CHUNK = 4000
+
+
+def _render_boards(folder: Path, pages: list[tuple[str, dict[str, Any]]]) -> tuple[int, int]:
+    """Render and write board pages (in a worker process: its own template environment)."""
+    template = environment().get_template("site/board.html.j2")
+    writer = _Writer(folder)
+    for name, context in pages:
+        writer.write(name, template.render(root="../", show_card=show_card, **context))
+    return writer.pages, writer.bytes
+
+
+def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(file name, template context) of every board page."""
     cards = _grouped(data.cards)
     auctions = _grouped(data.auctions)
     evidence = _grouped(data.evidence)
@@ -272,24 +306,23 @@ def _write_boards(writer: _Writer, data: SiteData, env: Any, with_pages: set[str
         links = {
             seat: player_file(player) for seat, player in seated.items() if player in with_pages
         }
-        view = board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
         others = [
             {"id": other, **summary[other]}
             for other in same_deal.get((board["event"], board["deal_hash"]), [])
             if other != board_id
         ][:20]
-        writer.write(
+        yield (
             f"boards/{board_id}.html",
-            template.render(
-                root="../",
-                board=board,
-                view=view,
-                others=others,
-                evidence=(evidence.get(board_id) or [None])[0],
-                seat_names=SEAT_NAMES,
-                links=links,
-                show_card=show_card,
-            ),
+            {
+                "board": board,
+                "view": board_view(
+                    board, names, cards.get(board_id, []), auctions.get(board_id, [])
+                ),
+                "others": others,
+                "evidence": (evidence.get(board_id) or [None])[0],
+                "seat_names": SEAT_NAMES,
+                "links": links,
+            },
         )
 
 

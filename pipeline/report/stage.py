@@ -10,11 +10,10 @@ import dataclasses
 import datetime as _dt
 import hashlib
 import json
-import math
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -30,6 +29,7 @@ from bridgerank.dds.tables import (
     PlayerStats,
     TableEvidence,
 )
+from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     HeadlineRating,
     MatchValidation,
@@ -40,9 +40,6 @@ from bridgerank.ratings.tables import (
     ValidationCeiling,
 )
 from bridgerank.regression.tables import REGRESSION_TABLES
-
-if TYPE_CHECKING:  # Jinja2 and the sections' pandas load when a report is written
-    from jinja2 import Environment
 
 # Every table the report shows or exports (besides boards, which it needs).
 REPORTED_TABLES = (
@@ -95,36 +92,6 @@ EXPORTED = (
     "validation_ceiling",
     "match_validation",
 )
-
-
-def _fmt(value: Any) -> str:
-    """Numbers for people: thousands separators, 4 significant decimals for fractions."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int) or (
-        isinstance(value, float) and value.is_integer() and abs(value) >= 1
-    ):
-        return f"{int(value):,}"
-    if isinstance(value, float):
-        return f"{value:.4g}" if abs(value) < 1 else f"{value:,.4f}"
-    return str(value)
-
-
-def environment() -> Environment:
-    """The Jinja2 environment of the report (autoescape on for every template)."""
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
-    from bridgerank.pipeline.report.sections import summary_text
-
-    env = Environment(
-        loader=PackageLoader("bridgerank.pipeline.report", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-    )
-    env.filters["fmt"] = _fmt
-    env.filters["summary"] = summary_text
-    return env
 
 
 def render(engine: Engine, settings: Settings, database: str = "") -> str:
@@ -188,7 +155,7 @@ def run(context: StageContext) -> dict[str, Any]:
     try:
         with context.engine.connect() as conn:
             data = read_site_data(conn)
-        site = write_site(staging / "report", data, methods, environment())
+        site = write_site(staging / "report", data, methods, context.settings.run.jobs)
         csv_files = export_csv(context.engine, staging / "csv")
         summary = {
             "report": str(path),

@@ -1,0 +1,40 @@
+"""The report's Jinja2 environment: templates from the package, autoescape on everywhere
+(player and event names are untrusted text), and the number format people read."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Jinja2 loads when a report is written
+    from jinja2 import Environment
+
+
+def _fmt(value: Any) -> str:
+    """Numbers for people: thousands separators, 4 significant decimals for fractions."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int) or (
+        isinstance(value, float) and value.is_integer() and abs(value) >= 1
+    ):
+        return f"{int(value):,}"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1 else f"{value:,.4f}"
+    return str(value)
+
+
+def environment() -> Environment:
+    """The Jinja2 environment of the report (autoescape on for every template)."""
+    from jinja2 import Environment, PackageLoader, select_autoescape
+
+    from bridgerank.pipeline.report.sections import summary_text
+
+    env = Environment(
+        loader=PackageLoader("bridgerank.pipeline.report", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+    )
+    env.filters["fmt"] = _fmt
+    env.filters["summary"] = summary_text
+    return env
