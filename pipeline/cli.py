@@ -277,7 +277,7 @@ def _print_rate(summary: dict[str, Any]) -> None:
         )
         checked = headline.get("validation")
         if isinstance(checked, dict):
-            click.echo(
+            _echo_wrapped(
                 f"  held-out sessions ({checked['pair_sessions']:,} pair-sessions, walk-forward):"
                 f" Pearson {checked['pearson']:.3f}, RMSE {checked['rmse']:.2f} points, "
                 f"80% intervals cover {100 * checked['coverage_80']:.0f}%"
