@@ -1,7 +1,10 @@
 """A player's game by role, in words: each double dummy mistake rate against the field's, with
-an interval and a percentile ("loses a trick on 1 lead in 6; the field: 1 in 5").
+an interval and a percentile ("loses a trick on 1 lead in 6; the field: 1 in 5"); and, for
+records with a result but no play (travellers, recaps), the tricks taken against double dummy
+and the contracts reached against par.
 
-Pure functions of the ``player_stats`` counters; the site builder reads them.
+Pure functions of the ``player_stats`` counters and the per-board measures; the site builder
+reads them.
 """
 
 from __future__ import annotations
@@ -9,6 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
 
 # role -> (what a mistake is, numerator counter, opportunities counter, opportunities in words)
 ROLES: dict[str, tuple[str, str, str, str]] = {
@@ -110,3 +116,66 @@ def role_rates(
             RoleRate(role, mistakes, chances, rate, low, high, field_rate, percentile, words)
         )
     return out
+
+
+@dataclass
+class ResultMeasure:
+    """A per-board measure against double dummy, from the contract and result alone (no play
+    needed), for one player beside the field."""
+
+    role: str
+    boards: int
+    mean: float
+    low: float
+    high: float
+    field_mean: float
+    percentile: float | None  # share of the field below (worse); None: too few boards
+    words: str
+
+
+# role -> (column of :func:`result_measures`, unit in words)
+RESULT_ROLES = {
+    "As declarer": ("declaring", "tricks per board against double dummy"),
+    "In defence": ("defending", "tricks per board against double dummy (for the defence)"),
+    "Contracts reached": ("bidding", "IMPs per board against par"),
+}
+
+
+class FieldMeasures:
+    """Every player's per-board measures against double dummy, summarised once: mean, spread
+    and count per player and role, and the field's."""
+
+    def __init__(self, table: pd.DataFrame) -> None:
+        """``table``: rows ``player, role, value``, one per player and board."""
+        self.roles: dict[str, tuple[pd.DataFrame, np.ndarray, float, str]] = {}
+        for role, (column, unit) in RESULT_ROLES.items():
+            rows = table[table["role"] == column]
+            if rows.empty:
+                continue
+            stats = rows.groupby("player")["value"].agg(["mean", "std", "size"])
+            regulars = np.sort(stats.loc[stats["size"] >= MIN_OPPORTUNITIES, "mean"].to_numpy())
+            self.roles[role] = (stats, regulars, float(rows["value"].mean()), unit)
+
+    def of(self, player: str) -> list[ResultMeasure]:
+        """The player's measures beside the field's: mean with a 95% interval, the field's
+        mean, the percentile (share of regulars with a lower mean)."""
+        out = []
+        for role, (stats, regulars, field_mean, unit) in self.roles.items():
+            if player not in stats.index:
+                continue
+            mean, spread, boards = stats.loc[player]
+            boards = int(boards)
+            half = _Z95 * spread / math.sqrt(boards) if boards > 1 else math.inf
+            percentile = (
+                float(np.searchsorted(regulars, mean) / len(regulars) * 100)
+                if boards >= MIN_OPPORTUNITIES and len(regulars)
+                else None
+            )
+            shown = round(field_mean, 2) + 0.0  # no "-0.00"
+            words = f"{mean:+.2f} {unit} ({boards:,} boards); the field: {shown:+.2f}"
+            out.append(
+                ResultMeasure(
+                    role, boards, mean, mean - half, mean + half, field_mean, percentile, words
+                )
+            )
+        return out

@@ -20,13 +20,22 @@ from typing import Any, Iterator
 import pandas as pd
 
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, show_card
-from bridgerank.pipeline.report.player_view import MIN_OPPORTUNITIES, ROLES, role_rates
+from bridgerank.pipeline.report.player_view import (
+    MIN_OPPORTUNITIES,
+    ROLES,
+    FieldMeasures,
+    role_rates,
+)
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest
 from bridgerank.pipeline.report.templating import environment
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
 FOREST_PLAYERS = 40
+# Players with fewer boards are provisional: listed, not drawn among the best.
+SETTLED_BOARDS = 100
+# Labels of the plot are cut to this many characters (a team's or pair's name can be long).
+LABEL_LENGTH = 32
 # Boards listed per player as the costliest and the best.
 BOARDS_LISTED = 10
 
@@ -113,9 +122,12 @@ def player_context(data: SiteData, name: str) -> dict[str, Any]:
 
 def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
     rated = players[players["rating"].notna()]
-    top = rated[rated["pool"] == 1].head(FOREST_PLAYERS)
+    # small data (the quick start's sample): the typical player's boards will do
+    needed = int(min(SETTLED_BOARDS, rated["boards"].median())) if len(rated) else 0
+    settled = rated[(rated["pool"] == 1) & (rated["boards"] >= needed)]
+    top = settled.head(FOREST_PLAYERS)
     plot = forest(
-        list(top["player"]),
+        [_cut(name) for name in top["player"]],
         list(top["rating"]),
         list(top["low"]),
         list(top["high"]),
@@ -129,6 +141,7 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "unit": _unit(data.rating_kind),
         "plot": plot,
         "forest_players": len(top),
+        "settled": needed,
         "players": rated.to_dict("records"),
         "unrated": players[players["rating"].isna()].to_dict("records"),
         "pools": {int(pool): int(count) for pool, count in pools.items()},
@@ -136,6 +149,10 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "ceiling": data.ceiling,
         "boards": len(data.boards),
     }
+
+
+def _cut(label: str) -> str:
+    return label if len(label) <= LABEL_LENGTH else label[: LABEL_LENGTH - 1] + "\u2026"
 
 
 def _unit(kind: str) -> str:
@@ -165,6 +182,7 @@ class _PlayerPages:
         self.seats_of = dict(tuple(data.seats.groupby("player")))
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
+        self.measures = FieldMeasures(data.measures)
         self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
         self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
 
@@ -174,6 +192,8 @@ class _PlayerPages:
         mine = self.seats_of.get(name, self.data.seats.iloc[0:0])
         stats = self.stats.get(name)
         roles = role_rates(stats, self.everyone) if stats else []
+        if all(role.chances == 0 for role in roles):
+            roles = []  # no play recorded: the results' measures below say what there is
         boards = self.boards.loc[mine["board_id"].unique()]
         return {
             "player": player,
@@ -185,6 +205,7 @@ class _PlayerPages:
                 role.role: distribution(self.field[role.role], role.rate, "per chance")
                 for role in roles
             },
+            "measures": self.measures.of(name),
             "partners": [
                 (partner, count, player_file(partner) if partner in self.with_pages else "")
                 for partner, count in self.partners.get(name, [])

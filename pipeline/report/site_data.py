@@ -29,6 +29,7 @@ class SiteData:
     cards: pd.DataFrame  # card_analysis
     auctions: pd.DataFrame  # auction_analysis
     evidence: pd.DataFrame  # table_evidence
+    measures: pd.DataFrame  # player, role, value: per-board measures against double dummy
     validation: dict[str, Any] | None  # the headline's held-out row
     ceiling: dict[str, float]
 
@@ -66,6 +67,7 @@ def read_site_data(conn: Connection) -> SiteData:
         rows = pd.read_sql(text("select * from session_validation where method = 'headline'"), conn)
         validation = rows.to_dict("records")[0] if len(rows) else None
     ceiling = _table(conn, present, "validation_ceiling", "select * from validation_ceiling")
+    evidence = _table(conn, present, "table_evidence", "select * from table_evidence")
     return SiteData(
         boards=boards,
         seats=seats,
@@ -75,7 +77,8 @@ def read_site_data(conn: Connection) -> SiteData:
         stats=stats,
         cards=_table(conn, present, "card_analysis", "select * from card_analysis"),
         auctions=auctions,
-        evidence=_table(conn, present, "table_evidence", "select * from table_evidence"),
+        evidence=evidence,
+        measures=_measures(evidence, seats),
         validation=validation,
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
     )
@@ -153,3 +156,38 @@ def _auction_mistakes(auctions: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFra
     sides = seats.assign(side=seats["seat"].map({"N": "NS", "S": "NS", "E": "EW", "W": "EW"}))
     counted = sides.merge(wrong, on=["board_id", "side"])
     return counted.groupby("player").size().rename("auction_mistakes").reset_index()
+
+
+def _measures(evidence: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """One row per player and board: ``declaring`` (declarer's tricks minus double dummy),
+    ``defending`` (the same, for the defenders: minus), ``bidding`` (the side's contract
+    against par, IMPs)."""
+    if evidence.empty or seats.empty:
+        return pd.DataFrame(columns=["player", "role", "value"])
+    side = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+    sat = evidence.merge(seats, on="board_id")
+    played = sat[sat["tricks_vs_dd"].notna() & sat["declarer"].isin(list(side))]
+    declaring = played["seat"] == played["declarer"]
+    defending = played["seat"].map(side) != played["declarer"].map(side)
+    bid = sat[sat["bidding_imps"].notna()]
+    sign = bid["seat"].map({"N": 1, "S": 1, "E": -1, "W": -1})
+    frames = [
+        pd.DataFrame(
+            {
+                "player": played["player"][declaring],
+                "role": "declaring",
+                "value": played["tricks_vs_dd"][declaring],
+            }
+        ),
+        pd.DataFrame(
+            {
+                "player": played["player"][defending],
+                "role": "defending",
+                "value": -played["tricks_vs_dd"][defending],
+            }
+        ),
+        pd.DataFrame(
+            {"player": bid["player"], "role": "bidding", "value": sign * bid["bidding_imps"]}
+        ),
+    ]
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,51 @@
+"""A player's game in words, by hand: rates against the field, the Wilson interval, the
+measures from results alone, and board views (auction rows, trick winners)."""
+
+import pandas as pd
+import pytest
+
+from bridgerank.pipeline.report.board_view import auction_rows, tricks_of
+from bridgerank.pipeline.report.player_view import FieldMeasures, one_in, role_rates, wilson
+
+
+def test_rates_in_words_against_the_field():
+    me = {"leads": 30, "lead_mistakes": 5}
+    others = [me, {"leads": 20, "lead_mistakes": 10}, {"leads": 50, "lead_mistakes": 5}]
+    leads = role_rates(me, others)[0]
+    assert leads.role == "Opening leads"
+    # 5 of 30 = 1 in 6; the field 20 of 100 = 1 in 5; one regular of the three is worse
+    assert leads.words == "gives away a trick on 1 in 6 leads (5 of 30); the field: 1 in 5"
+    assert leads.percentile == pytest.approx(100 / 3)
+    assert one_in(0.0) == "never" and one_in(None) == "not seen"
+    low, high = wilson(5, 30)
+    assert low == pytest.approx(0.0734, abs=1e-4) and high == pytest.approx(0.3356, abs=1e-4)
+
+
+def test_measures_from_results_alone():
+    table = pd.DataFrame(
+        {
+            "player": ["a"] * 20 + ["b"] * 20 + ["c"] * 2,
+            "role": "declaring",
+            "value": [1.0] * 10 + [0.0] * 10 + [-1.0] * 20 + [3.0, 3.0],
+        }
+    )
+    measures = FieldMeasures(table)
+    (a,) = measures.of("a")
+    assert a.role == "As declarer" and a.boards == 20 and a.mean == pytest.approx(0.5)
+    # field mean (10 - 20 + 6) / 42; of the two regulars, one is below a
+    assert a.field_mean == pytest.approx(-4 / 42) and a.percentile == 50.0
+    assert a.words.startswith("+0.50 tricks per board against double dummy (20 boards)")
+    assert measures.of("c")[0].percentile is None  # two boards: too few
+    assert measures.of("nobody") == []
+
+
+def test_auction_rows_start_at_the_dealer_and_tricks_know_their_winner():
+    assert auction_rows("1S P 2S P P P", "E") == [
+        ["", "", "1\u2660", "Pass"],
+        ["2\u2660", "Pass", "Pass", "Pass"],
+    ]
+    # a heart contract: the ruff wins the club trick; at no trumps the ace of clubs would
+    ruffed = tricks_of("CA CK H2 C3", "WNES", [], trump="H")[0]
+    assert [card.wins for card in ruffed] == [False, False, True, False]
+    plain = tricks_of("CA CK H2 C3", "WNES", [])[0]
+    assert [card.wins for card in plain] == [True, False, False, False]
