@@ -183,6 +183,7 @@ class _PlayerPages:
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
+        self.page_of = deal_pages(data.boards) if len(data.boards) else {}
         self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
         self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
 
@@ -224,7 +225,7 @@ class _PlayerPages:
     def _link(self, board_id: int, why: str) -> dict[str, Any]:
         board = self.boards.loc[board_id]
         return {
-            "file": f"{int(board_id)}.html",
+            "file": f"{self.page_of[int(board_id)]}.html#t{int(board_id)}",
             "event": board["event"],
             "board_no": board["board_no"],
             "contract": board["contract"],
@@ -307,42 +308,52 @@ def _render_boards(folder: Path, pages: list[tuple[str, dict[str, Any]]]) -> tup
     return writer.pages, writer.bytes
 
 
+def deal_pages(boards: pd.DataFrame) -> dict[int, int]:
+    """Board id -> the id naming its page: the tables of one deal in one event share a page
+    (both rooms of a team match side by side, a pair event's whole traveller)."""
+    first = boards.groupby(["event", "deal_hash"])["id"].transform("min")
+    return dict(zip(boards["id"].astype(int), first.astype(int)))
+
+
 def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(file name, template context) of every board page."""
+    """(file name, template context) of every deal page."""
     cards = _grouped(data.cards)
     auctions = _grouped(data.auctions)
-    evidence = _grouped(data.evidence)
+    evidence = {key: rows[0] for key, rows in _grouped(data.evidence).items()}
     players = {
         int(board): dict(zip(rows["seat"], rows["player"]))
         for board, rows in data.seats.groupby("board_id")
     }
-    same_deal = data.boards.groupby(["event", "deal_hash"])["id"].apply(list).to_dict()
-    summary = data.boards.set_index("id")[
-        ["room", "north", "south", "east", "west", "contract", "declarer", "result"]
-    ].to_dict("index")
-    for board in data.boards.to_dict("records"):
-        board_id = int(board["id"])
-        names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
-        seated = players.get(board_id, {})
-        links = {
-            seat: player_file(player) for seat, player in seated.items() if player in with_pages
-        }
-        others = [
-            {"id": other, **summary[other]}
-            for other in same_deal.get((board["event"], board["deal_hash"]), [])
-            if other != board_id
-        ][:20]
+    for _, group in data.boards.sort_values("id").groupby(["event", "deal_hash"], sort=False):
+        tables = []
+        for board in group.to_dict("records"):
+            board_id = int(board["id"])
+            names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
+            links = {
+                seat: player_file(player)
+                for seat, player in players.get(board_id, {}).items()
+                if player in with_pages
+            }
+            view = board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
+            tables.append(
+                {
+                    "board": board,
+                    "view": view,
+                    "names": names,
+                    "links": links,
+                    "evidence": evidence.get(board_id),
+                    "full": bool(view.auction_rows or view.tricks),
+                }
+            )
+        first = tables[0]
         yield (
-            f"boards/{board_id}.html",
+            f"boards/{int(first['board']['id'])}.html",
             {
-                "board": board,
-                "view": board_view(
-                    board, names, cards.get(board_id, []), auctions.get(board_id, [])
-                ),
-                "others": others,
-                "evidence": (evidence.get(board_id) or [None])[0],
+                "first": first["board"],
+                "hands": first["view"].hands,
+                "full": [table for table in tables if table["full"]],
+                "traveller": [table for table in tables if not table["full"]],
                 "seat_names": SEAT_NAMES,
-                "links": links,
             },
         )
 

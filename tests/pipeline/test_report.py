@@ -61,7 +61,8 @@ def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     assert "Bradley-Terry" in front and "acbl/results" in front
     players = sorted((site / "players").glob("*.html"))
     boards = sorted((site / "boards").glob("*.html"))
-    assert len(players) == 8 and len(boards) == 12
+    # one page per deal: both rooms of the six deals side by side
+    assert len(players) == 8 and len(boards) == 6
     meredith = next(page for page in players if "Clifford Bishop" in page.read_text())
     assert "Opening leads" in meredith.read_text() and "the field: 1 in" in meredith.read_text()
     # no name reaches a file name
