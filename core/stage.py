@@ -121,7 +121,9 @@ class StageOutcome:
     note: str = ""
 
 
-def _fingerprint_inputs(context: StageContext) -> tuple[dict, dict, str, Any]:
+def _fingerprint_inputs(
+    context: StageContext,
+) -> tuple[dict[str, str | None], dict[str, Any], str, Any]:
     """What a stage's fingerprint hashes: input table versions, settings, code, extra."""
     from bridgerank.core import ledger
 
@@ -154,7 +156,9 @@ def stage_fingerprint(context: StageContext) -> str:
     return ledger.fingerprint(inputs, settings, code, extra)
 
 
-def fingerprint_parts(inputs: dict, settings: dict, code: str, extra: Any) -> dict[str, Any]:
+def fingerprint_parts(
+    inputs: dict[str, str | None], settings: dict[str, Any], code: str, extra: Any
+) -> dict[str, Any]:
     """The fingerprint's parts, small enough to keep: table versions, then a digest of the
     settings of each section, of the code and of the extra input."""
     from bridgerank.core.ledger import digest

@@ -53,7 +53,7 @@ def logged(
         print(line, file=stream, flush=True)
 
 
-def progress(items: Iterable[T], label: str = "", total: int | None = None) -> Iterable[T]:
+def progress(items: Iterable[T], label: str = "", total: int | None = None) -> Iterator[T]:
     """A tqdm bar on a terminal, else :func:`logged` lines on standard error."""
     if not sys.stderr.isatty():
         return logged(items, label, total, sys.stderr)
@@ -61,12 +61,14 @@ def progress(items: Iterable[T], label: str = "", total: int | None = None) -> I
 
     # A label "stage unit" names the unit, so rates read "boards/s".
     stage, _, unit = label.partition(" ")
-    return tqdm(
-        items,
-        desc=stage,
-        total=total,
-        unit=unit or "it",
-        leave=False,
-        file=sys.stderr,
-        dynamic_ncols=True,
+    return iter(
+        tqdm(
+            items,
+            desc=stage,
+            total=total,
+            unit=unit or "it",
+            leave=False,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
     )

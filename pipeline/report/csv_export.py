@@ -38,9 +38,9 @@ def export_table(conn: Connection, table: str, path: Path) -> None:
     """Write ``table`` as CSV at ``path`` (see the module docstring)."""
     frame = pd.read_sql_table(table, conn)
     # columns declared integer stay integers, missing values and all
-    for column in inspect(conn).get_columns(table):
-        if isinstance(column["type"], Integer) and column["name"] in frame:
-            frame[column["name"]] = frame[column["name"]].astype("Int64")
+    for declared in inspect(conn).get_columns(table):
+        if isinstance(declared["type"], Integer) and declared["name"] in frame:
+            frame[declared["name"]] = frame[declared["name"]].astype("Int64")
     if table in BOARD_TABLES:
         trace = pd.read_sql(text(_TRACE), conn)
         key = "id" if table == "boards" else "board_id"

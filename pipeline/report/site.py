@@ -68,12 +68,18 @@ def write_site(folder: Path, data: SiteData, methods_html: str, jobs: int = 1) -
     players = _player_index(data)
     front = env.get_template("site/index.html.j2").render(**_front(data, players))
     writer.write("index.html", front)
-    pages = _PlayerPages(data, players)
+    player_pages = _PlayerPages(data, players)
     template = env.get_template("site/player.html.j2")
-    for player in players.to_dict("records"):
-        writer.write(f"players/{player['file']}", template.render(root="../", **pages.of(player)))
+    for player in _records(players):
+        context = player_pages.of(player)
+        writer.write(f"players/{player['file']}", template.render(root="../", **context))
     pages, size = _write_boards(folder, data, set(players["player"]), jobs)
     return SiteSummary(writer.pages + pages, writer.bytes + size, time.perf_counter() - began)
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of ``frame`` as dicts keyed by column name."""
+    return [{str(key): value for key, value in row.items()} for row in frame.to_dict("records")]
 
 
 class _Writer:
@@ -116,7 +122,7 @@ def _player_index(data: SiteData) -> pd.DataFrame:
 def player_context(data: SiteData, name: str) -> dict[str, Any]:
     """The context of one player's page (as the site renders it)."""
     players = _player_index(data)
-    row = players[players["player"] == name].to_dict("records")[0]
+    row = _records(players[players["player"] == name])[0]
     return _PlayerPages(data, players).of(row)
 
 
@@ -168,7 +174,7 @@ class _PlayerPages:
     def __init__(self, data: SiteData, players: pd.DataFrame) -> None:
         self.data, self.players = data, players
         self.boards = data.boards.set_index("id", drop=False)
-        self.everyone = data.stats.to_dict("records") if len(data.stats) else []
+        self.everyone = _records(data.stats) if len(data.stats) else []
         self.stats = {row["player"]: row for row in self.everyone}
         self.field = {
             role: [
@@ -321,7 +327,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
     auctions = _grouped(data.auctions)
     evidence = {key: rows[0] for key, rows in _grouped(data.evidence).items()}
     players = {
-        int(board): dict(zip(rows["seat"], rows["player"]))
+        int(str(board)): dict(zip(rows["seat"], rows["player"]))
         for board, rows in data.seats.groupby("board_id")
     }
     for _, group in data.boards.sort_values("id").groupby(["event", "deal_hash"], sort=False):
@@ -361,4 +367,4 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
 def _grouped(frame: pd.DataFrame) -> dict[int, list[dict[str, Any]]]:
     if frame.empty:
         return {}
-    return {int(key): rows.to_dict("records") for key, rows in frame.groupby("board_id")}
+    return {int(str(key)): _records(rows) for key, rows in frame.groupby("board_id")}

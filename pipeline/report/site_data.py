@@ -65,7 +65,7 @@ def read_site_data(conn: Connection) -> SiteData:
     validation = None
     if "session_validation" in present:
         rows = pd.read_sql(text("select * from session_validation where method = 'headline'"), conn)
-        validation = rows.to_dict("records")[0] if len(rows) else None
+        validation = {str(k): v for k, v in rows.iloc[0].items()} if len(rows) else None
     ceiling = _table(conn, present, "validation_ceiling", "select * from validation_ceiling")
     evidence = _table(conn, present, "table_evidence", "select * from table_evidence")
     return SiteData(
