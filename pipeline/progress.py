@@ -43,13 +43,15 @@ def logged(
             continue
         last = now
         rate = done / max(now - began, 1e-9)
+        # slow work (a minute per item) reads per minute, not "0.0/s"
+        speed = f"{rate:,.1f} {unit}/s" if rate >= 0.1 else f"{60 * rate:,.1f} {unit}/min"
         line = f"{stage}: {done:,}"
         if total:
             left = (total - done) / rate if rate else 0.0
-            line += f" of {total:,} {unit} ({100 * done / total:.0f}%), {rate:,.1f} {unit}/s"
+            line += f" of {total:,} {unit} ({100 * done / total:.0f}%), {speed}"
             line += f", about {_duration(left)} left"
         else:
-            line += f" {unit}, {rate:,.1f} {unit}/s"
+            line += f" {unit}, {speed}"
         print(line, file=stream, flush=True)
 
 

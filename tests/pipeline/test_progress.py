@@ -22,3 +22,14 @@ def test_quick_work_prints_nothing():
     stream = io.StringIO()
     list(logged(range(100), "clean records", None, stream, interval=10, clock=lambda: 0.0))
     assert stream.getvalue() == ""
+
+
+def test_slow_work_reads_per_minute():
+    ticks = iter(range(0, 10000, 120))  # two minutes per period
+    stream = io.StringIO()
+    list(
+        logged(range(3), "walk-forward periods", 3, stream, interval=10, clock=lambda: next(ticks))
+    )
+    assert stream.getvalue().splitlines()[0] == (
+        "walk-forward: 1 of 3 periods (33%), 0.5 periods/min, about 4 min left"
+    )
