@@ -194,6 +194,13 @@ def _players(conn: Connection) -> dict[str, Any] | None:
     return {"stats": stats.drop(columns=["player_id"]), "rates": rates.drop(columns=["player_id"])}
 
 
+@section("glossary", "Glossary: the counters and rates, with their units", "glossary.html.j2")
+def _glossary(conn: Connection) -> dict[str, Any] | None:
+    from bridgerank.pipeline.report.glossary import glossary
+
+    return {"rows": glossary()} if _has(conn, "player_stats") else None
+
+
 @section("ratings", "Ratings from results", "ratings.html.j2")
 def _ratings(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "ratings") or not _frame(conn, "select 1 from ratings limit 1").size:

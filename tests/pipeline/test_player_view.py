@@ -49,3 +49,15 @@ def test_auction_rows_start_at_the_dealer_and_tricks_know_their_winner():
     assert [card.wins for card in ruffed] == [False, False, True, False]
     plain = tricks_of("CA CK H2 C3", "WNES", [])[0]
     assert [card.wins for card in plain] == [True, False, False, False]
+
+
+def test_the_glossary_names_every_counter_and_rate_with_a_unit():
+    from bridgerank.dds.counters import COUNTERS, RATES
+    from bridgerank.pipeline.report.glossary import glossary
+
+    rows = glossary()
+    assert [name for name, _, _ in rows] == list(COUNTERS) + list(RATES)
+    units = {name: unit for name, _, unit in rows}
+    assert units["lead_mistakes"] == "leads" and units["weighted_lead_mistakes"] == "points"
+    assert units["lead_mistakes_per_lead"] == "share of leads"
+    assert units["weighted_lead_mistakes_per_lead"] == "points per lead"
