@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+import numpy as np
 import pandas as pd
 
-from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, show_card
+from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
 from bridgerank.pipeline.report.player_view import (
     MIN_OPPORTUNITIES,
     ROLES,
@@ -325,7 +326,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
     """(file name, template context) of every deal page."""
     cards = _grouped(data.cards)
     auctions = _grouped(data.auctions)
-    evidence = {key: rows[0] for key, rows in _grouped(data.evidence).items()}
+    evidence = data.evidence.set_index("board_id").to_dict("index") if len(data.evidence) else {}
     players = {
         int(str(board)): dict(zip(rows["seat"], rows["player"]))
         for board, rows in data.seats.groupby("board_id")
@@ -340,7 +341,14 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                 for seat, player in players.get(board_id, {}).items()
                 if player in with_pages
             }
-            view = board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
+            # a traveller row (no auction, no play) needs no view: a pair event's hundreds of
+            # tables would each parse the deal again
+            full = bool(board.get("auction") or board.get("play"))
+            view = (
+                board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
+                if full
+                else None
+            )
             tables.append(
                 {
                     "board": board,
@@ -348,7 +356,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                     "names": names,
                     "links": links,
                     "evidence": evidence.get(board_id),
-                    "full": bool(view.auction_rows or view.tricks),
+                    "full": full,
                 }
             )
         first = tables[0]
@@ -356,7 +364,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
             f"boards/{int(first['board']['id'])}.html",
             {
                 "first": first["board"],
-                "hands": first["view"].hands,
+                "hands": hands_of(first["board"].get("deal"), {}),
                 "full": [table for table in tables if table["full"]],
                 "traveller": [table for table in tables if not table["full"]],
                 "seat_names": SEAT_NAMES,
@@ -365,6 +373,13 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
 
 
 def _grouped(frame: pd.DataFrame) -> dict[int, list[dict[str, Any]]]:
+    """The rows of ``frame`` per board id (one pass: per-group frames cost too much at
+    millions of cards)."""
     if frame.empty:
         return {}
-    return {int(str(key)): _records(rows) for key, rows in frame.groupby("board_id")}
+    ordered = frame.sort_values("board_id", kind="stable")
+    records = _records(ordered)
+    ids = ordered["board_id"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    ends = np.r_[starts[1:], len(ids)]
+    return {int(ids[a]): records[a:b] for a, b in zip(starts, ends)}
