@@ -28,7 +28,7 @@ from bridgerank.pipeline.report.player_view import (
     role_rates,
 )
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
-from bridgerank.pipeline.report.svg import distribution, forest
+from bridgerank.pipeline.report.svg import distribution, forest, history
 from bridgerank.pipeline.report.templating import environment
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
@@ -190,6 +190,11 @@ class _PlayerPages:
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
+        self.histories = (
+            {player: rows["rating"].to_numpy() for player, rows in data.history.groupby("player")}
+            if len(data.history)
+            else {}
+        )
         self.page_of = deal_pages(data.boards) if len(data.boards) else {}
         self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
         self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
@@ -214,6 +219,9 @@ class _PlayerPages:
                 for role in roles
             },
             "measures": self.measures.of(name),
+            "history": history(
+                self.histories.get(name, []), "ranking-probability Elo after each deal"
+            ),
             "partners": [
                 (partner, count, player_file(partner) if partner in self.with_pages else "")
                 for partner, count in self.partners.get(name, [])

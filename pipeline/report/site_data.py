@@ -30,6 +30,7 @@ class SiteData:
     auctions: pd.DataFrame  # auction_analysis
     evidence: pd.DataFrame  # table_evidence
     measures: pd.DataFrame  # player, role, value: per-board measures against double dummy
+    history: pd.DataFrame  # player, game, rating: the ranking-probability Elo after each game
     validation: dict[str, Any] | None  # the headline's held-out row
     ceiling: dict[str, float]
 
@@ -79,6 +80,13 @@ def read_site_data(conn: Connection) -> SiteData:
         auctions=auctions,
         evidence=evidence,
         measures=_measures(evidence, seats),
+        history=_table(
+            conn,
+            present,
+            "rating_history",
+            "select player, game, rating from rating_history where method = 'dlo' "
+            "order by player, game",
+        ),
         validation=validation,
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
     )

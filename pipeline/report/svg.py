@@ -108,3 +108,24 @@ def distribution(values: Sequence[float], marked: float | None, unit: str) -> Ma
         f"{escape(unit)}</text></svg>"
     )
     return Markup("".join(parts))
+
+
+def history(values: Sequence[float], unit: str, width: int = 640, height: int = 120) -> Markup:
+    """A rating's path over the games a player played, as a line (at most 400 points)."""
+    if len(values) < 2:
+        return Markup("")
+    step = max(len(values) // 400, 1)
+    shown = list(values[::step])
+    low, high = min(shown), max(shown)
+    x = _scale(0, len(shown) - 1, 40, width - 10)
+    y = _scale(low, high, height - 20, 10)
+    points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(shown))
+    return Markup(
+        f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+        f'<polyline points="{points}" fill="none" stroke="#246" stroke-width="1.5"/>'
+        f'<text x="36" y="14" text-anchor="end" {_FONT}>{high:.0f}</text>'
+        f'<text x="36" y="{height - 20}" text-anchor="end" {_FONT}>{low:.0f}</text>'
+        f'<text x="{width - 10}" y="{height - 4}" text-anchor="end" {_FONT} fill="#666">'
+        f"{len(values):,} games; {escape(unit)}</text></svg>"
+    )
