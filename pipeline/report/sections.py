@@ -271,6 +271,11 @@ def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
     return png_of(figure)
 
 
+# Ten players per candidate predictor (14 rates per dataset) before an R² says much.
+_PLAYERS_PER_PREDICTOR = 10
+_CANDIDATE_RATES = 14
+
+
 @section("regression", "Regression of ranking points on mistake rates", "regression.html.j2")
 def _regression(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "regression_models"):
@@ -287,6 +292,19 @@ def _regression(conn: Connection) -> dict[str, Any] | None:
         "chosen_model",
     ):
         context[name] = _frame(conn, f"select * from {name}") if _has(conn, name) else None
+    models = context["regression_models"]
+    context["nothing_fitted"] = models is None or not models["n"].fillna(0).astype(int).any()
+    sweep = context["regression_sweep"]
+    if sweep is not None and len(sweep):
+        # the rule of thumb: ten players per candidate predictor, or R² measures the noise
+        needed = _PLAYERS_PER_PREDICTOR * _CANDIDATE_RATES
+        sweep["caution"] = [
+            f"fewer than {needed} players: R² fits noise" if players < needed else ""
+            for players in sweep["players"]
+        ]
+    chosen = context["chosen_model"]
+    context["chosen"] = chosen.to_dict("records")[0] if chosen is not None and len(chosen) else None
+    context["min_players"] = _PLAYERS_PER_PREDICTOR * _CANDIDATE_RATES
     context["plots"] = (
         dict(_frame(conn, "select name, png_base64 from regression_plots").itertuples(index=False))
         if _has(conn, "regression_plots")
