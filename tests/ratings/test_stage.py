@@ -105,7 +105,7 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "rate: 22 team boards" in result.output
+    assert "from 22 team boards" in result.output
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
         methods = dict(db.execute("select method, count(*) from ratings group by method"))
         validation = dict(db.execute("select method, log_loss from rating_validation"))
@@ -129,7 +129,7 @@ def test_rerun_is_up_to_date(tmp_path, test_data):
         main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match", "--out", str(tmp_path)]
     )
     first = runner.invoke(main, ["rate", "--out", str(tmp_path)])
-    assert "rate: 16 team boards" in first.output
+    assert "from 16 team boards" in first.output
     assert "rate: up to date" in runner.invoke(main, ["rate", "--out", str(tmp_path)]).output
 
 
@@ -142,7 +142,7 @@ def test_imp_weighting_setting(tmp_path, weighting, test_data):
         main, ["run", str(test_data / "vugraph-00070.lin"), "--to", "match", "--out", str(tmp_path)]
     )
     result = runner.invoke(main, ["rate", "--out", str(tmp_path), "--config", str(settings)])
-    assert result.exit_code == 0 and "rate: 16 team boards" in result.output
+    assert result.exit_code == 0 and "from 16 team boards" in result.output
 
 
 def test_pair_rankings_and_team_elo():
