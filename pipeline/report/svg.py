@@ -29,13 +29,13 @@ def forest(
     if not rows:
         return Markup("")
     width, label_width, row_height = 640, 200, 16
-    height = rows * row_height + 40
+    height = rows * row_height + 52
     low, high = min(min(lows), 0.0), max(max(highs), 0.0)
     x = _scale(low, high, label_width + 10, width - 20)
     parts = [
         f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
         f'height="{height}" xmlns="http://www.w3.org/2000/svg">',
-        f'<line x1="{x(0):.1f}" y1="10" x2="{x(0):.1f}" y2="{height - 25}" stroke="#999" '
+        f'<line x1="{x(0):.1f}" y1="10" x2="{x(0):.1f}" y2="{height - 37}" stroke="#999" '
         'stroke-dasharray="3,3"/>',
     ]
     for row, (label, centre, start, end) in enumerate(zip(labels, centres, lows, highs)):
@@ -50,11 +50,12 @@ def forest(
         )
     for tick in _ticks(low, high):
         parts.append(
-            f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle" {_FONT}>'
+            f'<text x="{x(tick):.1f}" y="{height - 20}" text-anchor="middle" {_FONT}>'
             f"{tick:+g}</text>"
         )
     parts.append(
-        f'<text x="{width - 20}" y="{height - 22}" text-anchor="end" {_FONT} fill="#666">'
+        f'<text x="{(label_width + width) / 2:.0f}" y="{height - 4}" text-anchor="middle" '
+        f'{_FONT} fill="#666">'
         f"{escape(unit)}</text></svg>"
     )
     return Markup("".join(parts))

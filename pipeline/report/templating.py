@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Jinja2 loads when a report is written
@@ -12,6 +13,8 @@ if TYPE_CHECKING:  # Jinja2 loads when a report is written
 
 def _fmt(value: Any) -> str:
     """Numbers for people: thousands separators, 4 significant decimals for fractions."""
+    if isinstance(value, numbers.Number) and not isinstance(value, (bool, int, float)):
+        value = value.item() if hasattr(value, "item") else value  # numpy scalars
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, bool):
