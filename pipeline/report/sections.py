@@ -150,6 +150,38 @@ def _funnel(conn: Connection) -> dict[str, Any] | None:
     return {"read": records_read(conn), "levels": levels, "sources": sources.to_dict("records")}
 
 
+# Each reason of ``name_matches``, for a reader who has not read the matcher.
+_MATCH_REASONS = {
+    "exact": "every part of the name equals a WBF name",
+    "alternative": "a known other name of the player (alternative names list)",
+    "tuple": "the WBF name sharing the most name parts and initials, and no other as many",
+    "surname only": "a bare surname that one listed player alone has",
+    "fuzzy-token": "a part of the name matched by its spelling (a typing variant)",
+    "fuzzy-tiebreak": "two WBF names fit equally; the closer spelling won by a clear margin",
+    "ambiguous": "two or more WBF names fit equally well: not matched",
+    "no candidate": "no WBF name fits: not matched",
+    "handle": "an online handle, not a name: not matched",
+    "robot": "a robot player: not matched",
+}
+
+
+def _score_words(score: Any) -> str:
+    """The matcher's score tuple as words: parts and initials matched and left over."""
+    if not isinstance(score, str) or not score:
+        return ""
+    values = [int(value) for value in score.split(",")]
+    words = [f"{values[0]} name part{'s' if values[0] != 1 else ''} matched"]
+    if len(values) > 1 and values[1]:
+        words.append(f"{values[1]} initial{'s' if values[1] != 1 else ''}")
+    if len(values) > 2 and values[2]:
+        words.append(f"{-values[2]} WBF part{'s' if values[2] != -1 else ''} left over")
+    if len(values) > 4 and values[4]:
+        words.append(f"{values[4]} by spelling")
+    if len(values) > 5 and values[5]:
+        words.append(f"{values[5]} as a nickname")
+    return ", ".join(words)
+
+
 @section("matching", "Name matching to the WBF lists", "matching.html.j2")
 def _matching(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "name_matches") or not _frame(conn, "select 1 from name_matches").size:
@@ -170,6 +202,8 @@ def _matching(conn: Connection) -> dict[str, Any] | None:
         "m.score, m.seats from name_matches m join wbf_players w "
         "on w.id = m.wbf_id order by m.seats desc limit 50",
     )
+    reasons["meaning"] = reasons["reason"].map(_MATCH_REASONS).fillna("")
+    matched["evidence"] = matched["score"].map(_score_words)
     total = float(reasons["seats"].sum())
     covered = float(
         _frame(

@@ -61,3 +61,13 @@ def test_the_glossary_names_every_counter_and_rate_with_a_unit():
     assert units["lead_mistakes"] == "leads" and units["weighted_lead_mistakes"] == "points"
     assert units["lead_mistakes_per_lead"] == "share of leads"
     assert units["weighted_lead_mistakes_per_lead"] == "points per lead"
+
+
+def test_the_matchers_score_in_words():
+    from bridgerank.pipeline.report.sections import _score_words
+
+    assert _score_words("2,0,0,0,0,0") == "2 name parts matched"
+    assert _score_words("1,1,-1,0,1,0") == (
+        "1 name part matched, 1 initial, 1 WBF part left over, 1 by spelling"
+    )
+    assert _score_words(None) == ""
