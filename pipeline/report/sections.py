@@ -336,6 +336,11 @@ def _regression(conn: Connection) -> dict[str, Any] | None:
             f"fewer than {needed} players: R² fits noise" if players < needed else ""
             for players in sweep["players"]
         ]
+    context["sweep_plots"] = _sweep_plots(sweep)
+    if sweep is not None and len(sweep):
+        # the thresholds themselves are in the CSV; here what a reader compares
+        shown = ["response", "weighting", "factor", "players", "best_adj_r2", "caution"]
+        context["regression_sweep"] = sweep[[c for c in shown if c in sweep]]
     chosen = context["chosen_model"]
     context["chosen"] = chosen.to_dict("records")[0] if chosen is not None and len(chosen) else None
     context["min_players"] = _PLAYERS_PER_PREDICTOR * _CANDIDATE_RATES
@@ -355,6 +360,26 @@ def _ranking(conn: Connection) -> dict[str, Any] | None:
         "ranking": _frame(conn, "select * from rankings order by rank"),
         "model": _frame(conn, "select * from chosen_model").to_dict("records")[0],
     }
+
+
+def _sweep_plots(sweep: pd.DataFrame | None) -> list[Any]:
+    """The threshold sweep drawn: players left and the best adjusted R², per dataset."""
+    if sweep is None or sweep.empty:
+        return []
+    from bridgerank.pipeline.report.svg import lines
+
+    players, fits = {}, {}
+    for (response, weighting), rows in sweep.sort_values("factor").groupby(
+        ["response", "weighting"]
+    ):
+        name = f"{response}, {weighting}"
+        players[name] = (list(rows["factor"]), list(rows["players"]))
+        kept = rows[rows["best_adj_r2"].notna()]
+        fits[name] = (list(kept["factor"]), list(kept["best_adj_r2"]))
+    return [
+        lines(players, "threshold factor", "players left"),
+        lines(fits, "threshold factor", "best adjusted R²"),
+    ]
 
 
 def summary_text(value: str) -> str:

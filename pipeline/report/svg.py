@@ -130,3 +130,52 @@ def history(values: Sequence[float], unit: str, width: int = 640, height: int = 
         f'<text x="{width - 10}" y="{height - 4}" text-anchor="end" {_FONT} fill="#666">'
         f"{len(values):,} games; {escape(unit)}</text></svg>"
     )
+
+
+_COLOURS = ("#246", "#c60", "#393", "#939", "#c33", "#399", "#663", "#888")
+
+
+def lines(
+    series: dict[str, tuple[Sequence[float], Sequence[float]]],
+    x_label: str,
+    y_label: str,
+    width: int = 480,
+    height: int = 200,
+) -> Markup:
+    """Several named lines (x, y) on one pair of axes, with a legend."""
+    shown = {name: (xs, ys) for name, (xs, ys) in series.items() if len(xs)}
+    if not shown:
+        return Markup("")
+    all_x = [x for xs, _ in shown.values() for x in xs]
+    all_y = [y for _, ys in shown.values() for y in ys]
+    x = _scale(min(all_x), max(all_x), 50, width - 130)
+    y = _scale(min(min(all_y), 0.0), max(all_y), height - 30, 10)
+    parts = [
+        f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+    ]
+    for index, (name, (xs, ys)) in enumerate(shown.items()):
+        colour = _COLOURS[index % len(_COLOURS)]
+        points = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b in zip(xs, ys))
+        dots = "".join(
+            f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="2.5" fill="{colour}"/>'
+            for a, b in zip(xs, ys)
+        )
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.5"/>'
+            + dots
+            + f'<text x="{width - 120}" y="{20 + 14 * index}" {_FONT} fill="{colour}">'
+            f"{escape(name)}</text>"
+        )
+    parts.append(
+        f'<text x="45" y="{y(max(all_y)) + 4:.1f}" text-anchor="end" {_FONT}>'
+        f"{max(all_y):.3g}</text>"
+        f'<text x="45" y="{y(min(min(all_y), 0.0)) + 4:.1f}" text-anchor="end" {_FONT}>'
+        f"{min(min(all_y), 0.0):.3g}</text>"
+        f'<text x="{(width - 80) / 2:.0f}" y="{height - 8}" text-anchor="middle" {_FONT} '
+        f'fill="#666">{escape(x_label)} ({min(all_x):g} to {max(all_x):g})</text>'
+        f'<text x="12" y="{height / 2:.0f}" {_FONT} fill="#666" '
+        f'transform="rotate(-90 12 {height / 2:.0f})" text-anchor="middle">'
+        f"{escape(y_label)}</text></svg>"
+    )
+    return Markup("".join(parts))
