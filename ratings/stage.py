@@ -29,6 +29,7 @@ from bridgerank.ratings.tables import (
     Rating,
     RatingHistory,
     RatingValidation,
+    SessionPrediction,
     SessionValidation,
     ValidationCeiling,
 )
@@ -138,6 +139,7 @@ def run(context: StageContext) -> dict[str, Any]:
             (HeadlineRating, headline.ratings),
             (SessionValidation, headline.validation),
             (ValidationCeiling, headline.ceiling),
+            (SessionPrediction, headline.predictions),
             (MatchValidation, match_rows),
         ):
             conn.execute(delete(model))
@@ -158,6 +160,7 @@ RATE_STAGE = Stage(
         RatingHistory,
         HeadlineRating,
         SessionValidation,
+        SessionPrediction,
         ValidationCeiling,
         MatchValidation,
     ),

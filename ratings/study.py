@@ -61,6 +61,7 @@ class HeadlineResults:
     ratings: list[dict[str, Any]] = field(default_factory=list)
     validation: list[dict[str, Any]] = field(default_factory=list)
     ceiling: list[dict[str, Any]] = field(default_factory=list)
+    predictions: list[dict[str, Any]] = field(default_factory=list)
     summary: dict[str, Any] = field(default_factory=dict)
 
 
@@ -149,6 +150,19 @@ def headline_study(
                 rmse_gain_high=-rmse[1],
             )
         results.validation.append(row)
+    variance = run.variance("headline")
+    results.predictions = [
+        {
+            "period": int(period),
+            "session": int(session),
+            "predicted": float(predicted),
+            "actual": float(actual),
+            "sd": None if variance is None else float(np.sqrt(variance[index])),
+        }
+        for index, (period, session, predicted, actual) in enumerate(
+            zip(run.period, run.session, run.predicted("headline"), run.actual)
+        )
+    ]
     headline_row = results.validation[0]
     results.summary["validation"] = {
         "pair_sessions": len(run.actual),

@@ -79,6 +79,19 @@ class SessionValidation(Base):
     periods: Mapped[int] = mapped_column(Integer)
 
 
+class SessionPrediction(Base):
+    """The headline's walk-forward forecast of each held-out pair-session, beside what the
+    pair scored: the points of the report's calibration plot."""
+
+    __tablename__ = "session_predictions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    period: Mapped[int] = mapped_column(Integer)  # index of the test date, in order
+    session: Mapped[int] = mapped_column(Integer)
+    predicted: Mapped[float] = mapped_column(Float)  # session percentage
+    actual: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float | None] = mapped_column(Float)  # of the prediction
+
+
 class ValidationCeiling(Base):
     """How predictable session percentages are at all (see :mod:`ratings.ceiling`)."""
 

@@ -28,7 +28,7 @@ from bridgerank.pipeline.report.player_view import (
     role_rates,
 )
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
-from bridgerank.pipeline.report.svg import distribution, forest, history
+from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
@@ -153,9 +153,30 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "unrated": players[players["rating"].isna()].to_dict("records"),
         "pools": {int(pool): int(count) for pool, count in pools.items()},
         "validation": data.validation,
+        "calibration": calibration(data.predictions),
         "ceiling": data.ceiling,
         "boards": len(data.boards),
     }
+
+
+def calibration(predictions: pd.DataFrame, groups: int = 10) -> Any:
+    """Held-out pair-sessions in ``groups`` equal groups by forecast: each group's mean
+    forecast against its mean result, on the diagonal when the forecasts are calibrated."""
+    if len(predictions) < 2 * groups:
+        return ""
+    ordered = predictions.sort_values("predicted").reset_index(drop=True)
+    bins = ordered.groupby(np.arange(len(ordered)) * groups // len(ordered))
+    means = bins[["predicted", "actual"]].mean()
+    low = float(min(means.min()))
+    high = float(max(means.max()))
+    return lines(
+        {
+            "held-out sessions": (list(means["predicted"]), list(means["actual"])),
+            "perfect calibration": ([low, high], [low, high]),
+        },
+        "forecast session %",
+        "actual session %",
+    )
 
 
 def _cut(label: str) -> str:

@@ -32,6 +32,7 @@ class SiteData:
     measures: pd.DataFrame  # player, role, value: per-board measures against double dummy
     history: pd.DataFrame  # player, game, rating: the ranking-probability Elo after each game
     validation: dict[str, Any] | None  # the headline's held-out row
+    predictions: pd.DataFrame  # predicted, actual: the headline's held-out pair-sessions
     ceiling: dict[str, float]
 
 
@@ -88,6 +89,12 @@ def read_site_data(conn: Connection) -> SiteData:
             "order by player, game",
         ),
         validation=validation,
+        predictions=_table(
+            conn,
+            present,
+            "session_predictions",
+            "select predicted, actual from session_predictions",
+        ),
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
     )
 

@@ -36,6 +36,7 @@ from bridgerank.ratings.tables import (
     Rating,
     RatingHistory,
     RatingValidation,
+    SessionPrediction,
     SessionValidation,
     ValidationCeiling,
 )
@@ -60,6 +61,7 @@ REPORTED_TABLES = (
     RatingHistory,
     HeadlineRating,
     SessionValidation,
+    SessionPrediction,
     ValidationCeiling,
     MatchValidation,
 ) + REGRESSION_TABLES
@@ -89,6 +91,7 @@ EXPORTED = (
     "rating_validation",
     "headline_ratings",
     "session_validation",
+    "session_predictions",
     "validation_ceiling",
     "match_validation",
 )

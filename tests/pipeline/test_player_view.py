@@ -71,3 +71,14 @@ def test_the_matchers_score_in_words():
         "1 name part matched, 1 initial, 1 WBF part left over, 1 by spelling"
     )
     assert _score_words(None) == ""
+
+
+def test_calibration_groups_forecasts_by_size():
+    from bridgerank.pipeline.report.site import calibration
+
+    # forecasts that come true on average: the groups' points lie on the diagonal
+    predicted = [40.0 + i for i in range(20)]
+    frame = pd.DataFrame({"predicted": predicted, "actual": predicted})
+    plot = str(calibration(frame, groups=4))
+    assert "held-out sessions" in plot and plot.count("<circle") == 4 + 2
+    assert calibration(frame.head(5), groups=4) == ""  # too few to say anything
