@@ -176,6 +176,7 @@ def calibration(predictions: pd.DataFrame, groups: int = 10) -> Any:
         },
         "forecast session %",
         "actual session %",
+        from_zero=False,
     )
 
 

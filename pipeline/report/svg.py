@@ -141,15 +141,18 @@ def lines(
     y_label: str,
     width: int = 480,
     height: int = 200,
+    from_zero: bool = True,
 ) -> Markup:
-    """Several named lines (x, y) on one pair of axes, with a legend."""
+    """Several named lines (x, y) on one pair of axes, with a legend; the y axis starts at
+    zero unless ``from_zero`` is false."""
     shown = {name: (xs, ys) for name, (xs, ys) in series.items() if len(xs)}
     if not shown:
         return Markup("")
     all_x = [x for xs, _ in shown.values() for x in xs]
     all_y = [y for _, ys in shown.values() for y in ys]
     x = _scale(min(all_x), max(all_x), 50, width - 130)
-    y = _scale(min(min(all_y), 0.0), max(all_y), height - 30, 10)
+    bottom = min(min(all_y), 0.0) if from_zero else min(all_y)
+    y = _scale(bottom, max(all_y), height - 30, 10)
     parts = [
         f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
         f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
@@ -170,10 +173,9 @@ def lines(
     parts.append(
         f'<text x="45" y="{y(max(all_y)) + 4:.1f}" text-anchor="end" {_FONT}>'
         f"{max(all_y):.3g}</text>"
-        f'<text x="45" y="{y(min(min(all_y), 0.0)) + 4:.1f}" text-anchor="end" {_FONT}>'
-        f"{min(min(all_y), 0.0):.3g}</text>"
+        f'<text x="45" y="{y(bottom) + 4:.1f}" text-anchor="end" {_FONT}>{bottom:.3g}</text>'
         f'<text x="{(width - 80) / 2:.0f}" y="{height - 8}" text-anchor="middle" {_FONT} '
-        f'fill="#666">{escape(x_label)} ({min(all_x):g} to {max(all_x):g})</text>'
+        f'fill="#666">{escape(x_label)} ({min(all_x):.3g} to {max(all_x):.3g})</text>'
         f'<text x="12" y="{height / 2:.0f}" {_FONT} fill="#666" '
         f'transform="rotate(-90 12 {height / 2:.0f})" text-anchor="middle">'
         f"{escape(y_label)}</text></svg>"
