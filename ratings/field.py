@@ -96,7 +96,8 @@ def period_of(board: Mapping[str, Any]) -> str:
     return str(board.get("year") or "")
 
 
-def _shares(scores: list[int]) -> list[float]:
+def matchpoint_shares(scores: list[int]) -> list[float]:
+    """Each score's share of the other tables beaten (a tie counts half)."""
     k = len(scores)
     return [
         (sum(1 for other in scores if other < value) + 0.5 * (scores.count(value) - 1)) / (k - 1)
@@ -144,7 +145,7 @@ def field_tables(
     for (event, period, _, _), tables in groups.items():
         if len(tables) < min_tables:
             continue
-        shares = _shares([score for _, score in tables])
+        shares = matchpoint_shares([score for _, score in tables])
         session = session_index.setdefault((event, period), len(session_index))
         for (board, _), share in zip(tables, shares):
             keys = [player_of.get(board[seat], board[seat]) for seat in SEATS]

@@ -30,6 +30,8 @@ from bridgerank.pipeline.report.player_view import (
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
+from bridgerank.ratings.field import matchpoint_shares
+from bridgerank.ratings.games import ns_score
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
 FOREST_PLAYERS = 40
@@ -389,6 +391,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                     "full": full,
                 }
             )
+        _score_tables(tables)
         first = tables[0]
         yield (
             f"boards/{int(first['board']['id'])}.html",
@@ -400,6 +403,24 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                 "seat_names": SEAT_NAMES,
             },
         )
+
+
+def _score_tables(tables: list[dict[str, Any]]) -> None:
+    """Set each table's North-South score and, with three tables or more, its matchpoint
+    percentage among the tables of the deal that have a score."""
+    for table in tables:
+        # pandas gives NaN for a missing value; the scorer wants None
+        board = {key: None if _missing(value) else value for key, value in table["board"].items()}
+        table["ns_score"] = ns_score(board)
+    scored = [table for table in tables if table["ns_score"] is not None]
+    if len(scored) < 3:
+        return
+    for table, share in zip(scored, matchpoint_shares([t["ns_score"] for t in scored])):
+        table["ns_percent"] = 100 * share
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _grouped(frame: pd.DataFrame) -> dict[int, list[dict[str, Any]]]:

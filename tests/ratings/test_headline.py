@@ -12,7 +12,7 @@ from sqlalchemy import select
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.stages import open_store
 from bridgerank.ratings.ceiling import icc, retest_correlation
-from bridgerank.ratings.field import FieldTables, _shares, field_tables, pair_sessions
+from bridgerank.ratings.field import FieldTables, field_tables, matchpoint_shares, pair_sessions
 from bridgerank.ratings.headline import Design, fit_headline, fit_strengths
 from bridgerank.ratings.tables import HeadlineRating, SessionValidation, ValidationCeiling
 from bridgerank.ratings.walkforward import session_metrics
@@ -41,7 +41,7 @@ def _board(table: int, contract: str, declarer: str, result: int, date="2017.01.
 
 def test_matchpoints_are_shares_of_the_other_tables_beaten():
     # NS scores 420, 420, 450, -50: ties share the point
-    assert _shares([420, 420, 450, -50]) == [1.5 / 3, 1.5 / 3, 1.0, 0.0]
+    assert matchpoint_shares([420, 420, 450, -50]) == [1.5 / 3, 1.5 / 3, 1.0, 0.0]
 
 
 def test_field_tables_score_the_field_and_the_sessions():
