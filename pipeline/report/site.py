@@ -198,7 +198,11 @@ class _PlayerPages:
 
     def __init__(self, data: SiteData, players: pd.DataFrame) -> None:
         self.data, self.players = data, players
-        self.boards = data.boards.set_index("id", drop=False)
+        columns = ["event", "board_no", "contract", "declarer"]
+        self.boards = (
+            data.boards.set_index("id")[columns].to_dict("index") if len(data.boards) else {}
+        )
+        self.events = _event_counts(data)
         self.everyone = _records(data.stats) if len(data.stats) else []
         self.stats = {row["player"]: row for row in self.everyone}
         self.field = {
@@ -210,7 +214,6 @@ class _PlayerPages:
             for role, (_, numerator, denominator, _) in ROLES.items()
         }
         self.pool_sizes = players["pool"].value_counts().to_dict()
-        self.seats_of = dict(tuple(data.seats.groupby("player")))
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
@@ -226,12 +229,10 @@ class _PlayerPages:
     def of(self, player: dict[str, Any]) -> dict[str, Any]:
         """The template's context for ``player`` (a row of the player index)."""
         name = player["player"]
-        mine = self.seats_of.get(name, self.data.seats.iloc[0:0])
         stats = self.stats.get(name)
         roles = role_rates(stats, self.everyone) if stats else []
         if all(role.chances == 0 for role in roles):
             roles = []  # no play recorded: the results' measures below say what there is
-        boards = self.boards.loc[mine["board_id"].unique()]
         return {
             "player": player,
             "unit": _unit(self.data.rating_kind),
@@ -250,7 +251,7 @@ class _PlayerPages:
                 (partner, count, player_file(partner) if partner in self.with_pages else "")
                 for partner, count in self.partners.get(name, [])
             ],
-            "events": boards.groupby("event").size().sort_values(ascending=False).head(30),
+            "events": dict(self.events.get(name, [])),
             "costly": [
                 self._link(board, f"{_tricks(value)} given away")
                 for board, value in self.costly.get(name, [])
@@ -262,7 +263,7 @@ class _PlayerPages:
         }
 
     def _link(self, board_id: int, why: str) -> dict[str, Any]:
-        board = self.boards.loc[board_id]
+        board = self.boards[board_id]
         return {
             "file": f"{self.page_of[int(board_id)]}.html#t{int(board_id)}",
             "event": board["event"],
@@ -281,6 +282,20 @@ def _partner_counts(seats: pd.DataFrame, most: int = 20) -> dict[str, list[tuple
     counts = counts.sort_values("boards", ascending=False).groupby("player").head(most)
     return {
         player: list(zip(rows["player_partner"], rows["boards"].astype(int)))
+        for player, rows in counts.groupby("player")
+    }
+
+
+def _event_counts(data: SiteData, most: int = 30) -> dict[str, list[tuple[str, int]]]:
+    """Per player, the events played and boards in each, most first."""
+    if data.boards.empty:
+        return {}
+    events = data.boards[["id", "event"]].rename(columns={"id": "board_id"})
+    counts = data.seats.merge(events, on="board_id").groupby(["player", "event"]).size()
+    counts = counts.rename("boards").reset_index().sort_values("boards", ascending=False)
+    counts = counts.groupby("player").head(most)
+    return {
+        player: list(zip(rows["event"], rows["boards"].astype(int)))
         for player, rows in counts.groupby("player")
     }
 
@@ -359,13 +374,17 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
     cards = _grouped(data.cards)
     auctions = _grouped(data.auctions)
     evidence = data.evidence.set_index("board_id").to_dict("index") if len(data.evidence) else {}
-    players = {
-        int(str(board)): dict(zip(rows["seat"], rows["player"]))
-        for board, rows in data.seats.groupby("board_id")
-    }
-    for _, group in data.boards.sort_values("id").groupby(["event", "deal_hash"], sort=False):
+    players: dict[int, dict[str, str]] = {}
+    for board_id, seat, player in zip(
+        data.seats["board_id"], data.seats["seat"], data.seats["player"]
+    ):
+        players.setdefault(int(board_id), {})[seat] = player
+    deals: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for record in _records(data.boards.sort_values("id")):
+        deals.setdefault((record["event"], record["deal_hash"]), []).append(record)
+    for group in deals.values():
         tables = []
-        for board in group.to_dict("records"):
+        for board in group:
             board_id = int(board["id"])
             names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
             links = {
