@@ -213,7 +213,8 @@ class _PlayerPages:
             ]
             for role, (_, numerator, denominator, _) in ROLES.items()
         }
-        self.pool_sizes = players["pool"].value_counts().to_dict()
+        # ranks are among the rated players of the pool
+        self.pool_sizes = players.loc[players["rating"].notna(), "pool"].value_counts().to_dict()
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
