@@ -219,7 +219,7 @@ class _PlayerPages:
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
         self.histories = (
-            {player: rows["rating"].to_numpy() for player, rows in data.history.groupby("player")}
+            {player: list(rows["rating"]) for player, rows in data.history.groupby("player")}
             if len(data.history)
             else {}
         )
@@ -384,7 +384,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
     for record in _records(data.boards.sort_values("id")):
         deals.setdefault((record["event"], record["deal_hash"]), []).append(record)
     for group in deals.values():
-        tables = []
+        tables: list[dict[str, Any]] = []
         for board in group:
             board_id = int(board["id"])
             names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
@@ -412,12 +412,12 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                 }
             )
         _score_tables(tables)
-        first = tables[0]
+        first: dict[str, Any] = group[0]
         yield (
-            f"boards/{int(first['board']['id'])}.html",
+            f"boards/{int(first['id'])}.html",
             {
-                "first": first["board"],
-                "hands": hands_of(first["board"].get("deal"), {}),
+                "first": first,
+                "hands": hands_of(first.get("deal"), {}),
                 "full": [table for table in tables if table["full"]],
                 "traveller": [table for table in tables if not table["full"]],
                 "seat_names": SEAT_NAMES,

@@ -4,7 +4,7 @@ plotting library, and stay sharp at any zoom. Every label is escaped (names are 
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from markupsafe import Markup, escape
 
@@ -136,7 +136,7 @@ _COLOURS = ("#246", "#c60", "#393", "#939", "#c33", "#399", "#663", "#888")
 
 
 def lines(
-    series: dict[str, tuple[Sequence[float], Sequence[float]]],
+    series: Mapping[str, tuple[Sequence[float], Sequence[float]]],
     x_label: str,
     y_label: str,
     width: int = 480,
