@@ -1,0 +1,101 @@
+"""The paper's protocol (spec 6.6): per seed, hold out about 19% of the pairs, fit every method
+on the rest with the same number of discs, and report sign accuracy overall (Table 1) and on
+(train, test) (Table 2), with the spread over seeds, plus the held-out log-loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from bridgerank.ratings.gamematrix.matrix import GameMatrix, holdout_mask
+from bridgerank.ratings.gamematrix.methods import METHODS, MethodScore, score
+
+
+@dataclass
+class ProtocolRow:
+    """One method on one game, over the seeds: means and standard deviations."""
+
+    game: str
+    method: str
+    seeds: int
+    overall: float
+    overall_sd: float
+    train: float
+    test: float
+    test_sd: float
+    test_log_loss: float
+
+
+def _mean_sd(values: Sequence[float | None]) -> tuple[float, float]:
+    kept = np.array([value for value in values if value is not None], dtype=float)
+    if not len(kept):
+        return float("nan"), float("nan")
+    return float(kept.mean()), float(kept.std(ddof=1)) if len(kept) > 1 else 0.0
+
+
+def run_protocol(
+    name: str,
+    game_of_seed: Callable[[np.random.Generator], GameMatrix],
+    seeds: Iterable[int],
+    k: int,
+    methods: Sequence[str] = tuple(METHODS),
+) -> list[ProtocolRow]:
+    """Score ``methods`` on the games ``game_of_seed(rng)`` draws, one hold-out per seed.
+
+    The game and the hold-out of a seed are the same for every method; the hold-out keeps
+    only observed entries, so a bridge matrix's missing pairs stay missing.
+    """
+    scores: dict[str, list[MethodScore]] = {method: [] for method in methods}
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        game = game_of_seed(rng)
+        train = holdout_mask(game.n, rng) & game.mask
+        for method in methods:
+            scores[method].append(score(method, game, train, k, np.random.default_rng(seed)))
+    rows = []
+    for method, results in scores.items():
+        overall, overall_sd = _mean_sd([result.overall for result in results])
+        test, test_sd = _mean_sd([result.test for result in results])
+        train, _ = _mean_sd([result.train for result in results])
+        loss, _ = _mean_sd([result.test_log_loss for result in results])
+        rows.append(
+            ProtocolRow(name, method, len(results), overall, overall_sd, train, test, test_sd, loss)
+        )
+    return rows
+
+
+def markdown_tables(rows: Sequence[ProtocolRow]) -> str:
+    """Table 1 (overall sign accuracy %, sd over seeds) and Table 2 ((train, test) %, held-out
+    log-loss) in Markdown, one line per game."""
+    games = list(dict.fromkeys(row.game for row in rows))
+    methods = list(dict.fromkeys(row.method for row in rows))
+    cell = {(row.game, row.method): row for row in rows}
+    head = "| game | " + " | ".join(methods) + " |\n|---|" + "---|" * len(methods) + "\n"
+    table_1 = head + "".join(
+        f"| {game} | "
+        + " | ".join(
+            f"{100 * cell[game, m].overall:.1f} ± {100 * cell[game, m].overall_sd:.1f}"
+            for m in methods
+        )
+        + " |\n"
+        for game in games
+    )
+    table_2 = head + "".join(
+        f"| {game} | "
+        + " | ".join(
+            f"({100 * cell[game, m].train:.0f}, {100 * cell[game, m].test:.0f}) "
+            f"{cell[game, m].test_log_loss:.3f}"
+            for m in methods
+        )
+        + " |\n"
+        for game in games
+    )
+    return (
+        "Sign accuracy %, overall (mean ± sd over seeds):\n\n"
+        + table_1
+        + "\n(train, test) sign accuracy % and held-out log-loss:\n\n"
+        + table_2
+    )
