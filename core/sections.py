@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "CleanSettings",
+    "CycleSettings",
     "DdsSettings",
     "IngestSettings",
     "MatchSettings",
@@ -94,6 +95,23 @@ class DdsSettings:
 
 
 @dataclass(frozen=True)
+class CycleSettings:
+    """``[rate.cycles]``: the game matrices of who beats whom."""
+
+    top_pairs: int
+    min_boards: int
+    min_common: int
+    min_teams: int
+    team_events: int
+    alpha: float
+    discs: int
+    seeds: int
+    synthetic_players: int
+    synthetic_discs: tuple[int, ...]
+    synthetic_seeds: int
+
+
+@dataclass(frozen=True)
 class RateSettings:
     """``[rate]``: the ratings and their validation."""
 
@@ -105,6 +123,7 @@ class RateSettings:
     regular_games: int
     calibration_rankings: int
     validation_bootstrap: int
+    cycles: CycleSettings
 
 
 @dataclass(frozen=True)

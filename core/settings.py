@@ -31,6 +31,7 @@ else:  # pragma: no cover
 from bridgerank.core.errors import SettingsError
 from bridgerank.core.sections import (
     CleanSettings,
+    CycleSettings,
     DdsSettings,
     IngestSettings,
     MatchSettings,
@@ -52,6 +53,7 @@ __all__ = [
     "EMBEDDED",
     "ENVIRONMENT",
     "CleanSettings",
+    "CycleSettings",
     "DdsSettings",
     "IngestSettings",
     "MatchSettings",

@@ -291,6 +291,19 @@ def _print_rate(summary: dict[str, Any]) -> None:
             f"  held-out team matches ({matches['matches']:,}, walk-forward): IMP headline "
             f"Pearson {pearson}, RMSE {matches['rmse']:.1f} IMPs"
         )
+    for game, found in (summary.get("cycles") or {}).items():
+        if found["entity"] == "synthetic":
+            continue
+        noise = (
+            f" (a transitive game on these boards: {100 * found['noise_low']:.0f}-"
+            f"{100 * found['noise_high']:.0f}%)"
+            if found["noise_low"] is not None
+            else ""
+        )
+        _echo_wrapped(
+            f"  who beats whom, {game} ({found['players']}): {found['kind']}, "
+            f"{100 * found['transitive_share']:.0f}% transitive{noise}"
+        )
     skill = summary.get("skill_o_meter") or {}
     if skill:
         _echo_wrapped(

@@ -24,6 +24,9 @@ from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import TableEvidence
 from bridgerank.ratings.tables import (
+    DiscPoint,
+    GameMethodScore,
+    GameStructure,
     HeadlineRating,
     MatchValidation,
     Rating,
@@ -108,6 +111,7 @@ def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
 def run(context: StageContext) -> dict[str, Any]:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
+    from bridgerank.ratings.cycles import cycle_study
     from bridgerank.ratings.matches import match_study
     from bridgerank.ratings.results import rate_results
     from bridgerank.ratings.study import headline_study
@@ -131,6 +135,8 @@ def run(context: StageContext) -> dict[str, Any]:
         boards, names, points, settings.validation_bootstrap
     )
     results.summary["headline"] = headline.summary
+    cycles = cycle_study(boards, names, settings.cycles, context.progress)
+    results.summary["cycles"] = cycles.summary()
     with context.engine.begin() as conn:
         for model, table_rows in (
             (Rating, results.ratings),
@@ -141,6 +147,9 @@ def run(context: StageContext) -> dict[str, Any]:
             (ValidationCeiling, headline.ceiling),
             (SessionPrediction, headline.predictions),
             (MatchValidation, match_rows),
+            (GameStructure, cycles.structure),
+            (GameMethodScore, cycles.scores),
+            (DiscPoint, cycles.points),
         ):
             conn.execute(delete(model))
             if table_rows:
@@ -163,6 +172,9 @@ RATE_STAGE = Stage(
         SessionPrediction,
         ValidationCeiling,
         MatchValidation,
+        GameStructure,
+        GameMethodScore,
+        DiscPoint,
     ),
     settings_sections=("rate",),
 )

@@ -136,3 +136,57 @@ class MatchValidation(Base):
     rmse_gain_high: Mapped[float | None] = mapped_column(Float)
     matches: Mapped[int] = mapped_column(Integer)
     boards: Mapped[int] = mapped_column(Integer)
+
+
+class GameStructure(Base):
+    """A game matrix of who beats whom (pairs, a team event, or a synthetic game): transitive,
+    cyclic or hybrid, how much of its logits ratings explain, its discs, the best method."""
+
+    __tablename__ = "game_structure"
+    game: Mapped[str] = mapped_column(Text, primary_key=True)
+    entity: Mapped[str] = mapped_column(String(16))  # pair, team or synthetic
+    players: Mapped[int] = mapped_column(Integer)
+    observed: Mapped[float] = mapped_column(Float)  # share of the pairs with an entry
+    comparisons: Mapped[int] = mapped_column(Integer)  # boards compared among them
+    kind: Mapped[str] = mapped_column(String(24))
+    transitive_share: Mapped[float] = mapped_column(Float)
+    # 5%, mean and 95% of the share in transitive games measured on the same boards (not for
+    # synthetic games, which have exact entries)
+    noise_low: Mapped[float | None] = mapped_column(Float)
+    noise_mean: Mapped[float | None] = mapped_column(Float)
+    noise_high: Mapped[float | None] = mapped_column(Float)
+    lambda_1: Mapped[float | None] = mapped_column(Float)  # the strongest discs of the logits
+    lambda_2: Mapped[float | None] = mapped_column(Float)
+    lambda_3: Mapped[float | None] = mapped_column(Float)
+    transitive_discs: Mapped[int] = mapped_column(Integer)
+    cyclic_lambda: Mapped[float] = mapped_column(Float)  # strongest disc once ratings removed
+    best_method: Mapped[str | None] = mapped_column(String(16))
+    sentence: Mapped[str] = mapped_column(Text)
+
+
+class GameMethodScore(Base):
+    """One method on one game matrix: sign accuracy (overall, training and held-out entries,
+    mean and sd over the hold-outs) and held-out log-loss (spec 6.6)."""
+
+    __tablename__ = "game_method_scores"
+    game: Mapped[str] = mapped_column(Text, primary_key=True)
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seeds: Mapped[int] = mapped_column(Integer)
+    overall: Mapped[float | None] = mapped_column(Float)
+    overall_sd: Mapped[float | None] = mapped_column(Float)
+    train: Mapped[float | None] = mapped_column(Float)
+    test: Mapped[float | None] = mapped_column(Float)
+    test_sd: Mapped[float | None] = mapped_column(Float)
+    test_log_loss: Mapped[float | None] = mapped_column(Float)
+
+
+class DiscPoint(Base):
+    """A player (pair, team) in the strongest cyclic disc of a game: ``(x, y)``; ``x_i y_j -
+    y_i x_j`` is how much ``i`` beats ``j`` by this cycle, ``rating`` the transitive part."""
+
+    __tablename__ = "disc_points"
+    game: Mapped[str] = mapped_column(Text, primary_key=True)
+    label: Mapped[str] = mapped_column(Text, primary_key=True)
+    x: Mapped[float] = mapped_column(Float)
+    y: Mapped[float] = mapped_column(Float)
+    rating: Mapped[float] = mapped_column(Float)

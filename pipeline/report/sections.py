@@ -16,6 +16,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bridgerank.cleaning.clean.audit import exclusion_table, records_read
+from bridgerank.pipeline.report.svg import disc
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,96 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
         "history_plot": plot,
         "games": games,
         "methods": [m for m in wide.columns if m != "boards"],
+    }
+
+
+_GAME_METHODS = {
+    "elo": "Elo of the game",
+    "melo": "mElo (batch)",
+    "melo_online": "mElo (online)",
+    "normal": "normal decomposition",
+    "disc_rating": "disc rating",
+    "hyperbolic": "Hyperbolic Elo",
+}
+
+
+_COIN_LOG_LOSS = 0.6931471805599453  # ln 2: a forecast of one half, whatever happened
+
+
+def _percent(value: Any) -> str:
+    return "" if value is None or value != value else f"{100 * value:.0f}"
+
+
+@section("cycles", "Who beats whom: transitive and cyclic structure", "cycles.html.j2")
+def _cycles(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "game_structure"):
+        return None
+    structure = _frame(conn, "select * from game_structure")
+    scores = _frame(conn, "select * from game_method_scores")
+    points = _frame(conn, "select * from disc_points")
+    games = []
+    for row in structure[structure["entity"] != "synthetic"].to_dict("records"):
+        mine = scores[scores["game"] == row["game"]]
+        table = pd.DataFrame(
+            {
+                "method": mine["method"].map(_GAME_METHODS).fillna(mine["method"]),
+                "right, all pairs %": mine["overall"].map(_percent),
+                "right, training %": mine["train"].map(_percent),
+                "right, held out %": mine["test"].map(_percent),
+                "held-out sd %": mine["test_sd"].map(_percent),
+                "held-out log-loss": mine["test_log_loss"].round(3),
+            }
+        )
+        dots = points[points["game"] == row["game"]]
+        strengths = [
+            row[f"lambda_{i}"] for i in (1, 2, 3) if row[f"lambda_{i}"] == row[f"lambda_{i}"]
+        ]
+        games.append(
+            row
+            | {
+                "scores": table,
+                "discs": ", ".join(f"{value:.2f}" for value in strengths if value is not None)
+                or "none",
+                "best": _GAME_METHODS.get(row["best_method"], row["best_method"] or "-"),
+                "beats_coin": bool((mine["test_log_loss"] < _COIN_LOG_LOSS).any()),
+                "plot": disc(list(dots["label"]), list(dots["x"]), list(dots["y"]))
+                if len(dots)
+                else None,
+            }
+        )
+    synthetic = structure[structure["entity"] == "synthetic"]["game"]
+    chosen = scores[scores["game"].isin(synthetic)]
+    overall = split = None
+    if len(chosen):
+        order = [_GAME_METHODS.get(m, m) for m in dict.fromkeys(chosen["method"])]
+        named = chosen.assign(method=chosen["method"].map(_GAME_METHODS).fillna(chosen["method"]))
+        overall = (
+            named.assign(
+                value=[
+                    f"{100 * a:.1f} ± {100 * b:.1f}"
+                    for a, b in zip(named["overall"], named["overall_sd"].fillna(0))
+                ]
+            )
+            .pivot(index="game", columns="method", values="value")[order]
+            .reset_index()
+        )
+        split = (
+            named.assign(
+                value=[
+                    f"({100 * a:.0f}, {100 * b:.0f}) {c:.3f}"
+                    for a, b, c in zip(named["train"], named["test"], named["test_log_loss"])
+                ]
+            )
+            .pivot(index="game", columns="method", values="value")[order]
+            .reset_index()
+        )
+    return {
+        "games": games,
+        "synthetic": overall,
+        "synthetic_split": split,
+        "synthetic_players": int(structure[structure["entity"] == "synthetic"]["players"].max())
+        if len(synthetic)
+        else 0,
     }
 
 

@@ -181,3 +181,48 @@ def lines(
         f"{escape(y_label)}</text></svg>"
     )
     return Markup("".join(parts))
+
+
+def disc(
+    labels: Sequence[str], xs: Sequence[float], ys: Sequence[float], named: int = 8
+) -> Markup:
+    """A disc game (Bertrand et al.): each player a point; ``i`` beats ``j`` by
+    ``x_i y_j - y_i x_j``, so each point beats those up to half a turn anticlockwise of it, the
+    more the farther both are from the centre. The ``named`` farthest points are labelled."""
+    if not len(xs):
+        return Markup("")
+    size, margin, side = 360, 30, 190  # the disc, its margin, room for labels each side
+    reach = max(max(abs(v) for v in xs), max(abs(v) for v in ys)) or 1.0
+    scale = _scale(-reach, reach, side + margin, side + size - margin)
+    flip = _scale(-reach, reach, size - margin, margin)  # y grows upwards
+    middle, centre, width = side + size / 2, size / 2, size + 2 * side
+    parts = [
+        f'<svg class="plot" role="img" viewBox="0 0 {width} {size}" width="{width}" '
+        f'height="{size}" xmlns="http://www.w3.org/2000/svg">',
+        f'<circle cx="{middle}" cy="{centre}" r="{centre - margin}" fill="none" stroke="#ccc"/>',
+        f'<line x1="{side + margin}" y1="{centre}" x2="{side + size - margin}" y2="{centre}" '
+        'stroke="#eee"/>',
+        f'<line x1="{middle}" y1="{margin}" x2="{middle}" y2="{size - margin}" stroke="#eee"/>',
+        f'<path d="M {middle + 60} {centre - 12} A 60 60 0 0 0 {middle + 12} {centre - 60}" '
+        'fill="none" stroke="#bbb" marker-end="url(#arrow)"/>',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="6" '
+        'markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+        'fill="#bbb"/></marker></defs>',
+    ]
+    farthest = sorted(range(len(xs)), key=lambda i: -(xs[i] ** 2 + ys[i] ** 2))[:named]
+    for i, (a, b) in enumerate(zip(xs, ys)):
+        parts.append(
+            f'<circle cx="{scale(a):.1f}" cy="{flip(b):.1f}" r="3.5" fill="#246">'
+            f"<title>{escape(labels[i])}</title></circle>"
+        )
+        if i in farthest:
+            anchor = "start" if a >= 0 else "end"
+            shift = 6 if a >= 0 else -6
+            parts.append(
+                f'<text x="{scale(a) + shift:.1f}" y="{flip(b) + 4:.1f}" text-anchor="{anchor}" '
+                f"{_FONT}>{escape(labels[i][:28])}</text>"
+            )
+    parts.append(
+        f'<text x="{middle + 40}" y="{centre - 44}" {_FONT} fill="#888">beats</text></svg>'
+    )
+    return Markup("".join(parts))

@@ -141,7 +141,7 @@ def team_game_matrices(
     alpha: float = 0.5,
 ) -> list[BridgeGame]:
     """One game matrix per team event with at least ``min_teams`` teams (module docstring),
-    largest first."""
+    the one with most pairs of teams that met first."""
     boards = list(boards)
     by_id = {board["id"]: board for board in boards}
     games = team_games(boards, player_of)
@@ -179,7 +179,8 @@ def team_game_matrices(
         labels = [_team_label(names[team], number) for number, team in enumerate(teams)]
         game = GameMatrix.from_counts(wins, ties, labels, alpha, 1)
         matrices.append(BridgeGame(f"Teams: {event}", "team", game, len(rows)))
-    matrices.sort(key=lambda found: (-found.game.n, found.name))
+    # the events with the most pairs of teams that met first (vugraph covers few matches)
+    matrices.sort(key=lambda found: (-int(found.game.mask.sum()), found.name))
     return matrices
 
 

@@ -61,8 +61,9 @@ def _objective(
     """Loss and gradient in ``u`` (``is_u``) or ``v`` of one component, the others fixed."""
     uu, vv = (x, other) if is_u else (other, x)
     e = base + np.outer(uu, vv) - np.outer(vv, uu)
-    loss = -np.sum(weight * (p * log_expit(e) + (1 - p) * log_expit(-e)))
-    g = weight * (expit(e) - p)  # antisymmetric, so d/du = 2 g v and d/dv = -2 g u
+    log_win = log_expit(e)  # one transcendental pass: log sigma(-e) = log sigma(e) - e
+    loss = np.sum(weight * ((1 - p) * e - log_win))
+    g = weight * (np.exp(log_win) - p)  # antisymmetric, so d/du = 2 g v and d/dv = -2 g u
     grad = 2 * g @ vv if is_u else -2 * g @ uu
     pen, pen_grad = _penalty(x, earlier)
     return float(loss + orthogonality * pen), grad + orthogonality * pen_grad

@@ -71,6 +71,21 @@ def online_step(
     )
 
 
+def round_robin(players: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The circle method: ``n - 1`` rounds (``n`` rounded up to even) in which every player
+    meets one other, together every pair once. Each round is ``(firsts, seconds)``."""
+    order = list(players) + ([-1] if len(players) % 2 else [])
+    size = len(order)
+    rounds = []
+    for _ in range(size - 1):
+        firsts = np.array(order[: size // 2])
+        seconds = np.array(order[size // 2 :][::-1])
+        real = (firsts >= 0) & (seconds >= 0)
+        rounds.append((firsts[real], seconds[real]))
+        order = [order[0], order[-1], *order[1:-1]]
+    return rounds
+
+
 def fit_online(
     game: GameMatrix,
     k: int,
@@ -80,19 +95,31 @@ def fit_online(
     rate_c: float = 0.05,
     init_scale: float = 0.1,
 ) -> Melo:
-    """Online mElo over the observed entries: each epoch visits every observed unordered pair
-    once, in a random order, with the entry's probability as the outcome (the expected result
-    of one game). ``c`` starts small and random (``c = 0`` is a stationary point)."""
-    rows, cols = np.nonzero(np.triu(game.mask, 1))
+    """Online mElo over the observed entries, with the entry's probability as the outcome (the
+    expected result of one game). ``c`` starts small and random (``c = 0`` is a stationary
+    point).
+
+    Each epoch plays every observed pair once in a random round-robin schedule: the games of
+    one round share no player, so applying them together is the same as applying them one
+    after another (:func:`online_step`), and a round costs one vector operation.
+    """
     r = np.zeros(game.n)
     c = rng.normal(scale=init_scale, size=(game.n, 2 * k))
-    outcome = game.p[rows, cols]
     for _ in range(epochs):
-        for index in rng.permutation(len(rows)):
-            i, j = rows[index], cols[index]
-            r[i], r[j], c[i], c[j], _ = online_step(
-                r[i], r[j], c[i], c[j], outcome[index], rate_r, rate_c
-            )
+        rounds = round_robin(rng.permutation(game.n))
+        for number in rng.permutation(len(rounds)):
+            first, second = rounds[number]
+            seen = game.mask[first, second]
+            i, j = first[seen], second[seen]
+            if not len(i):
+                continue
+            omega_i, omega_j = omega_product(c[i]), omega_product(c[j])
+            p_hat = expit(r[i] - r[j] + np.sum(c[i] * omega_j, axis=1))
+            delta = game.p[i, j] - p_hat
+            r[i] += rate_r * delta
+            r[j] -= rate_r * delta
+            c[i] += rate_c * delta[:, None] * omega_j
+            c[j] -= rate_c * delta[:, None] * omega_i
     return Melo(r - r.mean(), c)
 
 

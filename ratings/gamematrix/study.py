@@ -5,7 +5,7 @@ strongest cyclic component's points, and every method's held-out scores."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -13,8 +13,9 @@ from bridgerank.ratings.gamematrix import melo
 from bridgerank.ratings.gamematrix.bridge import BridgeGame
 from bridgerank.ratings.gamematrix.discs import decompose
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
+from bridgerank.ratings.gamematrix.noise import NoiseReference, noise_reference
 from bridgerank.ratings.gamematrix.protocol import ProtocolRow, run_protocol
-from bridgerank.ratings.gamematrix.structure import classify
+from bridgerank.ratings.gamematrix.structure import Structure, classify
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
 
 
@@ -26,6 +27,21 @@ class GameFindings:
     scores: list[dict[str, Any]] = field(default_factory=list)
     points: list[dict[str, Any]] = field(default_factory=list)
 
+    def summary(self) -> dict[str, Any]:
+        """For the ledger and the closing line: each game's kind, transitive share, best method."""
+        return {
+            row["game"]: {
+                "entity": row["entity"],
+                "kind": row["kind"],
+                "players": row["players"],
+                "transitive_share": round(row["transitive_share"], 3),
+                "noise_low": row["noise_low"] and round(row["noise_low"], 3),
+                "noise_high": row["noise_high"] and round(row["noise_high"], 3),
+                "best_method": row["best_method"],
+            }
+            for row in self.structure
+        }
+
 
 def completed_logits(game: GameMatrix) -> np.ndarray:
     """The observed logits, with each unobserved entry taken from the transitive part (so a
@@ -33,6 +49,27 @@ def completed_logits(game: GameMatrix) -> np.ndarray:
     logits = game.logits()
     r = melo.transitive_part(logits, game.mask)
     return np.where(game.mask, logits, r[:, None] - r[None, :])
+
+
+def finding(structure: Structure, noise: NoiseReference | None) -> str:
+    """The finding in a sentence: the structure, and whether sampling noise explains it."""
+    share = f"{100 * structure.transitive_share:.0f}%"
+    if structure.kind == "transitive":
+        return f"Transitive: one order agrees with every observed win; ratings explain {share}."
+    head = f"{structure.kind.capitalize()}: ratings explain {share} of the logits"
+    if noise is None:
+        return f"{head}; the rest goes round in circles."
+    band = f"{100 * noise.low:.0f}-{100 * noise.high:.0f}%"
+    if noise.explains(structure.transitive_share):
+        return (
+            f"{head}, no less than the {band} that a purely transitive game measured on the "
+            "same boards would show: the cycles are what sampling noise makes, one rating "
+            "suffices."
+        )
+    return (
+        f"{head}, below the {band} that a purely transitive game measured on the same boards "
+        "would show: some of these wins go round in circles beyond sampling noise."
+    )
 
 
 def best_method(rows: Sequence[ProtocolRow]) -> str | None:
@@ -53,6 +90,8 @@ def describe(
 ) -> None:
     """Classify ``game``, decompose it, score the methods, and append the rows."""
     structure = classify(game)
+    # Synthetic games hold exact probabilities: no boards, no sampling noise to compare with.
+    noise = noise_reference(game, np.random.default_rng(0)) if comparisons else None
     discs = decompose(completed_logits(game))
     strengths = list(discs.strength[:3]) + [None] * (3 - min(len(discs), 3))
     cyclic = melo.fit_batch(game, 1)
@@ -69,13 +108,16 @@ def describe(
             "comparisons": comparisons,
             "kind": structure.kind,
             "transitive_share": structure.transitive_share,
+            "noise_low": noise.low if noise else None,
+            "noise_mean": noise.mean if noise else None,
+            "noise_high": noise.high if noise else None,
             "lambda_1": strengths[0],
             "lambda_2": strengths[1],
             "lambda_3": strengths[2],
             "transitive_discs": sum(discs.is_transitive(d) for d in range(len(discs))),
             "cyclic_lambda": float(residual.strength[0]) if len(residual) else 0.0,
             "best_method": best_method(rows),
-            "sentence": structure.sentence(),
+            "sentence": finding(structure, noise),
         }
     )
     findings.scores.extend({"game": name} | _score_row(row) for row in rows)
@@ -108,26 +150,35 @@ def game_study(
     seeds: int,
     synthetic_players: int,
     synthetic_discs: Sequence[int],
+    synthetic_seeds: int,
+    progress: Callable[[Iterable[Any], str, int], Iterable[Any]] | None = None,
 ) -> GameFindings:
     """Describe every bridge game, then the synthetic games (``synthetic_players`` players, a
     transitive part and each count of ``synthetic_discs`` random discs), each over ``seeds``
-    hold-outs of about 19% of the pairs with ``discs`` cyclic components per method."""
-    findings = GameFindings()
+    (``synthetic_seeds``) hold-outs of about 19% of the pairs with ``discs`` cyclic
+    components per method (at least one on the synthetic games)."""
+    jobs: list[tuple[str, str, GameMatrix, int, Callable[[GameMatrix], list[ProtocolRow]]]] = []
     for found in games:
 
         def bridge_protocol(game: GameMatrix, name: str = found.name) -> list[ProtocolRow]:
             return run_protocol(name, lambda rng: game, range(seeds), discs)
 
-        describe(found.name, found.entity, found.game, found.comparisons, bridge_protocol, findings)
+        jobs.append((found.name, found.entity, found.game, found.comparisons, bridge_protocol))
     for count in synthetic_discs:
-        name = f"Synthetic: transitive + {count} disc{'s' if count != 1 else ''}"
+        name = f"Synthetic: transitive + {count} disc{'' if count == 1 else 's'}"
 
         def draw(rng: np.random.Generator, count: int = count) -> GameMatrix:
             return synthetic_game(synthetic_players, count, rng)
 
-        def synthetic_protocol(game: GameMatrix, name: str = name, draw=draw) -> list[ProtocolRow]:
-            return run_protocol(name, draw, range(seeds), max(discs, 1))
+        def synthetic_protocol(
+            game: GameMatrix, name: str = name, draw: Callable = draw
+        ) -> list[ProtocolRow]:
+            return run_protocol(name, draw, range(synthetic_seeds), max(discs, 1))
 
-        example = draw(np.random.default_rng(0))
-        describe(name, "synthetic", example, 0, synthetic_protocol, findings)
+        jobs.append((name, "synthetic", draw(np.random.default_rng(0)), 0, synthetic_protocol))
+    findings = GameFindings()
+    for job in (progress or (lambda items, label, total: items))(
+        jobs, "cycles matrices", len(jobs)
+    ):
+        describe(*job, findings)
     return findings
