@@ -31,6 +31,9 @@ from bridgerank.dds.tables import (
 )
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
+    DiscPoint,
+    GameMethodScore,
+    GameStructure,
     HeadlineRating,
     MatchValidation,
     Rating,
@@ -64,6 +67,9 @@ REPORTED_TABLES = (
     SessionPrediction,
     ValidationCeiling,
     MatchValidation,
+    GameStructure,
+    GameMethodScore,
+    DiscPoint,
 ) + REGRESSION_TABLES
 
 EXPORTED = (
@@ -92,6 +98,9 @@ EXPORTED = (
     "headline_ratings",
     "session_validation",
     "session_predictions",
+    "game_structure",
+    "game_method_scores",
+    "disc_points",
     "validation_ceiling",
     "match_validation",
 )

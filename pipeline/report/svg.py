@@ -183,9 +183,7 @@ def lines(
     return Markup("".join(parts))
 
 
-def disc(
-    labels: Sequence[str], xs: Sequence[float], ys: Sequence[float], named: int = 8
-) -> Markup:
+def disc(labels: Sequence[str], xs: Sequence[float], ys: Sequence[float], named: int = 8) -> Markup:
     """A disc game (Bertrand et al.): each player a point; ``i`` beats ``j`` by
     ``x_i y_j - y_i x_j``, so each point beats those up to half a turn anticlockwise of it, the
     more the farther both are from the centre. The ``named`` farthest points are labelled."""

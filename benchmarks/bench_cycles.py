@@ -1,0 +1,73 @@
+"""The rate stage's "who beats whom" section on a database that has been through the match
+stage, against a baseline measured in the same run: Elo of the game (spec 6.2) fitted once
+per hold-out on each matrix, the cheapest method, so the ratio says what the whole protocol
+(six methods, the noise reference, the synthetic games) costs on top.
+
+Prints the seconds of reading the boards, of building the matrices, of the whole section, of
+the baseline, the ratio, and whether the section stays under a minute.
+
+Usage: python benchmarks/bench_cycles.py DATABASE_URL
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from bridgerank.core.settings import default_settings
+from bridgerank.pipeline.stages import open_store
+from bridgerank.ratings.cycles import bridge_games
+from bridgerank.ratings.gamematrix.elo import game_elo
+from bridgerank.ratings.gamematrix.matrix import holdout_mask
+from bridgerank.ratings.gamematrix.study import game_study
+from bridgerank.ratings.stage import load_inputs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("database")
+    options = parser.parse_args()
+    settings = default_settings().rate.cycles
+    engine = open_store(options.database, create=False)
+    began = time.perf_counter()
+    with engine.connect() as conn:
+        boards, names, _ = load_inputs(conn)
+    read = time.perf_counter() - began
+
+    began = time.perf_counter()
+    games = bridge_games(boards, names, settings)
+    built = time.perf_counter() - began
+    began = time.perf_counter()
+    findings = game_study(
+        games,
+        settings.discs,
+        settings.seeds,
+        settings.synthetic_players,
+        settings.synthetic_discs,
+        settings.synthetic_seeds,
+    )
+    section = built + time.perf_counter() - began
+
+    began = time.perf_counter()
+    for found in games:
+        for seed in range(settings.seeds):
+            mask = holdout_mask(found.game.n, np.random.default_rng(seed)) & found.game.mask
+            game_elo(found.game.restricted(mask))
+    baseline = time.perf_counter() - began
+
+    print(f"read the boards: {read:.1f} s ({len(boards):,} boards)")
+    for row in findings.structure:
+        print(
+            f"  {row['game']}: {row['players']} {row['entity']}s, {row['kind']}, "
+            f"{100 * row['transitive_share']:.0f}% transitive, best {row['best_method']}"
+        )
+    print(f"matrices built: {built:.1f} s")
+    print(f"whole section: {section:.1f} s (under a minute: {'yes' if section < 60 else 'NO'})")
+    print(f"baseline, Elo of each bridge matrix once per hold-out: {baseline:.2f} s")
+    print(f"ratio section / baseline: {section / max(baseline, 1e-9):.0f}x")
+
+
+if __name__ == "__main__":
+    main()
