@@ -39,7 +39,7 @@ class BridgeGame:
 
 def _fields(
     boards: Iterable[Mapping[str, Any]], player_of: Mapping[str, Hashable]
-) -> list[tuple[list[tuple[Hashable, ...]], np.ndarray]]:
+) -> list[tuple[list[tuple[str, ...]], np.ndarray]]:
     """Per deal of an event and direction: the pairs that held those cards and their scores
     (their own side's score, so higher is better)."""
     deals: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
@@ -177,8 +177,8 @@ def team_game_matrices(
                 ties[i, j] += 1
                 ties[j, i] += 1
         labels = [_team_label(names[team], number) for number, team in enumerate(teams)]
-        game = GameMatrix.from_counts(wins, ties, labels, alpha, 1)
-        matrices.append(BridgeGame(f"Teams: {event}", "team", game, len(rows)))
+        matrix = GameMatrix.from_counts(wins, ties, labels, alpha, 1)
+        matrices.append(BridgeGame(f"Teams: {event}", "team", matrix, len(rows)))
     # the events with the most pairs of teams that met first (vugraph covers few matches)
     matrices.sort(key=lambda found: (-int(found.game.mask.sum()), found.name))
     return matrices

@@ -180,5 +180,6 @@ def game_study(
     for job in (progress or (lambda items, label, total: items))(
         jobs, "cycles matrices", len(jobs)
     ):
-        describe(*job, findings)
+        name, entity, game, comparisons, protocol = job
+        describe(name, entity, game, comparisons, protocol, findings)
     return findings
