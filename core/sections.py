@@ -109,6 +109,9 @@ class CycleSettings:
     synthetic_players: int
     synthetic_discs: tuple[int, ...]
     synthetic_seeds: int
+    neural: bool
+    neural_steps: int
+    neural_seeds: int
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any, Hashable, Mapping, Sequence
 from bridgerank.core.sections import CycleSettings
 from bridgerank.core.stage import Progress, no_progress
 from bridgerank.ratings.gamematrix.bridge import BridgeGame, pair_game, team_game_matrices
+from bridgerank.ratings.gamematrix.neural import NeuralOptions, require_torch
 from bridgerank.ratings.gamematrix.study import GameFindings, game_study
 
 
@@ -41,7 +42,13 @@ def cycle_study(
     settings: CycleSettings,
     progress: Progress = no_progress,
 ) -> GameFindings:
-    """Every game of :func:`bridge_games` and the synthetic games, described and scored."""
+    """Every game of :func:`bridge_games` and the synthetic games, described and scored (with
+    the neural decomposition when the settings ask for it and PyTorch is installed; when it
+    is not, a one-line error before any work)."""
+    neural = None
+    if settings.neural:
+        require_torch()
+        neural = NeuralOptions(steps=settings.neural_steps)
     return game_study(
         bridge_games(boards, names, settings),
         settings.discs,
@@ -50,4 +57,6 @@ def cycle_study(
         settings.synthetic_discs,
         settings.synthetic_seeds,
         progress,
+        neural,
+        settings.neural_seeds,
     )

@@ -290,6 +290,7 @@ _GAME_METHODS = {
     "normal": "normal decomposition",
     "disc_rating": "disc rating",
     "hyperbolic": "Hyperbolic Elo",
+    "neural": "neural decomposition",
 }
 
 
@@ -318,6 +319,7 @@ def _cycles(conn: Connection) -> dict[str, Any] | None:
                 "right, held out %": mine["test"].map(_percent),
                 "held-out sd %": mine["test_sd"].map(_percent),
                 "held-out log-loss": mine["test_log_loss"].round(3),
+                "hold-outs": mine["seeds"],
             }
         )
         dots = points[points["game"] == row["game"]]

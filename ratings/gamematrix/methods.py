@@ -3,13 +3,15 @@
 
 Every method gets the same capacity: one transitive component plus ``k`` discs (spec 6.6: "all
 methods use the same number k of disc components"). Elo and Hyperbolic Elo have the transitive
-component only.
+component only. The neural decomposition (6.7) is optional: it needs PyTorch, and a fit costs
+seconds where the others cost milliseconds, so it joins only when asked for
+(:func:`method_fitters`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Callable, Mapping, Protocol
 
 import numpy as np
 from scipy.special import expit
@@ -18,6 +20,7 @@ from bridgerank.ratings.gamematrix import disc_fit, discs, melo
 from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.hyperbolic import search_beta
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, log_loss, sign_accuracy
+from bridgerank.ratings.gamematrix.neural import NeuralOptions, fit_neural
 
 
 class Reconstruction(Protocol):
@@ -93,6 +96,29 @@ METHODS: dict[str, tuple[str, Fitter]] = {
 }
 
 
+#: The optional method's name and label.
+NEURAL = "neural"
+NEURAL_LABEL = "neural decomposition (6.7)"
+
+
+def neural_fitter(options: NeuralOptions) -> Fitter:
+    """The neural decomposition with ``options``, seeded from the hold-out's generator."""
+
+    def fit(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
+        return fit_neural(game, k, int(rng.integers(2**31)), options)
+
+    return fit
+
+
+def method_fitters(neural: NeuralOptions | None = None) -> dict[str, Fitter]:
+    """The six methods of :data:`METHODS`, and the neural decomposition when ``neural`` holds
+    its options."""
+    fitters = {name: fitter for name, (_, fitter) in METHODS.items()}
+    if neural is not None:
+        fitters[NEURAL] = neural_fitter(neural)
+    return fitters
+
+
 @dataclass
 class MethodScore:
     """Sign accuracy on the training entries, the held-out ones and both; held-out log-loss."""
@@ -110,10 +136,13 @@ def score(
     train: np.ndarray,
     k: int,
     rng: np.random.Generator,
+    fitters: Mapping[str, Fitter] | None = None,
 ) -> MethodScore:
-    """Fit ``method`` on the entries of ``train`` and score it on those and on the rest of the
-    game's observed entries."""
-    fitted = METHODS[method][1](game.restricted(train), k, rng)
+    """Fit ``method`` (looked up in ``fitters``, by default the six of :data:`METHODS`) on the
+    entries of ``train`` and score it on those and on the rest of the game's observed
+    entries."""
+    fitter = (fitters or method_fitters())[method]
+    fitted = fitter(game.restricted(train), k, rng)
     predicted = fitted.logits()
     test = game.mask & ~train
     return MethodScore(

@@ -6,12 +6,12 @@ on the rest with the same number of discs, and report sign accuracy overall (Tab
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, holdout_mask
-from bridgerank.ratings.gamematrix.methods import METHODS, MethodScore, score
+from bridgerank.ratings.gamematrix.methods import Fitter, MethodScore, method_fitters, score
 
 
 @dataclass
@@ -41,20 +41,30 @@ def run_protocol(
     game_of_seed: Callable[[np.random.Generator], GameMatrix],
     seeds: Iterable[int],
     k: int,
-    methods: Sequence[str] = tuple(METHODS),
+    methods: Mapping[str, Fitter] | None = None,
+    seed_limits: Mapping[str, int] | None = None,
 ) -> list[ProtocolRow]:
-    """Score ``methods`` on the games ``game_of_seed(rng)`` draws, one hold-out per seed.
+    """Score ``methods`` (name -> fitter; by default the six of ``METHODS``) on the games
+    ``game_of_seed(rng)`` draws, one hold-out per seed.
 
     The game and the hold-out of a seed are the same for every method; the hold-out keeps
-    only observed entries, so a bridge matrix's missing pairs stay missing.
+    only observed entries, so a bridge matrix's missing pairs stay missing. A method named in
+    ``seed_limits`` is scored on that many first seeds only (a costly one); its rows say how
+    many.
     """
-    scores: dict[str, list[MethodScore]] = {method: [] for method in methods}
-    for seed in seeds:
+    fitters = dict(methods or method_fitters())
+    limits = seed_limits or {}
+    scores: dict[str, list[MethodScore]] = {method: [] for method in fitters}
+    for number, seed in enumerate(seeds):
         rng = np.random.default_rng(seed)
         game = game_of_seed(rng)
         train = holdout_mask(game.n, rng) & game.mask
-        for method in methods:
-            scores[method].append(score(method, game, train, k, np.random.default_rng(seed)))
+        for method in fitters:
+            if number >= limits.get(method, number + 1):
+                continue
+            scores[method].append(
+                score(method, game, train, k, np.random.default_rng(seed), fitters)
+            )
     rows = []
     for method, results in scores.items():
         overall, overall_sd = _mean_sd([result.overall for result in results])

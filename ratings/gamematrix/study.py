@@ -13,6 +13,8 @@ from bridgerank.ratings.gamematrix import melo
 from bridgerank.ratings.gamematrix.bridge import BridgeGame
 from bridgerank.ratings.gamematrix.discs import decompose
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
+from bridgerank.ratings.gamematrix.methods import NEURAL, method_fitters
+from bridgerank.ratings.gamematrix.neural import NeuralOptions
 from bridgerank.ratings.gamematrix.noise import NoiseReference, noise_reference
 from bridgerank.ratings.gamematrix.protocol import ProtocolRow, run_protocol
 from bridgerank.ratings.gamematrix.structure import Structure, classify
@@ -152,16 +154,22 @@ def game_study(
     synthetic_discs: Sequence[int],
     synthetic_seeds: int,
     progress: Callable[[Iterable[Any], str, int], Iterable[Any]] | None = None,
+    neural: NeuralOptions | None = None,
+    neural_seeds: int = 3,
 ) -> GameFindings:
     """Describe every bridge game, then the synthetic games (``synthetic_players`` players, a
     transitive part and each count of ``synthetic_discs`` random discs), each over ``seeds``
     (``synthetic_seeds``) hold-outs of about 19% of the pairs with ``discs`` cyclic
-    components per method (at least one on the synthetic games)."""
+    components per method (at least one on the synthetic games). With ``neural`` options the
+    neural decomposition is scored too, on the first ``neural_seeds`` hold-outs of each game.
+    """
+    methods = method_fitters(neural)
+    limits = {NEURAL: neural_seeds}
     jobs: list[tuple[str, str, GameMatrix, int, Callable[[GameMatrix], list[ProtocolRow]]]] = []
     for found in games:
 
         def bridge_protocol(game: GameMatrix, name: str = found.name) -> list[ProtocolRow]:
-            return run_protocol(name, lambda rng: game, range(seeds), discs)
+            return run_protocol(name, lambda rng: game, range(seeds), discs, methods, limits)
 
         jobs.append((found.name, found.entity, found.game, found.comparisons, bridge_protocol))
     for count in synthetic_discs:
@@ -173,7 +181,7 @@ def game_study(
         def synthetic_protocol(
             game: GameMatrix, name: str = name, draw: Callable = draw
         ) -> list[ProtocolRow]:
-            return run_protocol(name, draw, range(synthetic_seeds), max(discs, 1))
+            return run_protocol(name, draw, range(synthetic_seeds), max(discs, 1), methods, limits)
 
         jobs.append((name, "synthetic", draw(np.random.default_rng(0)), 0, synthetic_protocol))
     findings = GameFindings()
