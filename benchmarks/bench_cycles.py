@@ -4,9 +4,15 @@ per hold-out on each matrix, the cheapest method, so the ratio says what the who
 (six methods, the noise reference, the synthetic games) costs on top.
 
 Prints the seconds of reading the boards, of building the matrices, of the whole section, of
-the baseline, the ratio, and whether the section stays under a minute.
+the baseline, the ratio, and whether the section stays under a minute; then each game's
+method scores (sign accuracy overall and (train, test), held-out log-loss: the shape of the
+paper's Tables 1 and 2).
 
-Usage: python benchmarks/bench_cycles.py DATABASE_URL
+With --neural the neural decomposition (spec 6.7, needs the `neural` extra) is scored too, on
+the first `neural_seeds` hold-outs of each game, and timed apart: the minute is for the six
+other methods.
+
+Usage: python benchmarks/bench_cycles.py DATABASE_URL [--neural]
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ from bridgerank.pipeline.stages import open_store
 from bridgerank.ratings.cycles import bridge_games
 from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.matrix import holdout_mask
-from bridgerank.ratings.gamematrix.study import game_study
+from bridgerank.ratings.gamematrix.neural import NeuralOptions
+from bridgerank.ratings.gamematrix.study import GameFindings, game_study
 from bridgerank.ratings.stage import load_inputs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database")
+    parser.add_argument("--neural", action="store_true", help="score the neural method too")
     options = parser.parse_args()
     settings = default_settings().rate.cycles
     engine = open_store(options.database, create=False)
@@ -49,6 +57,20 @@ def main() -> None:
         settings.synthetic_seeds,
     )
     section = built + time.perf_counter() - began
+    neural_seconds = None
+    if options.neural:
+        began = time.perf_counter()
+        findings = game_study(
+            games,
+            settings.discs,
+            settings.seeds,
+            settings.synthetic_players,
+            settings.synthetic_discs,
+            settings.synthetic_seeds,
+            neural=NeuralOptions(steps=settings.neural_steps),
+            neural_seeds=settings.neural_seeds,
+        )
+        neural_seconds = time.perf_counter() - began - section + built
 
     began = time.perf_counter()
     for found in games:
@@ -67,6 +89,30 @@ def main() -> None:
     print(f"whole section: {section:.1f} s (under a minute: {'yes' if section < 60 else 'NO'})")
     print(f"baseline, Elo of each bridge matrix once per hold-out: {baseline:.2f} s")
     print(f"ratio section / baseline: {section / max(baseline, 1e-9):.0f}x")
+    if neural_seconds is not None:
+        print(f"the neural decomposition on top: {neural_seconds:.0f} s")
+    print_scores(findings)
+
+
+def print_scores(findings: GameFindings) -> None:
+    """Per game: each method's sign accuracy % overall and (train, test), held-out log-loss."""
+    methods = list(dict.fromkeys(score["method"] for score in findings.scores))
+    print("\n| game | " + " | ".join(methods) + " |")
+    print("|---|" + "---|" * len(methods))
+    for row in findings.structure:
+        cells = {s["method"]: s for s in findings.scores if s["game"] == row["game"]}
+        print(f"| {row['game']} | " + " | ".join(_cell(cells.get(m)) for m in methods) + " |")
+
+
+def _cell(score: dict | None) -> str:
+    """``overall ± sd (train, test) log-loss [hold-outs]``, percentages."""
+    if score is None or score["overall"] is None:
+        return "-"
+    return (
+        f"{100 * score['overall']:.1f} ± {100 * (score['overall_sd'] or 0):.1f} "
+        f"({100 * score['train']:.0f}, {100 * (score['test'] or 0):.0f}) "
+        f"{score['test_log_loss'] or float('nan'):.3f} [{score['seeds']}]"
+    )
 
 
 if __name__ == "__main__":

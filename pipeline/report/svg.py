@@ -19,15 +19,18 @@ def _scale(low: float, high: float, left: float, right: float):
 def forest(
     labels: Sequence[str],
     centres: Sequence[float],
-    lows: Sequence[float],
-    highs: Sequence[float],
+    lows: Sequence[float | None],
+    highs: Sequence[float | None],
     unit: str,
     links: Sequence[str] | None = None,
 ) -> Markup:
-    """One row per item: a dot at ``centre`` and a bar from ``low`` to ``high``; a line at 0."""
+    """One row per item: a dot at ``centre`` and a bar from ``low`` to ``high`` (none where
+    the interval is unknown, as when the rate stage draws no bootstrap); a line at 0."""
     rows = len(labels)
     if not rows:
         return Markup("")
+    lows = [c if b is None or b != b else b for c, b in zip(centres, lows)]
+    highs = [c if b is None or b != b else b for c, b in zip(centres, highs)]
     width, label_width, row_height = 640, 200, 16
     height = rows * row_height + 52
     low, high = min(min(lows), 0.0), max(max(highs), 0.0)

@@ -178,3 +178,31 @@ def test_the_protocol_scores_it_on_its_first_hold_outs_only(torch):
     }
     neural = next(row for row in rows if row.method == NEURAL)
     assert neural.train > neural.test
+
+
+def test_the_rate_stage_scores_it_when_asked_and_the_report_shows_it(tmp_path, test_data, torch):
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from bridgerank.pipeline.cli import main
+
+    runner = CliRunner()
+    lin = str(test_data / "vugraph-00070.lin")
+    assert runner.invoke(main, ["run", lin, "--to", "match", "--out", str(tmp_path)]).exit_code == 0
+    assert runner.invoke(main, ["rate", "--out", str(tmp_path)]).exit_code == 0
+    settings = tmp_path / "neural.toml"
+    settings.write_text(
+        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nneural = true\nneural_steps = 60\n"
+        "synthetic_players = 16\nsynthetic_discs = [1]\nsynthetic_seeds = 2\nneural_seeds = 1\n"
+    )
+    options = ["--out", str(tmp_path), "--config", str(settings)]
+    result = runner.invoke(main, ["rate", *options])
+    assert result.exit_code == 0, result.output
+    assert "up to date" not in result.output  # the setting changed: the stage ran again
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        seeds = dict(db.execute("select method, seeds from game_method_scores"))
+    assert seeds["neural"] == 1 and seeds["elo"] == 2
+    assert runner.invoke(main, ["report", *options]).exit_code == 0
+    html = (tmp_path / "report" / "methods.html").read_text()
+    assert "neural decomposition" in html
