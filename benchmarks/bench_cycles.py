@@ -12,13 +12,16 @@ With --neural the neural decomposition (spec 6.7, needs the `neural` extra) is s
 the first `neural_seeds` hold-outs of each game, and timed apart: the minute is for the six
 other methods.
 
-Usage: python benchmarks/bench_cycles.py DATABASE_URL [--neural]
+--only bridge (synthetic) leaves out the synthetic (bridge) games.
+
+Usage: python benchmarks/bench_cycles.py DATABASE_URL [--neural] [--only bridge|synthetic]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -36,8 +39,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database")
     parser.add_argument("--neural", action="store_true", help="score the neural method too")
+    parser.add_argument("--only", choices=("bridge", "synthetic"), help="one kind of game")
     options = parser.parse_args()
     settings = default_settings().rate.cycles
+    if options.only == "bridge":
+        settings = replace(settings, synthetic_discs=())
     engine = open_store(options.database, create=False)
     began = time.perf_counter()
     with engine.connect() as conn:
@@ -45,7 +51,7 @@ def main() -> None:
     read = time.perf_counter() - began
 
     began = time.perf_counter()
-    games = bridge_games(boards, names, settings)
+    games = [] if options.only == "synthetic" else bridge_games(boards, names, settings)
     built = time.perf_counter() - began
     began = time.perf_counter()
     findings = game_study(

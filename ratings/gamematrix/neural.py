@@ -253,7 +253,8 @@ def fit_neural(
     game : GameMatrix
         The training game: its mask holds the entries to learn from.
     discs : int
-        ``k``, the cyclic discs of the disk space (the potential comes on top).
+        ``k``, the cyclic discs of the disk space (the potential comes on top; where it is
+        switched off, ``k + 1`` discs).
     seed : int
         Seeds the weights and the permutations: the same seed gives the same fit.
     options : NeuralOptions, optional
@@ -264,6 +265,20 @@ def fit_neural(
     """
     torch = require_torch()
     options = options or NeuralOptions()
+    # One thread: the networks are small, a second thread costs more in hand-offs than it
+    # gains, and threads that spin-wait for a core another process holds slow a fit tenfold.
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _fit(torch, game, discs, seed, options)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _fit(
+    torch: Any, game: GameMatrix, discs: int, seed: int, options: NeuralOptions
+) -> NeuralDecomposition:
+    """:func:`fit_neural` with ``torch`` loaded and its options settled."""
     torch.manual_seed(seed)
     n = game.n
     payoff = torch.tensor(game.payoff, dtype=torch.float32)
@@ -279,8 +294,11 @@ def fit_neural(
     # be constant: switch it off there (the paper does so for cyclic games; the same for a
     # tournament, by Camion's theorem).
     use_potential = not classify(game).strongly_connected
+    # The same capacity as the other methods (a transitive component and k discs): a game
+    # without its potential gets one more disc instead.
+    cyclic_discs = discs if use_potential else discs + 1
 
-    disk_network = _network(torch, 2 * n, 1 + 2 * discs, options)
+    disk_network = _network(torch, 2 * n, 1 + 2 * cyclic_discs, options)
     basis = _network(torch, 1, options.bases, options)
     optimiser = torch.optim.Adam(
         list(disk_network.parameters()) + list(basis.parameters()),
