@@ -53,29 +53,26 @@ def main() -> None:
     began = time.perf_counter()
     games = [] if options.only == "synthetic" else bridge_games(boards, names, settings)
     built = time.perf_counter() - began
-    began = time.perf_counter()
-    findings = game_study(
-        games,
-        settings.discs,
-        settings.seeds,
-        settings.synthetic_players,
-        settings.synthetic_discs,
-        settings.synthetic_seeds,
-    )
-    section = built + time.perf_counter() - began
-    neural_seconds = None
-    if options.neural:
-        began = time.perf_counter()
-        findings = game_study(
+
+    def study(neural: NeuralOptions | None) -> GameFindings:
+        return game_study(
             games,
             settings.discs,
             settings.seeds,
             settings.synthetic_players,
             settings.synthetic_discs,
             settings.synthetic_seeds,
-            neural=NeuralOptions(steps=settings.neural_steps),
+            neural=neural,
             neural_seeds=settings.neural_seeds,
         )
+
+    began = time.perf_counter()
+    findings = study(None)
+    section = built + time.perf_counter() - began
+    neural_seconds = None
+    if options.neural:
+        began = time.perf_counter()
+        findings = study(NeuralOptions(steps=settings.neural_steps))
         neural_seconds = time.perf_counter() - began - section + built
 
     began = time.perf_counter()

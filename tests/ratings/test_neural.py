@@ -107,7 +107,7 @@ def test_on_the_spec_toy_game_it_fits_the_training_pairs_and_generalises_less(to
         assert not disc_is_transitive(fit.u[:, disc], fit.v[:, disc])
     np.testing.assert_allclose(fit.disk, -fit.disk.T, atol=1e-5)
     np.testing.assert_allclose(fit.payoff, -fit.payoff.T, atol=1e-12)
-    assert np.all(np.abs(fit.payoff) < 0.5)
+    assert np.all(np.abs(fit.payoff) <= 0.5)  # tanh reaches 1 in single precision
     np.testing.assert_allclose(fit.probabilities() + fit.probabilities().T, 1, atol=1e-9)
 
 
