@@ -348,8 +348,10 @@ def _cycles(conn: Connection) -> dict[str, Any] | None:
         overall = (
             named.assign(
                 value=[
-                    f"{100 * a:.1f} ± {100 * b:.1f}"
-                    for a, b in zip(named["overall"], named["overall_sd"].fillna(0))
+                    f"{100 * a:.1f}" + (f" ± {100 * b:.1f}" if seeds > 1 else "")
+                    for a, b, seeds in zip(
+                        named["overall"], named["overall_sd"].fillna(0), named["seeds"]
+                    )
                 ]
             )
             .pivot(index="game", columns="method", values="value")[order]
@@ -365,8 +367,11 @@ def _cycles(conn: Connection) -> dict[str, Any] | None:
             .pivot(index="game", columns="method", values="value")[order]
             .reset_index()
         )
+    neural = scores[scores["method"] == "neural"]
     return {
         "games": games,
+        "neural_holdouts": int(neural["seeds"].max()) if len(neural) else None,
+        "synthetic_holdouts": int(chosen["seeds"].max()) if len(chosen) else None,
         "synthetic": overall,
         "synthetic_split": split,
         "synthetic_players": int(structure[structure["entity"] == "synthetic"]["players"].max())
