@@ -29,11 +29,11 @@ def forest(
     rows = len(labels)
     if not rows:
         return Markup("")
-    lows = [c if b is None or b != b else b for c, b in zip(centres, lows)]
-    highs = [c if b is None or b != b else b for c, b in zip(centres, highs)]
+    starts = [c if b is None or b != b else b for c, b in zip(centres, lows)]
+    ends = [c if b is None or b != b else b for c, b in zip(centres, highs)]
     width, label_width, row_height = 640, 200, 16
     height = rows * row_height + 52
-    low, high = min(min(lows), 0.0), max(max(highs), 0.0)
+    low, high = min(min(starts), 0.0), max(max(ends), 0.0)
     x = _scale(low, high, label_width + 10, width - 20)
     parts = [
         f'<svg class="plot" role="img" viewBox="0 0 {width} {height}" width="{width}" '
@@ -41,7 +41,7 @@ def forest(
         f'<line x1="{x(0):.1f}" y1="10" x2="{x(0):.1f}" y2="{height - 37}" stroke="#999" '
         'stroke-dasharray="3,3"/>',
     ]
-    for row, (label, centre, start, end) in enumerate(zip(labels, centres, lows, highs)):
+    for row, (label, centre, start, end) in enumerate(zip(labels, centres, starts, ends)):
         y = 20 + row * row_height
         text = escape(label)
         if links:

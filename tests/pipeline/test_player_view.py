@@ -82,3 +82,12 @@ def test_calibration_groups_forecasts_by_size():
     plot = str(calibration(frame, groups=4))
     assert "held-out sessions" in plot and plot.count("<circle") == 4 + 2
     assert calibration(frame.head(5), groups=4) == ""  # too few to say anything
+
+
+def test_a_rating_without_an_interval_is_drawn_as_a_dot():
+    # bootstrap_resamples = 0 leaves the ratings' intervals empty
+    from bridgerank.pipeline.report.svg import forest
+
+    plot = str(forest(["Ann", "Bob"], [1.5, -0.5], [None, -1.0], [float("nan"), 0.2], "points"))
+    assert plot.count("<circle") == 2
+    assert 'x1="' in plot and "nan" not in plot
