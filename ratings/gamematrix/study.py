@@ -75,8 +75,10 @@ def finding(structure: Structure, noise: NoiseReference | None) -> str:
 
 
 def best_method(rows: Sequence[ProtocolRow]) -> str | None:
-    """Highest held-out sign accuracy, then lowest held-out log-loss."""
-    ranked = [row for row in rows if np.isfinite(row.test)]
+    """Highest held-out sign accuracy, then lowest held-out log-loss, among the methods scored
+    on every hold-out (one scored on the first few only saw other pairs held out)."""
+    most = max((row.seeds for row in rows), default=0)
+    ranked = [row for row in rows if np.isfinite(row.test) and row.seeds == most]
     if not ranked:
         return None
     return min(ranked, key=lambda row: (-round(row.test, 6), row.test_log_loss)).method

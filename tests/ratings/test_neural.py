@@ -206,3 +206,15 @@ def test_the_rate_stage_scores_it_when_asked_and_the_report_shows_it(tmp_path, t
     assert runner.invoke(main, ["report", *options]).exit_code == 0
     html = (tmp_path / "report" / "methods.html").read_text()
     assert "neural decomposition" in html
+
+
+def test_the_best_method_is_chosen_among_those_scored_on_every_hold_out():
+    from bridgerank.ratings.gamematrix.protocol import ProtocolRow
+    from bridgerank.ratings.gamematrix.study import best_method
+
+    rows = [
+        ProtocolRow("g", "elo", 20, 0.8, 0.01, 0.8, 0.60, 0.1, 0.69),
+        ProtocolRow("g", "melo", 20, 0.9, 0.01, 0.9, 0.55, 0.1, 0.69),
+        ProtocolRow("g", "neural", 3, 0.9, 0.01, 0.99, 0.80, 0.1, 0.69),
+    ]
+    assert best_method(rows) == "elo"
