@@ -125,12 +125,6 @@ def gram_schmidt(columns: torch.Tensor) -> torch.Tensor:
     return torch.stack(done[1:], dim=1)
 
 
-def basis_values(network: Any, x: torch.Tensor) -> torch.Tensor:
-    """``f_l(x) = tanh(g_l(x) - g_l(-x)) / 2`` for every value of ``x``: shape (len(x), m)."""
-    column = x.reshape(-1, 1)
-    return 0.5 * (network(column) - network(-column)).tanh()
-
-
 def _rms(x: torch.Tensor) -> torch.Tensor:
     """Root mean square, as a constant: a normaliser that carried gradient would let the
     network lower a hinge by blowing up a few entries instead of fixing the many."""
@@ -159,9 +153,10 @@ def _disk_space(
     return disk / scale, rho / scale, u / root, v / root
 
 
-def _basis_on_grid(torch: Any, basis: Any, disk: torch.Tensor) -> tuple[Any, Any]:
-    """An evenly spaced grid symmetric about 0 that spans ``disk``, and the basis functions on
-    it. Symmetry gives ``g(-x)`` as ``g(x)`` reversed: one call of the network."""
+def basis_on_grid(torch: Any, basis: Any, disk: torch.Tensor) -> tuple[Any, Any]:
+    """An evenly spaced grid symmetric about 0 that spans ``disk``, and the basis functions
+    ``f_l(x) = tanh(g_l(x) - g_l(-x)) / 2`` on it, shape (points, m). Symmetry gives
+    ``g(-x)`` as ``g(x)`` reversed: one call of the network."""
     reach = disk.detach().abs().max().clamp_min(1e-3)
     grid = torch.linspace(-reach, reach, GRID_POINTS, dtype=disk.dtype)
     raw = basis(grid.reshape(-1, 1))
@@ -185,15 +180,14 @@ def _losses(
     potential: torch.Tensor | None,
     target: torch.Tensor,
     permutation: torch.Tensor,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """The four terms on the training entries (``disk``, ``potential`` and ``target`` are
-    flattened to them): reconstruction, potential sign, disk sign, increasing bases; and the
-    basis each entry was fitted with.
+    flattened to them): reconstruction, potential sign, disk sign, increasing bases.
 
     The basis network is evaluated on :data:`GRID_POINTS` values spanning disk space and
     interpolated: it maps one number to ``m``, so its cost need not grow with the entries.
     """
-    grid, on_grid = _basis_on_grid(torch, basis, disk)
+    grid, on_grid = basis_on_grid(torch, basis, disk)
     values = _on_grid(grid, on_grid, disk)  # (E, m)
     chosen = (values - target[:, None]).abs().argmin(dim=1)
     fitted = values.gather(1, chosen[:, None]).squeeze(1)
@@ -220,7 +214,7 @@ def _losses(
     step = on_grid - on_grid[permutation]
     gap = (grid - grid[permutation])[:, None]
     increasing = torch.relu(-step * gap).mean() / (_rms(step) * _rms(gap))
-    return reconstruction, potential_term, sign_term, increasing, chosen
+    return reconstruction, potential_term, sign_term, increasing
 
 
 def _weights_from_neighbours(
@@ -311,7 +305,7 @@ def _fit(
         disk, rho, _, _ = _disk_space(disk_network(features), entries, use_potential)
         potential = (rho[:, None] - rho[None, :])[entries] if use_potential else None
         permutation = torch.randperm(GRID_POINTS, generator=generator)
-        reconstruction, potential_sign, sign, increasing, _ = _losses(
+        reconstruction, potential_sign, sign, increasing = _losses(
             torch, basis, disk[entries], potential, target, permutation
         )
         loss = (
@@ -331,7 +325,7 @@ def _fit(
         upper_rows, upper_columns = np.triu_indices(n, 1)
         every = disk[torch.as_tensor(upper_rows), torch.as_tensor(upper_columns)]
         # The grid spans every pair now, and the functions are read off it as in training.
-        grid, on_grid = _basis_on_grid(torch, basis, every)
+        grid, on_grid = basis_on_grid(torch, basis, every)
         values = _on_grid(grid, on_grid, flat)
         assigned = (values - target[:, None]).abs().argmin(dim=1).numpy()
         every_values = _on_grid(grid, on_grid, every).numpy().astype(float)

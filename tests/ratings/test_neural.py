@@ -78,15 +78,17 @@ def test_gram_schmidt_makes_the_vectors_orthogonal_to_the_constant_and_each_othe
 
 
 def test_the_basis_functions_are_odd_and_inside_a_half(torch):
-    from bridgerank.ratings.gamematrix.neural import _network, basis_values
+    from bridgerank.ratings.gamematrix.neural import GRID_POINTS, _network, basis_on_grid
 
     torch.manual_seed(0)
     network = _network(torch, 1, 3, QUICK)
-    x = torch.linspace(-6, 6, 101)
     with torch.no_grad():
-        values = basis_values(network, x).numpy()
+        grid, values = basis_on_grid(torch, network, torch.tensor([-6.0, 2.0]))
+    grid, values = grid.numpy(), values.numpy()
+    np.testing.assert_allclose(grid, -grid[::-1], atol=1e-6)  # the grid spans -6..6
+    assert grid[0] == -6.0
     np.testing.assert_allclose(values, -values[::-1], atol=1e-6)
-    assert values.shape == (101, 3) and np.all(np.abs(values) < 0.5)
+    assert values.shape == (GRID_POINTS, 3) and np.all(np.abs(values) < 0.5)
 
 
 def test_on_the_spec_toy_game_it_fits_the_training_pairs_and_generalises_less(torch):
