@@ -15,6 +15,7 @@ from bridgerank.bridge.auction import PASSED_OUT, Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX, SEATS
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
+from bridgerank.dds.call_verdicts import judge_calls
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
 from bridgerank.dds.solver import PlayRequest
@@ -50,6 +51,7 @@ class BoardResult:
     reason: str = ""
     cards: list[dict[str, Any]] = field(default_factory=list)
     sides: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
     seats: list[dict[str, Any]] = field(default_factory=list)
     evidence: dict[str, Any] | None = None  # the table_evidence row
     has_play: bool = False
@@ -152,6 +154,31 @@ def analyse_board(
                 vulnerable[1],
                 year,
             )
+            result.calls = [
+                {
+                    "board_id": board["id"],
+                    "call_index": c.index,
+                    "seat": SEATS[c.seat],
+                    "call": c.call,
+                    "ns_dd_score": c.ns_dd_score,
+                    "mistake_types": ",".join(c.kinds),
+                    "alternative": c.alternative,
+                    "alternative_declarer": (
+                        None if c.alternative_declarer is None else SEATS[c.alternative_declarer]
+                    ),
+                    "alternative_score": c.alternative_score,
+                    "actual_score": c.actual_score,
+                    "cost": c.cost,
+                }
+                for c in judge_calls(
+                    board["auction"].split(),
+                    SEAT_INDEX[board["bidstart"]],
+                    auction,
+                    table,
+                    vulnerable,
+                    year,
+                )
+            ]
             result.has_auction = True
     if has_result(board) and table is None and not problems:
         problems.append(table_error or "no double dummy table")

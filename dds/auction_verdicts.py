@@ -21,6 +21,11 @@ The types (thesis Table 3):
 A strain is open to a player only if partner was not the first of the pair to name it, over
 the whole auction (as the thesis's code read it): a strain partner names first after the
 defenders' last bid is closed to this player in the declaring side's alternatives too.
+
+Each alternative is also pinned to a call: the side's last call at which that alternative
+was still a legal call (a higher contract while the auction stood below it, a double while
+the opponents' bid stood undoubled, a pass instead of the bid over the opponents' last bid,
+and so on). That is the call a board page marks: the moment the side let it go for good.
 """
 
 from __future__ import annotations
@@ -65,6 +70,19 @@ class SideVerdict:
     best: dict[str, int] = field(default_factory=dict)
     chosen: tuple[str, ...] = ()
     weight: int = 0
+    # per type in ``best``: the alternative call ("4S", "X", "R", "P"), the seat that would
+    # declare it (a bid only), and the index of the call where it was last available
+    options: dict[str, Alternative] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The better call a side could have made, who would declare it (bids only), and the
+    index in the auction of the call it should have replaced."""
+
+    call: str
+    declarer: int | None
+    at: int
 
 
 def _open_strains(calls: list[str], first_seat: int) -> dict[str, set[int]]:
@@ -78,7 +96,7 @@ def _open_strains(calls: list[str], first_seat: int) -> dict[str, set[int]]:
     return open_to
 
 
-def _declarer_of(calls: list[str], first_seat: int, upto: int) -> int:
+def declarer_of(calls: list[str], first_seat: int, upto: int) -> int:
     """Who would declare the bid at position ``upto``: first of the pair to name its strain."""
     bidder = seat_after(first_seat, upto)
     strain = calls[upto][1]
@@ -97,17 +115,44 @@ def _best_contract(
     vulnerable: bool,
     year: int | None,
     doubled_if_down: bool,
-) -> int | None:
+) -> tuple[int, str, int] | None:
+    """The best score of a contract above rank ``above``, with its bid and declarer (the
+    cheapest such bid, then the first seat N E S W)."""
     best = None
     for bid in CONTRACT_BIDS[above + 1 :]:
         level, strain = int(bid[0]), bid[1]
-        for seat in seats & strains[strain]:
+        for seat in sorted(seats & strains[strain]):
             taken = table.tricks(strain, seat)
             doubled = 1 if doubled_if_down and taken < level + 6 else 0
             value = score(level, strain, doubled, vulnerable, taken, year)
-            if best is None or value > best:
-                best = value
+            if best is None or value > best[0]:
+                best = (value, bid, seat)
     return best
+
+
+def _last_call(calls: list[str], first_seat: int, side: int, legal) -> int:
+    """Index of the side's last call at which ``legal(index)`` held (-1: none)."""
+    for index in range(len(calls) - 1, -1, -1):
+        if seat_after(first_seat, index) % 2 == side and legal(index):
+            return index
+    return -1
+
+
+def _rank_before(calls: list[str], index: int) -> int:
+    """Rank of the highest bid before call ``index`` (-1: none yet)."""
+    return max((BID_RANK[call] for call in calls[:index] if call in BID_RANK), default=-1)
+
+
+def _higher_contract(
+    calls: list[str], first_seat: int, side: int, best: tuple[int, str, int]
+) -> Alternative:
+    """A better contract, pinned to the side's last call made while the auction stood below
+    it."""
+    _, bid, seat = best
+    rank = BID_RANK[bid]
+    return Alternative(
+        bid, seat, _last_call(calls, first_seat, side, lambda i: _rank_before(calls, i) < rank)
+    )
 
 
 def _verdict(side: int, role: str, actual: int, best: dict[str, int]) -> SideVerdict:
@@ -162,7 +207,11 @@ def judge_auction(
             )
             # nothing was bid, so either seat of the side could declare any strain: a best exists
             assert best is not None
-            verdicts.append(_verdict(side, "passed", 0, {"passed_higher_contract": max(best, 0)}))
+            verdict = _verdict(side, "passed", 0, {"passed_higher_contract": max(best[0], 0)})
+            verdict.options["passed_higher_contract"] = _higher_contract(
+                calls, first_seat, side, best
+            )
+            verdicts.append(verdict)
         return verdicts
     declaring = declarer % 2
     defending = 1 - declaring
@@ -173,20 +222,30 @@ def judge_auction(
     defenders = {defending, defending + 2}
     declarers = {declaring, declaring + 2}
 
+    # after the final bid both defenders call (three passes end a legal auction)
+    defenders_last = _last_call(calls, first_seat, defending, lambda i: True)
+
     defence: dict[str, int] = {}
+    options: dict[str, Alternative] = {}
     if doubled == 0:
         defence["defender_missed_current_double"] = -score(
             level, strain, 1, vulnerable[declaring], taken, year
         )
+        options["defender_missed_current_double"] = Alternative("X", None, defenders_last)
     else:
         defence["defender_erroneously_doubled"] = -score(
             level, strain, 0, vulnerable[declaring], taken, year
         )
+        their_double = _last_call(calls, first_seat, defending, lambda i: calls[i] == "X")
+        options["defender_erroneously_doubled"] = Alternative("P", None, their_double)
     higher = _best_contract(
         table, defenders, strains, final_rank, vulnerable[defending], year, doubled_if_down=True
     )
     if higher is not None:
-        defence["defender_missed_higher_contract"] = higher
+        defence["defender_missed_higher_contract"] = higher[0]
+        options["defender_missed_higher_contract"] = _higher_contract(
+            calls, first_seat, defending, higher
+        )
 
     attack: dict[str, int] = {}
     last_defender_bid, redoubled_by_them = None, False
@@ -204,20 +263,28 @@ def judge_auction(
         table, declarers, strains, above, vulnerable[declaring], year, doubled_if_down=True
     )
     if higher is not None:
-        attack["declarer_missed_higher_contract"] = higher
+        attack["declarer_missed_higher_contract"] = higher[0]
+        options["declarer_missed_higher_contract"] = _higher_contract(
+            calls, first_seat, declaring, higher
+        )
     if last_defender_bid is not None:
         bid = calls[last_defender_bid]
-        their_declarer = _declarer_of(calls, first_seat, last_defender_bid)
+        their_declarer = declarer_of(calls, first_seat, last_defender_bid)
         their_tricks = table.tricks(bid[1], their_declarer)
+        # the declaring side's bid over it: where it could have passed or doubled instead
+        over = next(i for i in range(last_defender_bid + 1, len(calls)) if calls[i] in BID_RANK)
 
         def theirs(doubling: int) -> int:
             return -score(int(bid[0]), bid[1], doubling, vulnerable[defending], their_tricks, year)
 
         attack["declarer_missed_doubling_opponents_last_bid"] = theirs(1)
+        options["declarer_missed_doubling_opponents_last_bid"] = Alternative("X", None, over)
         attack["declarer_missed_opponents_last_bid"] = theirs(0)
+        options["declarer_missed_opponents_last_bid"] = Alternative("P", None, over)
         if redoubled_by_them:
             attack["declarer_missed_opponents_last_redouble"] = theirs(2)
-    redoubles = []
+            options["declarer_missed_opponents_last_redouble"] = Alternative("X", None, over)
+    redoubles: list[tuple[int, int]] = []  # (score redoubled, the call that could have been R)
     start = 0 if last_defender_bid is None else last_defender_bid + 1
     pending = None  # our last bid since then, and whether the defenders doubled it
     for index in range(start, len(calls)):
@@ -227,20 +294,34 @@ def judge_auction(
             pending = index if seat % 2 == declaring else None
         elif call == "X" and pending is not None and seat % 2 == defending:
             bid = calls[pending]
-            ours = _declarer_of(calls, first_seat, pending)
-            redoubles.append(
-                score(
-                    int(bid[0]), bid[1], 2, vulnerable[declaring], table.tricks(bid[1], ours), year
-                )
+            ours = declarer_of(calls, first_seat, pending)
+            value = score(
+                int(bid[0]), bid[1], 2, vulnerable[declaring], table.tricks(bid[1], ours), year
             )
+            redoubles.append((value, _last_redouble_chance(calls, first_seat, declaring, index)))
     if redoubles:
-        attack["declarer_missed_redoubling_opponents_erroneous_double"] = max(redoubles)
+        value, at = max(redoubles, key=lambda item: item[0])
+        attack["declarer_missed_redoubling_opponents_erroneous_double"] = value
+        options["declarer_missed_redoubling_opponents_erroneous_double"] = Alternative(
+            "R", None, at
+        )
     if doubled == 2:
         attack["declarer_erroneous_redouble"] = score(
             level, strain, 1, vulnerable[declaring], taken, year
         )
+        ours_redouble = _last_call(calls, first_seat, declaring, lambda i: calls[i] == "R")
+        options["declarer_erroneous_redouble"] = Alternative("P", None, ours_redouble)
     verdicts = [
         _verdict(declaring, "declaring", current, attack),
         _verdict(defending, "defending", -current, defence),
     ]
+    for verdict in verdicts:
+        verdict.options = {kind: options[kind] for kind in verdict.best}
     return sorted(verdicts, key=lambda verdict: verdict.side)
+
+
+def _last_redouble_chance(calls: list[str], first_seat: int, side: int, double: int) -> int:
+    """The side's last call while the opponents' double at ``double`` stood (up to and
+    including the first call after it that is not a pass)."""
+    end = next((i for i in range(double + 1, len(calls)) if calls[i] != "P"), len(calls) - 1)
+    return max(i for i in range(double + 1, end + 1) if seat_after(first_seat, i) % 2 == side)

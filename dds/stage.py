@@ -29,6 +29,7 @@ from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
 from bridgerank.dds.tables import (
     AuctionAnalysis,
     BoardAnalysis,
+    CallAnalysis,
     CardAnalysis,
     DDTable,
     PlayerRates,
@@ -41,7 +42,14 @@ from bridgerank.dds.workers import WORKER_DIED, ChunkResult, plan_chunks, run_ch
 # A board's analysis depends on its fields and on the code a worker runs on it: the analysis
 # module and all it imports (verdicts, counters, scoring, the solver and endplay's version).
 ANALYSIS_MODULE = "bridgerank.dds.analysis"
-_PER_BOARD = (CardAnalysis, AuctionAnalysis, TableEvidence, SeatStats, BoardAnalysis)
+_PER_BOARD = (
+    CardAnalysis,
+    AuctionAnalysis,
+    CallAnalysis,
+    TableEvidence,
+    SeatStats,
+    BoardAnalysis,
+)
 
 
 def _digest(board: dict[str, Any], code: str) -> str:
@@ -103,11 +111,13 @@ def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
             )
         cards = [row for board in result.boards for row in board.cards]
         sides = [row for board in result.boards for row in board.sides]
+        calls = [row for board in result.boards for row in board.calls]
         seats = [row for board in result.boards for row in board.seats]
         evidence = [board.evidence for board in result.boards if board.evidence]
         for model, rows in (
             (CardAnalysis, cards),
             (AuctionAnalysis, sides),
+            (CallAnalysis, calls),
             (TableEvidence, evidence),
             (SeatStats, seats),
         ):
@@ -324,6 +334,7 @@ DDS_STAGE = Stage(
         BoardAnalysis,
         CardAnalysis,
         AuctionAnalysis,
+        CallAnalysis,
         TableEvidence,
         SeatStats,
         PlayerStats,

@@ -65,6 +65,24 @@ class AuctionAnalysis(Base):
     weight: Mapped[int] = mapped_column(Integer)  # score given away
 
 
+class CallAnalysis(Base):
+    """One row per call of an analysed auction (:mod:`dds.call_verdicts`): the contract
+    standing after it at double dummy, and the mistake it made, if any."""
+
+    __tablename__ = "call_analysis"
+    board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
+    call_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[str] = mapped_column(String(1))
+    call: Mapped[str] = mapped_column(String(2))
+    ns_dd_score: Mapped[int] = mapped_column(Integer)  # the standing contract, dd tricks
+    mistake_types: Mapped[str] = mapped_column(Text)  # empty: not a mistake
+    alternative: Mapped[str | None] = mapped_column(String(2))  # the better call
+    alternative_declarer: Mapped[str | None] = mapped_column(String(1))  # for a bid
+    alternative_score: Mapped[int | None] = mapped_column(Integer)  # the side's, dd tricks
+    actual_score: Mapped[int | None] = mapped_column(Integer)  # the side's, contract reached
+    cost: Mapped[float] = mapped_column(Float)  # score given away (a tie splits it)
+
+
 class TableEvidence(Base):
     """Per board with a result: its play and contract against double dummy
     (:mod:`dds.table_evidence`). Scores and IMPs are North-South's."""

@@ -1,6 +1,7 @@
 """What a board page shows, from a board's row and its double dummy verdicts: the four hands,
-the auction in dealer order with each side's verdict, and the play trick by trick with the
-double dummy value after every card. Pure functions of plain rows: the site builder reads the
+the auction in dealer order with the double dummy value after every call, the calls that gave
+points away and each side's verdict, and the play trick by trick with the double dummy value
+after every card. Pure functions of plain rows: the site builder reads the
 database, these arrange what it read.
 """
 
@@ -40,14 +41,40 @@ class PlayedCard:
 
 
 @dataclass
+class AuctionCall:
+    """One call as the auction grid draws it: North-South's double dummy score of the
+    contract standing after it, and, when it gave points away, the verdict in words (None
+    where the dds stage has not analysed the auction)."""
+
+    number: int  # 1 for the first call
+    seat: str
+    text: str
+    ns_dd_score: int | None = None
+    mistake: str | None = None
+    cost: float = 0.0
+
+
+@dataclass
 class BoardView:
     """Everything a board page draws."""
 
     hands: list[Hand]
-    auction_rows: list[list[str]]
+    auction_rows: list[list[AuctionCall | None]]
     verdicts: list[dict[str, Any]]
     tricks: list[list[PlayedCard]] = field(default_factory=list)
     costly: int = 0
+
+    @property
+    def auction_analysed(self) -> bool:
+        """Whether the calls carry double dummy readings."""
+        return any(
+            c is not None and c.ns_dd_score is not None for row in self.auction_rows for c in row
+        )
+
+    @property
+    def costly_calls(self) -> list[AuctionCall]:
+        """The calls that gave points away, in auction order."""
+        return [c for row in self.auction_rows for c in row if c is not None and c.mistake]
 
 
 def show_card(card: str) -> str:
@@ -77,18 +104,55 @@ def hands_of(deal_text: str | None, names: Mapping[str, str]) -> list[Hand]:
     return hands
 
 
-def auction_rows(auction: str | None, dealer: str | None) -> list[list[str]]:
+def auction_rows(
+    auction: str | None, dealer: str | None, analysed: Sequence[Mapping[str, Any]] = ()
+) -> list[list[AuctionCall | None]]:
     """The calls in rows of four under West, North, East, South, starting at the dealer's
-    column (the seats before the dealer left blank)."""
+    column (the seats before the dealer left empty), each with its ``call_analysis`` row's
+    reading where there is one."""
     calls = (auction or "").split()
     if not calls or not dealer or dealer not in AUCTION_COLUMNS:
         return []
-    cells = [""] * AUCTION_COLUMNS.index(dealer) + [_show_call(call) for call in calls]
-    return [cells[start : start + 4] for start in range(0, len(cells), 4)]
+    by_index = {int(row["call_index"]): row for row in analysed}
+    start = AUCTION_COLUMNS.index(dealer)
+    cells: list[AuctionCall | None] = [None] * start
+    for index, call in enumerate(calls):
+        seat = AUCTION_COLUMNS[(start + index) % 4]
+        cell = AuctionCall(index + 1, seat, _show_call(call))
+        row = by_index.get(index)
+        if row is not None:
+            cell.ns_dd_score = int(row["ns_dd_score"])
+            cell.cost = float(row.get("cost") or 0)
+            if row.get("mistake_types"):
+                cell.mistake = call_mistake_words(cell, row)
+        cells.append(cell)
+    return [cells[first : first + 4] for first in range(0, len(cells), 4)]
+
+
+def signed_score(value: int) -> str:
+    """A score with its sign (``+420``, ``-50``), and nothing to sign at zero (``0``)."""
+    return f"{value:+d}" if value else "0"
+
+
+def call_mistake_words(cell: AuctionCall, row: Mapping[str, Any]) -> str:
+    """A call's mistake in a sentence: what it was, the better call, both scores for the
+    side, and the points given away."""
+    side = "N-S" if cell.seat in "NS" else "E-W"
+    kinds = " and ".join(kind.replace("_", " ") for kind in row["mistake_types"].split(","))
+    better = _show_call(row["alternative"] or "")
+    declarer = row.get("alternative_declarer")
+    if isinstance(declarer, str) and declarer:  # a frame's missing value is NaN, not None
+        better += f" by {SEAT_NAMES.get(declarer, declarer)}"
+    return (
+        f"{SEAT_NAMES.get(cell.seat, cell.seat)}'s {cell.text} (call {cell.number}): {kinds}. "
+        f"{better} instead would have scored {signed_score(int(row['alternative_score']))} "
+        f"for {side}, not {signed_score(int(row['actual_score']))}: "
+        f"{cell.cost:g} points given away."
+    )
 
 
 def _show_call(call: str) -> str:
-    names = {"P": "Pass", "X": "Dbl", "XX": "Rdbl"}
+    names = {"P": "Pass", "X": "Dbl", "R": "Rdbl", "XX": "Rdbl"}
     if call in names:
         return names[call]
     if len(call) >= 2 and call[1] in SUIT_SYMBOLS:
@@ -159,6 +223,7 @@ def board_view(
     names: Mapping[str, str],
     cards: Sequence[Mapping[str, Any]],
     auctions: Sequence[Mapping[str, Any]],
+    calls: Sequence[Mapping[str, Any]] = (),
 ) -> BoardView:
     """What the page of ``board`` shows (see the module docstring)."""
     contract = board.get("contract") or ""
@@ -166,7 +231,7 @@ def board_view(
     tricks = tricks_of(board.get("play"), board.get("play_order"), cards, trump)
     return BoardView(
         hands=hands_of(board.get("deal"), names),
-        auction_rows=auction_rows(board.get("auction"), board.get("bidstart")),
+        auction_rows=auction_rows(board.get("auction"), board.get("bidstart"), calls),
         verdicts=side_verdicts(auctions),
         tricks=tricks,
         costly=sum(1 for trick in tricks for card in trick if card.cost_tricks > 0),

@@ -20,7 +20,13 @@ from sqlalchemy.engine import Connection
 # Characters that make a spreadsheet cell a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Tables keyed by board: exported with the board's source file, event and board number.
-BOARD_TABLES = ("boards", "card_analysis", "auction_analysis", "table_evidence")
+BOARD_TABLES = (
+    "boards",
+    "card_analysis",
+    "auction_analysis",
+    "call_analysis",
+    "table_evidence",
+)
 _TRACE = (
     "select b.id as board_id, f.path as source_file, b.event as event, b.board_no as board_no "
     "from boards b join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id"

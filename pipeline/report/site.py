@@ -374,6 +374,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
     """(file name, template context) of every deal page."""
     cards = _grouped(data.cards)
     auctions = _grouped(data.auctions)
+    calls = _grouped(data.calls)
     evidence = data.evidence.set_index("board_id").to_dict("index") if len(data.evidence) else {}
     players: dict[int, dict[str, str]] = {}
     for board_id, seat, player in zip(
@@ -397,7 +398,13 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
             # tables would each parse the deal again
             full = bool(board.get("auction") or board.get("play"))
             view = (
-                board_view(board, names, cards.get(board_id, []), auctions.get(board_id, []))
+                board_view(
+                    board,
+                    names,
+                    cards.get(board_id, []),
+                    auctions.get(board_id, []),
+                    calls.get(board_id, []),
+                )
                 if full
                 else None
             )

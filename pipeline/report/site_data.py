@@ -28,6 +28,7 @@ class SiteData:
     stats: pd.DataFrame  # player_stats plus auction_mistakes
     cards: pd.DataFrame  # card_analysis
     auctions: pd.DataFrame  # auction_analysis
+    calls: pd.DataFrame  # call_analysis
     evidence: pd.DataFrame  # table_evidence
     measures: pd.DataFrame  # player, role, value: per-board measures against double dummy
     history: pd.DataFrame  # player, game, rating: the ranking-probability Elo after each game
@@ -79,6 +80,7 @@ def read_site_data(conn: Connection) -> SiteData:
         stats=stats,
         cards=_table(conn, present, "card_analysis", "select * from card_analysis"),
         auctions=auctions,
+        calls=_table(conn, present, "call_analysis", "select * from call_analysis"),
         evidence=evidence,
         measures=_measures(evidence, seats),
         history=_table(

@@ -24,6 +24,7 @@ from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import (
     AuctionAnalysis,
+    CallAnalysis,
     CardAnalysis,
     PlayerRates,
     PlayerStats,
@@ -58,6 +59,7 @@ REPORTED_TABLES = (
     PlayerRates,
     AuctionAnalysis,
     CardAnalysis,
+    CallAnalysis,
     TableEvidence,
     Rating,
     RatingValidation,
@@ -84,6 +86,7 @@ EXPORTED = (
     "player_stats",
     "player_rates",
     "auction_analysis",
+    "call_analysis",
     "regression_models",
     "regression_coefficients",
     "regression_steps",

@@ -32,6 +32,7 @@ def environment() -> Environment:
     """The Jinja2 environment of the report (autoescape on for every template)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    from bridgerank.pipeline.report.board_view import signed_score
     from bridgerank.pipeline.report.sections import summary_text
 
     env = Environment(
@@ -40,4 +41,5 @@ def environment() -> Environment:
     )
     env.filters["fmt"] = _fmt
     env.filters["summary"] = summary_text
+    env.filters["signed"] = signed_score
     return env

@@ -4,7 +4,7 @@ measures from results alone, and board views (auction rows, trick winners)."""
 import pandas as pd
 import pytest
 
-from bridgerank.pipeline.report.board_view import auction_rows, tricks_of
+from bridgerank.pipeline.report.board_view import auction_rows, board_view, tricks_of
 from bridgerank.pipeline.report.player_view import FieldMeasures, one_in, role_rates, wilson
 
 
@@ -40,15 +40,48 @@ def test_measures_from_results_alone():
 
 
 def test_auction_rows_start_at_the_dealer_and_tricks_know_their_winner():
-    assert auction_rows("1S P 2S P P P", "E") == [
+    rows = auction_rows("1S P 2S P P P", "E")
+    assert [[cell.text if cell else "" for cell in row] for row in rows] == [
         ["", "", "1\u2660", "Pass"],
         ["2\u2660", "Pass", "Pass", "Pass"],
     ]
+    assert [cell.seat for cell in rows[1]] == ["W", "N", "E", "S"]
     # a heart contract: the ruff wins the club trick; at no trumps the ace of clubs would
     ruffed = tricks_of("CA CK H2 C3", "WNES", [], trump="H")[0]
     assert [card.wins for card in ruffed] == [False, False, True, False]
     plain = tricks_of("CA CK H2 C3", "WNES", [])[0]
     assert [card.wins for card in plain] == [True, False, False, False]
+
+
+def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
+    # the dds stage's rows for 1S (N) P 4S P P P with 6S making (tests/dds/test_call_verdicts)
+    standing = [230, 230, 480, 480, 480, 480]
+    analysed = [
+        {"call_index": i, "ns_dd_score": v, "mistake_types": "", "cost": 0.0}
+        for i, v in enumerate(standing)
+    ]
+    analysed[4] |= {
+        "mistake_types": "declarer_missed_higher_contract",
+        "alternative": "6S",
+        "alternative_declarer": "N",
+        "alternative_score": 980,
+        "actual_score": 480,
+        "cost": 500.0,
+    }
+    board = {"auction": "1S P 4S P P P", "bidstart": "N", "contract": "4S", "deal": ""}
+    view = board_view(board, {}, [], [], analysed)
+    assert view.auction_analysed
+    assert [c.ns_dd_score for row in view.auction_rows for c in row if c] == standing
+    (costly,) = view.costly_calls
+    assert (costly.number, costly.seat, costly.text) == (5, "N", "Pass")
+    assert costly.mistake == (
+        "North's Pass (call 5): declarer missed higher contract. 6\u2660 by North instead "
+        "would have scored +980 for N-S, not +480: 500 points given away."
+    )
+    # not analysed (no dds run): calls without readings, and a redouble reads as one
+    plain = board_view(board | {"auction": "1S X R P P P", "contract": "1SR"}, {}, [], [])
+    assert not plain.auction_analysed and not plain.costly_calls
+    assert [c.text for c in plain.auction_rows[0] if c] == ["1\u2660", "Dbl", "Rdbl"]
 
 
 def test_the_glossary_names_every_counter_and_rate_with_a_unit():

@@ -67,6 +67,10 @@ def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     assert "Opening leads" in meredith.read_text() and "the field: 1 in" in meredith.read_text()
     # no name reaches a file name
     assert all(len(page.stem) == 12 for page in players)
+    # every auction read call by call, the costly calls explained under it
+    pages = [page.read_text() for page in boards]
+    assert all("Under each call: N-S's score" in page for page in pages)
+    assert any("points given away." in page and "(call " in page for page in pages)
 
 
 def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):
@@ -81,6 +85,22 @@ def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):
         cards = list(csv.DictReader(handle))
     assert cards and {"source_file", "event", "board_no"} <= set(cards[0])
     assert all(row["cost_tricks"].isdigit() for row in cards)
+    # the calls that gave points away add up to each side's auction verdict
+    with open(folder / "csv" / "call_analysis.csv", newline="") as handle:
+        calls = list(csv.DictReader(handle))
+    with open(folder / "csv" / "auction_analysis.csv", newline="") as handle:
+        sides = list(csv.DictReader(handle))
+    assert calls and {"source_file", "event", "board_no"} <= set(calls[0])
+    given: dict[tuple[str, str], float] = {}
+    for row in calls:
+        side = "NS" if row["seat"] in "NS" else "EW"
+        key = (row["board_id"], side)
+        given[key] = given.get(key, 0.0) + float(row["cost"])
+    assert {key: value for key, value in given.items() if value} == {
+        (row["board_id"], row["side"]): float(row["weight"])
+        for row in sides
+        if row["mistake"] == "1"
+    }
 
 
 def test_stale_exports_are_removed_and_a_missing_site_is_rewritten(hostile_run):
