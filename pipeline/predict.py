@@ -56,6 +56,7 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
                 if board is not None:
                     number += 1
                     board["id"] = number
+                    board["round"] = record.values.get("stage")  # as the rate stage reads it
                     yield board
 
 

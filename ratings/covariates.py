@@ -4,7 +4,10 @@ regulars are the ones who kept coming back, and who reached the later rounds); t
 prior centre can say so instead of placing every unknown player at the field's average.
 
 A covariate maps tables to one row per player (:data:`~bridgerank.ratings.headline.Covariates`);
-the headline computes it on earlier periods only for each table it fits.
+the headline computes it on earlier periods only for each table it fits. Whether the newcomer
+prior is used is chosen on the training data of each fit (:func:`newcomer_choice`): it is
+taken where newcomers are weaker than the regulars; where they are not, only by chance, and
+then with a coefficient near zero.
 """
 
 from __future__ import annotations
@@ -34,3 +37,11 @@ def joined(*covariates: Covariates) -> Covariates:
         return np.hstack([np.asarray(covariate(tables), dtype=float) for covariate in covariates])
 
     return columns
+
+
+def newcomer_choice(covariates: Covariates | None = None) -> tuple[Covariates | None, ...]:
+    """The two priors the headline chooses between (on its training data, see
+    :func:`~bridgerank.ratings.headline.choose_model`): ``covariates`` alone (None: centred
+    on the average player) and the same with :func:`experience` beside them."""
+    with_experience = experience if covariates is None else joined(experience, covariates)
+    return (covariates, with_experience)

@@ -8,8 +8,10 @@ the rest. This is how a pair game is scored, computed from the scores themselves
 recap's own matchpoints, an IMP-scored traveller and a team event's travellers (pairs
 "against the field") are all read alike.
 
-A *session* is an event on one date (an event without dates is one session); a pair's
-session percentage is the mean of its shares over the boards it played there, times 100.
+A *session* is an event on one date. An event without dates is split by its rounds when the
+source names them (a championship's travellers: each round is a match of 16-32 boards, which
+is what a player calls a session), else it is one session. A pair's session percentage is the
+mean of its shares over the boards it played there, times 100.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class FieldTables:
     session : ndarray
         Index into ``sessions``.
     sessions : list of tuple
-        ``(event, date)`` of each session.
+        ``(event, when)`` of each session (see :func:`session_of`).
     period : ndarray
         Index into ``periods`` (when the session was played: its date, else its year).
     periods : list of str
@@ -96,6 +98,17 @@ def period_of(board: Mapping[str, Any]) -> str:
     return str(board.get("year") or "")
 
 
+def session_of(board: Mapping[str, Any]) -> tuple[str, str]:
+    """The session a board was played in: ``(event, when)``, where ``when`` is its date, else
+    its year and round (``round`` as the source named it; none: the year alone)."""
+    period = period_of(board)
+    date = (board.get("date") or "").strip()
+    round_name = (board.get("round") or "").strip()
+    if any(character.isdigit() for character in date) or not round_name:
+        return board["event"], period
+    return board["event"], f"{period} {round_name}"
+
+
 def matchpoint_shares(scores: list[int]) -> list[float]:
     """Each score's share of the other tables beaten (a tie counts half)."""
     k = len(scores)
@@ -142,12 +155,12 @@ def field_tables(
     session_index: dict[tuple[str, str], int] = {}
     rows: list[tuple[str, int, int, float, tuple[int, int, int, int], int]] = []
     group_number = 0
-    for (event, period, _, _), tables in groups.items():
+    for (_, period, _, _), tables in groups.items():
         if len(tables) < min_tables:
             continue
         shares = matchpoint_shares([score for _, score in tables])
-        session = session_index.setdefault((event, period), len(session_index))
         for (board, _), share in zip(tables, shares):
+            session = session_index.setdefault(session_of(board), len(session_index))
             keys = [player_of.get(board[seat], board[seat]) for seat in SEATS]
             if len(set(keys)) != 4:
                 continue

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -266,11 +266,47 @@ def choose_penalty(
     sessions of the latest quarter (session RMSE), and the form variance seen there: the
     variance that puts 80% of those sessions inside their 80% intervals. The middle penalty
     and no form variance when there is too little data."""
+    _, penalty, form = choose_model(tables, (covariates,), penalties)
+    return penalty, form
+
+
+def choose_model(
+    tables: FieldTables,
+    candidates: Sequence[Covariates | None],
+    penalties: tuple[float, ...] = PENALTIES,
+) -> tuple[Covariates | None, float, float]:
+    """As :func:`choose_penalty`, choosing the prior's covariates too: of ``candidates``
+    (None: a prior centred on the average player), the one whose best penalty predicts the
+    latest quarter best. Returns the covariates, the penalty and the form variance; the first
+    candidate when there is too little data to choose."""
     split = latest_quarter(tables)
     if split is None:
-        return penalties[len(penalties) // 2], 0.0
+        return candidates[0], penalties[len(penalties) // 2], 0.0
     early, late = split
-    players = len(tables.players)
+    best: tuple[float, Covariates | None, float, np.ndarray, np.ndarray | None] | None = None
+    for covariates in candidates:
+        penalty, errors, columns = _best_penalty(
+            early, late, len(tables.players), covariates, penalties
+        )
+        score = float(np.mean(errors**2))
+        if best is None or score < best[0]:
+            best = (score, covariates, penalty, errors, columns)
+    assert best is not None  # at least one candidate
+    _, covariates, penalty, errors, columns = best
+    early_fit = _fit_at(early, penalty, covariates, columns)
+    expected = _session_variance(early_fit, pair_sessions(late))
+    return covariates, penalty, form_variance(errors, expected)
+
+
+def _best_penalty(
+    early: FieldTables,
+    late: FieldTables,
+    players: int,
+    covariates: Covariates | None,
+    penalties: tuple[float, ...],
+) -> tuple[float, np.ndarray, np.ndarray | None]:
+    """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
+    errors at it, and the past covariate columns of ``early`` (None without covariates)."""
     test_design = Design.of(late, players)
     actual = pair_sessions(late).percent
     columns = past_columns(early, covariates) if covariates else None
@@ -280,9 +316,7 @@ def choose_penalty(
         predicted = pair_percent(late, test_design.predict(_strengths(design, coefficients, z)))
         errors.append(predicted - actual)
     best = int(np.argmin([np.mean(error**2) for error in errors]))
-    early_fit = _fit_at(early, penalties[best], covariates, columns)
-    expected = _session_variance(early_fit, pair_sessions(late))
-    return penalties[best], form_variance(errors[best], expected)
+    return penalties[best], errors[best], columns
 
 
 def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
@@ -314,12 +348,20 @@ def _fit_at(
 
 
 def fit_headline(
-    tables: FieldTables, penalty: float | None = None, covariates: Covariates | None = None
+    tables: FieldTables,
+    penalty: float | None = None,
+    covariates: Covariates | None = None,
+    candidates: Sequence[Covariates | None] | None = None,
 ) -> HeadlineFit:
     """Fit the headline rating on ``tables``; penalty and form variance are chosen on them
-    unless ``penalty`` is given (then no form variance)."""
+    unless ``penalty`` is given (then no form variance). Without a penalty, ``candidates``
+    (covariate sets, None for none) has the prior's covariates chosen on the tables too
+    (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
+    whether any were."""
     form = 0.0
-    if penalty is None:
+    if penalty is None and candidates is not None:
+        covariates, penalty, form = choose_model(tables, candidates)
+    elif penalty is None:
         penalty, form = choose_penalty(tables, covariates=covariates)
     fit = _fit_at(tables, penalty, covariates)
     fit.form_variance = form

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from sqlalchemy import Connection, delete, select
 
 from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import TableEvidence
@@ -89,11 +90,15 @@ def _evidence(conn: Connection) -> BoardEvidence:
 
 
 def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
-    """The boards (:data:`BOARD_COLUMNS`), each raw name's player name, and the WBF
+    """The boards (:data:`BOARD_COLUMNS` and ``round``), each raw name's player name, and the WBF
     masterpoints of the matched players by player name."""
+    # the round a source named (a championship's "round 7"): the session of an undated event
+    columns = [getattr(Board, c) for c in BOARD_COLUMNS] + [
+        RawBoard.__table__.c.stage.label("round")
+    ]
     boards = [
         dict(row)
-        for row in conn.execute(select(*(getattr(Board, c) for c in BOARD_COLUMNS))).mappings()
+        for row in conn.execute(select(*columns).join(RawBoard, RawBoard.id == Board.id)).mappings()
     ]
     names = dict(
         conn.execute(
@@ -161,7 +166,7 @@ def run(context: StageContext) -> dict[str, Any]:
 RATE_STAGE = Stage(
     name="rate",
     run=run,
-    reads=(Board,),
+    reads=(Board, RawBoard),
     optional_reads=(NameMatch, Player, WbfPlayer, TableEvidence),
     writes=(
         Rating,

@@ -5,9 +5,10 @@ validation of held-out sessions against the baselines, and the ceiling - the row
 Once the dds stage has run, a variant of the headline whose players' prior centres move with
 their past double dummy measures (:mod:`dd_prior`) is validated beside it, as the row
 ``headline_dd``: the thesis's question - do double dummy mistakes reveal skill that results
-do not? - answered on held-out sessions. The row ``headline_experience`` does the same with
-the number of sessions each player had played (:mod:`covariates`). Both use each player's
-measures from earlier dates only.
+do not? - answered on held-out sessions. Each fit of the headline chooses on its training
+data whether a newcomer prior (the number of sessions each player had played,
+:mod:`covariates`) moves the prior centres; the row ``headline_plain`` never uses it, to show
+what that choice adds. Covariates are each player's measures from earlier dates only.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Hashable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.ratings.ceiling import ceiling
-from bridgerank.ratings.covariates import experience
+from bridgerank.ratings.covariates import newcomer_choice
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline import fit_headline
@@ -37,9 +38,9 @@ MIN_PERIODS = 4
 # it when the dds stage left evidence on at least this share of the tables.
 MIN_EVIDENCE_COVERAGE = 0.5
 DD_METHOD = "headline_dd"
-# The headline with each player's past number of sessions as prior centre: do newcomers
-# play below the regulars beyond what their results show?
-EXPERIENCE_METHOD = "headline_experience"
+# The headline whose prior is always centred on the average player, never moved by the
+# newcomer prior: what choosing that prior adds.
+PLAIN_METHOD = "headline_plain"
 WBF_METHOD = "headline_wbf"
 # WBF points are a baseline (and a prior centre) when at least this share of the players are
 # on the lists: a club's three listed players say nothing of the other 462.
@@ -82,7 +83,7 @@ def headline_study(
     if len(tables) == 0:
         results.summary = {"tables": 0, "note": "no deal played at enough tables of one event"}
         return results
-    fit = fit_headline(tables)
+    fit = fit_headline(tables, candidates=newcomer_choice())
     sessions = pair_sessions(tables)
     boards_of = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     played = np.zeros(len(tables.players), dtype=np.int64)
@@ -104,6 +105,8 @@ def headline_study(
         "players": len(tables.players),
         "sessions": len(tables.sessions),
         "penalty": fit.penalty,
+        # chosen on the tables' latest quarter: do newcomers start below the regulars?
+        "newcomer_prior": None if fit.coefficients is None else float(fit.coefficients[0]),
         # what a forecast of a new event needs besides the ratings (bridgerank predict)
         "residual_variance": fit.residual_variance,
         "form_variance": fit.form_variance,
@@ -119,7 +122,7 @@ def headline_study(
         methods[WBF_METHOD] = headline_method(
             lambda train: np.log1p([[points.get(str(p), 0.0)] for p in train.players])
         )
-    methods[EXPERIENCE_METHOD] = headline_method(experience)
+    methods[PLAIN_METHOD] = headline_method(newcomers=False)
     if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
         methods[DD_METHOD] = headline_method(evidence.player_measures)
     run = walk_forward(tables, methods, progress=progress)

@@ -10,11 +10,12 @@ bootstrap intervals by session, and against the ceiling the data allow (:mod:`ce
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 from scipy import stats
 
+from bridgerank.ratings.covariates import newcomer_choice
 from bridgerank.ratings.field import (
     FieldTables,
     SessionScores,
@@ -92,13 +93,17 @@ def _choose(train: FieldTables, grid, fit_predict) -> float:
     return grid[int(np.argmin(errors))]
 
 
-def headline_method(covariates: Covariates | None = None) -> Method:
+def headline_method(covariates: Covariates | None = None, newcomers: bool = True) -> Method:
     """The headline rating (:mod:`bridgerank.ratings.headline`), with prediction variances
     (:func:`~bridgerank.ratings.headline.predict_sessions`); ``covariates`` move each
-    player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`)."""
+    player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`), and
+    with ``newcomers`` each fit chooses on its training data whether the newcomer prior
+    (:func:`~bridgerank.ratings.covariates.newcomer_choice`) joins them."""
+    candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
-        percent, variance = predict_sessions(fit_headline(train, covariates=covariates), test)
+        fit = fit_headline(train, covariates=covariates, candidates=candidates)
+        percent, variance = predict_sessions(fit, test)
         return Prediction(percent, variance)
 
     return predict
@@ -116,24 +121,37 @@ def _ranking_games(tables: FieldTables) -> Games:
     return Games(list(range(len(tables.players))), members, places)
 
 
-def elo_method(kind: str) -> Method:
+def elo_methods(kind: str) -> tuple[Method, Method]:
     """Multiplayer Elo (``elo``: multielo; ``dlo``: ranking-probability Elo) replayed over
-    the training deals; a pair's expected share at a table is its expected fraction of the
-    same-direction pairs beaten. K is calibrated (prequential loss) on the first training
-    set it sees and kept for the later, larger ones: a fresh method per walk-forward."""
+    the training deals, as two predictions: a pair's expected share at a table is its expected
+    fraction of the same-direction pairs beaten, judged by its own rating alone, and (the
+    second) by its rating minus its opponents' at that table - in a field matchpointed on one
+    deal, who sat opposite moves a pair's score, and the headline counts it, so a fair
+    baseline does too. K is calibrated (prequential loss) on the first training set it sees
+    and kept for the later, larger ones; both predictions share one replay per training set."""
     calibrated: list[float] = []
+    latest: dict[str, Any] = {}
 
-    def predict(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
-        games = _ranking_games(train)
-        if not calibrated:
-            calibrated.append(calibrate(games, kind)[0])
-        ratings = replay(games, kind, calibrated[0]).ratings
-        ns = _expected_beaten(test, ratings, (0, 1))
-        ew = _expected_beaten(test, ratings, (2, 3))
-        return Prediction(pair_percent(test, ns, ew))
+    def ratings_of(train: FieldTables) -> np.ndarray:
+        key = (len(train), int(train.period.max()))
+        if latest.get("key") != key:
+            games = _ranking_games(train)
+            if not calibrated:
+                calibrated.append(calibrate(games, kind)[0])
+            latest.update(key=key, ratings=replay(games, kind, calibrated[0]).ratings)
+        return latest["ratings"]
 
-    predict.__name__ = kind
-    return predict
+    def predictor(opponents: bool) -> Method:
+        def predict(train: FieldTables, test: FieldTables, sessions: SessionScores) -> Prediction:
+            ratings = ratings_of(train)
+            ns = _expected_beaten(test, ratings, (0, 1), (2, 3) if opponents else ())
+            ew = _expected_beaten(test, ratings, (2, 3), (0, 1) if opponents else ())
+            return Prediction(pair_percent(test, ns, ew))
+
+        predict.__name__ = f"{kind}_opponents" if opponents else kind
+        return predict
+
+    return predictor(False), predictor(True)
 
 
 def _deal_slices(tables: FieldTables) -> list[np.ndarray]:
@@ -144,8 +162,10 @@ def _deal_slices(tables: FieldTables) -> list[np.ndarray]:
     return np.split(order, starts[1:])
 
 
-def _expected_beaten(tables: FieldTables, ratings: np.ndarray, seats) -> np.ndarray:
+def _expected_beaten(tables: FieldTables, ratings: np.ndarray, seats, opponents=()) -> np.ndarray:
     team = ratings[tables.seats[:, list(seats)]].mean(axis=1)
+    if opponents:
+        team = team - ratings[tables.seats[:, list(opponents)]].mean(axis=1)
     out = np.empty(len(team))
     for rows in _deal_slices(tables):
         values = team[rows]
@@ -179,14 +199,15 @@ def wbf_points_method(points: Mapping[str, float]) -> Method:
 
 def default_methods() -> dict[str, Method]:
     """The headline rating and its baselines, fresh (Elo's K is calibrated once per run)."""
-    return {
+    methods: dict[str, Method] = {
         "headline": headline_method(),
         "coin": coin,
         "win_rate": win_rate,
         "shrunk_mean": shrunk_mean,
-        "elo": elo_method("elo"),
-        "dlo": elo_method("dlo"),
     }
+    for kind in ("elo", "dlo"):
+        methods[kind], methods[f"{kind}_opponents"] = elo_methods(kind)
+    return methods
 
 
 # --- scoring -------------------------------------------------------------------------------

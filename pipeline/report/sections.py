@@ -8,6 +8,7 @@ template of the others.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -57,13 +58,16 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
 
 # What each method of the held-out table is, for a reader who knows none of them.
 _METHOD_NAMES = {
-    "headline": "headline rating (player strengths, ridge, centred on the field)",
+    "headline": "headline rating (player strengths, ridge, centred on the field; "
+    "newcomer prior when the training data choose it)",
     "headline_dd": "headline with past double dummy measures as each player's prior centre",
-    "headline_experience": "headline with the sessions each player had played as prior centre",
+    "headline_plain": "headline with its prior always centred on the average player",
     "shrunk_mean": "each player's mean matchpoint share, shrunk toward 50%",
     "win_rate": "share of other tables beaten",
     "elo": "multiplayer Elo (multielo)",
     "dlo": "multiplayer Elo by ranking probabilities",
+    "elo_opponents": "multiplayer Elo (multielo), less the opponents' Elo at the table",
+    "dlo_opponents": "Elo by ranking probabilities, less the opponents' at the table",
     "wbf_points": "WBF open masterpoints (a line in the pair's summed log points)",
     "headline_wbf": "headline with WBF masterpoints as each player's prior centre",
     "coin": "everyone 50%",
@@ -109,7 +113,13 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         "summary": summary,
         "headline": rows.get("headline"),
         "dd": rows.get("headline_dd"),
-        "experience": rows.get("headline_experience"),
+        "plain": rows.get("headline_plain"),
+        # the newcomer prior's coefficient, as the points a regular of 20 sessions starts with
+        "regular_edge": (
+            None
+            if summary.get("newcomer_prior") is None
+            else 100 * summary["newcomer_prior"] * math.log1p(20)
+        ),
         "wbf": rows.get("wbf_points"),
         "matches": matches,
     }

@@ -323,3 +323,113 @@ def test_form_variance_puts_80_percent_of_sessions_inside_their_intervals():
     assert inside.mean() == pytest.approx(0.8, abs=0.002)
     # errors smaller than expected: nothing to add
     assert form_variance(errors / 3, expected) == 0.0
+
+
+def test_an_undated_championship_has_its_rounds_as_sessions():
+    from bridgerank.ratings.field import session_of
+
+    # Valet's travellers: no date, a year and a round; a club's recap: a date (its sections
+    # are one session); a record with neither: the event in its year
+    assert session_of(
+        {"event": "2009-World/Men", "date": "", "year": 2009, "round": "round 7"}
+    ) == (
+        "2009-World/Men",
+        "2009 round 7",
+    )
+    assert session_of(
+        {"event": "Club", "date": "2017.01.02", "year": 2017, "round": "Section A"}
+    ) == ("Club", "2017.01.02")
+    assert session_of({"event": "Old", "date": "?", "year": 1955}) == ("Old", "1955")
+    boards = [
+        _board(1, "4S", "N", 10, date="") | {"round": "round 1"},
+        _board(2, "4S", "N", 11, date="") | {"round": "round 1"},
+        _board(3, "4S", "N", 9, date="") | {"round": "round 1"},
+        _board(4, "3N", "N", 9, date="", board=2) | {"round": "round 2"},
+        _board(5, "3N", "N", 8, date="", board=2) | {"round": "round 2"},
+        _board(6, "3N", "N", 10, date="", board=2) | {"round": "round 2"},
+    ]
+    tables = field_tables(boards, {})
+    assert tables.sessions == [("Club pairs", "2017 round 1"), ("Club pairs", "2017 round 2")]
+    assert tables.periods == ["2017"]  # one year: the walk-forward refits by year
+    assert sorted(set(pair_sessions(tables).session.tolist())) == [0, 1]
+
+
+def _with_newcomers(weaker: float, seed: int = 4):
+    """Simulated sessions where players join over time; a newcomer's first sessions are
+    ``weaker`` below the strength they settle at (shares from the model plus noise)."""
+    rng = np.random.default_rng(seed)
+    players, periods, tables_per_deal = 120, 24, 8
+    truth = rng.normal(0, 0.04, players)
+    joined_at = rng.integers(0, periods, players)
+    joined_at[:40] = 0  # enough players for the first deals
+    played = np.zeros(players)
+    seats, share, group, period = [], [], [], []
+    deal = 0
+    for when in range(periods):
+        present = np.flatnonzero(joined_at <= when)
+        for _ in range(12):
+            chosen = rng.choice(present, 4 * tables_per_deal, replace=False).reshape(-1, 4)
+            strength = truth[chosen] - weaker * np.exp(-played[chosen] / 2)
+            d = strength @ np.array([1, 1, -1, -1])
+            scores = d + rng.normal(0, 0.1, tables_per_deal)
+            ranks = (scores[:, None] > scores[None, :]).sum(axis=1) / (tables_per_deal - 1)
+            seats.extend(chosen.tolist())
+            share.extend(ranks)
+            group.extend([deal] * tables_per_deal)
+            period.extend([when] * tables_per_deal)
+            deal += 1
+        played[present] += 1
+    count = len(share)
+    return FieldTables(
+        players=list(range(players)),
+        seats=np.array(seats),
+        share=np.array(share, dtype=float),
+        group=np.array(group),
+        session=np.array(period),
+        sessions=[("sim", str(i)) for i in range(periods)],
+        period=np.array(period),
+        periods=[f"{i:02d}" for i in range(periods)],
+        board=np.arange(count),
+    )
+
+
+def test_the_newcomer_prior_is_chosen_where_newcomers_are_weaker():
+    from bridgerank.ratings.covariates import experience, newcomer_choice
+    from bridgerank.ratings.headline import choose_model
+
+    def regular_edge(fit):
+        """What a regular of 20 sessions starts above a newcomer, in shares."""
+        return 0.0 if fit.coefficients is None else fit.coefficients[0] * np.log1p(20)
+
+    weaker = _with_newcomers(weaker=0.08)
+    chosen, _, _ = choose_model(weaker, newcomer_choice())
+    assert chosen is experience
+    assert regular_edge(fit_headline(weaker, candidates=newcomer_choice())) > 0.1
+    # where newcomers are as strong as they will be, the latest quarter picks the prior only
+    # by chance, and then it moves nobody far
+    for seed in (4, 5, 6):
+        fit = fit_headline(_with_newcomers(weaker=0.0, seed=seed), candidates=newcomer_choice())
+        assert abs(regular_edge(fit)) < 0.02, seed
+
+
+def test_elo_with_opponents_counts_who_sat_opposite():
+    from bridgerank.ratings.walkforward import _expected_beaten
+
+    # one deal at two tables: the same North-South strength, East-West 0 at table 1 and
+    # 400 at table 2. Alone, both North-South pairs expect half; with the opponents, the
+    # pair that met the weaker East-West expects to beat the other by 10:1.
+    tables = FieldTables(
+        players=list(range(8)),
+        seats=np.array([[0, 1, 2, 3], [4, 5, 6, 7]]),
+        share=np.array([0.5, 0.5]),
+        group=np.array([0, 0]),
+        session=np.array([0, 0]),
+        sessions=[("e", "1")],
+        period=np.array([0, 0]),
+        periods=["1"],
+        board=np.array([1, 2]),
+    )
+    ratings = np.array([0, 0, 0, 0, 0, 0, 400, 400], dtype=float)
+    assert _expected_beaten(tables, ratings, (0, 1)).tolist() == [0.5, 0.5]
+    ns = _expected_beaten(tables, ratings, (0, 1), (2, 3))
+    assert ns.tolist() == pytest.approx([10 / 11, 1 / 11])
