@@ -15,7 +15,7 @@ from bridgerank.bridge.auction import PASSED_OUT, Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX, SEATS
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
-from bridgerank.dds.call_verdicts import judge_calls
+from bridgerank.dds.call_verdicts import CallVerdict, judge_calls
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
 from bridgerank.dds.solver import PlayRequest
@@ -77,6 +77,24 @@ def needs_table(board: Mapping[str, Any]) -> bool:
     """Whether a board's analysis uses its deal's table: the auction's verdict does, and so
     does the evidence of any board with a result (:mod:`dds.table_evidence`)."""
     return (bool(board["auction"]) and bool(board["bidstart"])) or has_result(board)
+
+
+def _call_row(board_id: int, call: CallVerdict) -> dict[str, Any]:
+    """A ``call_analysis`` row."""
+    declarer = call.alternative_declarer
+    return {
+        "board_id": board_id,
+        "call_index": call.index,
+        "seat": SEATS[call.seat],
+        "call": call.call,
+        "ns_dd_score": call.ns_dd_score,
+        "mistake_types": ",".join(call.kinds),
+        "alternative": call.alternative,
+        "alternative_declarer": None if declarer is None else SEATS[declarer],
+        "alternative_score": call.alternative_score,
+        "actual_score": call.actual_score,
+        "cost": call.cost,
+    }
 
 
 def analyse_board(
@@ -154,31 +172,15 @@ def analyse_board(
                 vulnerable[1],
                 year,
             )
-            result.calls = [
-                {
-                    "board_id": board["id"],
-                    "call_index": c.index,
-                    "seat": SEATS[c.seat],
-                    "call": c.call,
-                    "ns_dd_score": c.ns_dd_score,
-                    "mistake_types": ",".join(c.kinds),
-                    "alternative": c.alternative,
-                    "alternative_declarer": (
-                        None if c.alternative_declarer is None else SEATS[c.alternative_declarer]
-                    ),
-                    "alternative_score": c.alternative_score,
-                    "actual_score": c.actual_score,
-                    "cost": c.cost,
-                }
-                for c in judge_calls(
-                    board["auction"].split(),
-                    SEAT_INDEX[board["bidstart"]],
-                    auction,
-                    table,
-                    vulnerable,
-                    year,
-                )
-            ]
+            calls = judge_calls(
+                board["auction"].split(),
+                SEAT_INDEX[board["bidstart"]],
+                auction,
+                table,
+                vulnerable,
+                year,
+            )
+            result.calls = [_call_row(board["id"], call) for call in calls]
             result.has_auction = True
     if has_result(board) and table is None and not problems:
         problems.append(table_error or "no double dummy table")
