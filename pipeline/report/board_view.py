@@ -63,6 +63,7 @@ class BoardView:
     verdicts: list[dict[str, Any]]
     tricks: list[list[PlayedCard]] = field(default_factory=list)
     costly: int = 0
+    claim: str | None = None
 
     @property
     def auction_analysed(self) -> bool:
@@ -182,6 +183,25 @@ def side_verdicts(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return verdicts
 
 
+def claim_words(claim: Any, cards: Sequence[Mapping[str, Any]]) -> str | None:
+    """A claim judged as the dds stage judges it, in a sentence: the tricks claimed against
+    what double dummy gives declarer's side after the last card played (None: no claim
+    before the last trick, or the play not analysed)."""
+    if claim is None or claim != claim or not cards or len(cards) >= 52:  # NaN: no claim
+        return None
+    claimed = int(claim)
+    last = int(max(cards, key=lambda row: row["card_index"])["dd_after"])
+    said = f"Declarer claimed {claimed} trick{'s' if claimed != 1 else ''} after {len(cards)} cards"
+    if claimed == last:
+        return f"{said}: exactly what double dummy gives from there."
+    if claimed > last:
+        return (
+            f"{said}; with the best defence from there declarer's side takes {last}: "
+            f"the defenders conceded {claimed - last} too many."
+        )
+    return f"{said}; double dummy takes {last} from there: declarer gave away {last - claimed}."
+
+
 def tricks_of(
     play: str | None, order: str | None, cards: Sequence[Mapping[str, Any]], trump: str = ""
 ) -> list[list[PlayedCard]]:
@@ -235,4 +255,5 @@ def board_view(
         verdicts=side_verdicts(auctions),
         tricks=tricks,
         costly=sum(1 for trick in tricks for card in trick if card.cost_tricks > 0),
+        claim=claim_words(board.get("claim"), cards),
     )

@@ -84,6 +84,22 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
     assert [c.text for c in plain.auction_rows[0] if c] == ["1\u2660", "Dbl", "Rdbl"]
 
 
+def test_a_claim_is_judged_against_the_last_double_dummy_value():
+    from bridgerank.pipeline.report.board_view import claim_words
+
+    cards = [{"card_index": i, "dd_after": 9} for i in range(40)]
+    assert claim_words(10, cards) == (
+        "Declarer claimed 10 tricks after 40 cards; with the best defence from there "
+        "declarer's side takes 9: the defenders conceded 1 too many."
+    )
+    assert claim_words(8, cards).endswith("double dummy takes 9 from there: declarer gave away 1.")
+    assert claim_words(9, cards).endswith(": exactly what double dummy gives from there.")
+    # no claim, a play not analysed, or all 52 cards played: nothing to judge
+    assert claim_words(None, cards) is None and claim_words(float("nan"), cards) is None
+    assert claim_words(9, []) is None
+    assert claim_words(9, [{"card_index": i, "dd_after": 9} for i in range(52)]) is None
+
+
 def test_the_glossary_names_every_counter_and_rate_with_a_unit():
     from bridgerank.dds.counters import COUNTERS, RATES
     from bridgerank.pipeline.report.glossary import glossary
