@@ -172,6 +172,13 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
     for baseline in ("elo", "dlo", "win_rate", "shrunk_mean"):
         assert rows[baseline].pearson_gain_low > 0, baseline
         assert rows[baseline].rmse_gain_low > 0, baseline
+    # the Elos told who sat opposite come closer, and still lose
+    for baseline in ("elo_opponents", "dlo_opponents"):
+        assert rows[baseline].pearson > rows[baseline.split("_")[0]].pearson, baseline
+        assert rows[baseline].pearson_gain > 0 and rows[baseline].rmse_gain_low > 0, baseline
+    # the newcomer prior, chosen per fit on the training dates: within chance on club sessions
+    plain = rows["headline_plain"]
+    assert plain.pearson_gain_low < 0 < plain.pearson_gain_high
     assert 0.78 <= headline.coverage_80 <= 0.82
     # the thesis's question, answered on held-out sessions: the players' past double dummy
     # measures as their prior centres change the correlation by less than chance does here
