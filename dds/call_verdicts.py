@@ -81,18 +81,12 @@ def judge_calls(
 
     Parameters
     ----------
-    calls : list of str
-        A legal auction in canonical calls.
-    first_seat : int
-        Seat of the first call.
+    calls, first_seat, table, year
+        As :func:`~dds.auction_verdicts.judge_auction` took them.
     verdicts : list of SideVerdict
-        Both sides' verdicts on this auction (:func:`~dds.auction_verdicts.judge_auction`).
-    table : DDTable
-        The deal's double dummy table.
+        Both sides' verdicts on this auction, as it returned them.
     vulnerable : tuple of bool
         North-South's and East-West's vulnerability.
-    year : int or None
-        For the undertrick table.
 
     Returns
     -------
