@@ -133,6 +133,9 @@ def test_boards_whose_worker_died_are_analysed_by_the_next_run(tmp_path, monkeyp
     assert "dds: up to date" in _run(tmp_path, "--config", settings)
 
 
+# slow: tests/dds/test_dask_cluster.py compares a whole database made on a real cluster (with a
+# worker killed mid-run) with loky's, a superset of this check; run with -m slow
+@pytest.mark.slow
 def test_dask_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     loky_run = tmp_path / "loky"
