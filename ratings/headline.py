@@ -257,28 +257,17 @@ def _session_variance(fit: HeadlineFit, sessions: SessionScores) -> np.ndarray:
     return 100**2 * (rating + fit.residual_variance / sessions.boards) + fit.form_variance
 
 
-def choose_penalty(
-    tables: FieldTables,
-    penalties: tuple[float, ...] = PENALTIES,
-    covariates: Covariates | None = None,
-) -> tuple[float, float]:
-    """The penalty whose fit on the earlier three quarters of the periods best predicts the
-    sessions of the latest quarter (session RMSE), and the form variance seen there: the
-    variance that puts 80% of those sessions inside their 80% intervals. The middle penalty
-    and no form variance when there is too little data."""
-    _, penalty, form = choose_model(tables, (covariates,), penalties)
-    return penalty, form
-
-
 def choose_model(
     tables: FieldTables,
     candidates: Sequence[Covariates | None],
     penalties: tuple[float, ...] = PENALTIES,
 ) -> tuple[Covariates | None, float, float]:
-    """As :func:`choose_penalty`, choosing the prior's covariates too: of ``candidates``
-    (None: a prior centred on the average player), the one whose best penalty predicts the
-    latest quarter best. Returns the covariates, the penalty and the form variance; the first
-    candidate when there is too little data to choose."""
+    """The prior's covariates and penalty whose fit on the earlier three quarters of the
+    periods best predicts the sessions of the latest quarter (session RMSE): of
+    ``candidates`` (None: a prior centred on the average player), each at its best penalty.
+    Returns the covariates, the penalty, and the form variance seen there: the variance that
+    puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
+    penalty and no form variance when there is too little data."""
     split = latest_quarter(tables)
     if split is None:
         return candidates[0], penalties[len(penalties) // 2], 0.0
@@ -359,10 +348,9 @@ def fit_headline(
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
     whether any were."""
     form = 0.0
-    if penalty is None and candidates is not None:
-        covariates, penalty, form = choose_model(tables, candidates)
-    elif penalty is None:
-        penalty, form = choose_penalty(tables, covariates=covariates)
+    if penalty is None:
+        choices = (covariates,) if candidates is None else candidates
+        covariates, penalty, form = choose_model(tables, choices)
     fit = _fit_at(tables, penalty, covariates)
     fit.form_variance = form
     return fit
