@@ -184,7 +184,9 @@ def store_errors(url: str) -> Iterator[None]:
     """Turn the database's, the driver's and the disk's failures into :class:`StoreError`
     (also those of the files a stage writes beside the database: the report, the CSVs).
 
-    Programming errors (a bad query) are not caught: they are bugs and keep their traceback.
+    Any other database error (a broken constraint, a statement the database refuses) is a
+    bug of bridgerank's, and also one line: the stage's transaction is rolled back, so nothing
+    of it is stored and everything committed before is kept.
     """
     try:
         yield
@@ -198,9 +200,13 @@ def store_errors(url: str) -> Iterator[None]:
     ) as problem:
         message, hint = _hint_for(problem, url)
         raise StoreError(message, hint) from problem
+    except (exc.IntegrityError, exc.ProgrammingError) as problem:
+        text = str(problem.orig or problem).strip().splitlines()[0]
+        raise StoreError(
+            f"database error (a bug in bridgerank; please report it): {text}",
+            "Nothing of the failed stage was stored; the stages before it are kept",
+        ) from problem
     except exc.DatabaseError as problem:  # e.g. "file is not a database"
-        if isinstance(problem, (exc.IntegrityError, exc.ProgrammingError)):
-            raise
         message, hint = _hint_for(problem, url)
         raise StoreError(message, hint) from problem
 

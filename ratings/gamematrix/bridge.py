@@ -21,10 +21,13 @@ from typing import Any, Hashable, Iterable, Mapping
 import numpy as np
 
 from bridgerank.bridge.scoring import imps
+from bridgerank.cleaning.match.names import is_robot
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.games import ns_score, team_games
 
 SEATS = ("north", "south", "east", "west")
+# Marks a team name among the players of :func:`_team_of`'s union-find.
+_NAMED = "team name"
 
 
 @dataclass
@@ -86,7 +89,12 @@ def pair_game(
             won[pair] += wins + ties / 2
             compared[pair] += len(pairs) - 1
             played[pair] += 1
-    qualified = [pair for pair in played if played[pair] >= min_boards]
+    # a robot is no player to rank: "GIB 2.6.3 & Hervé" is not one of the strongest pairs
+    qualified = [
+        pair
+        for pair in played
+        if played[pair] >= min_boards and not any(is_robot(player) for player in pair)
+    ]
     qualified.sort(key=lambda pair: (-won[pair] / compared[pair], pair))
     chosen = qualified[:top]
     if len(chosen) < 3:
@@ -114,7 +122,8 @@ def pair_game(
 
 
 def _team_of(games: list, by_id: Mapping[int, Mapping[str, Any]]) -> dict[tuple, int]:
-    """Within each event, the players who sat on one side of a match together, joined."""
+    """Within each event, the players who sat on one side of a match together, joined, and
+    the line-ups that carry the same team name."""
     parent: dict[tuple, tuple] = {}
 
     def root(item: tuple) -> tuple:
@@ -125,11 +134,15 @@ def _team_of(games: list, by_id: Mapping[int, Mapping[str, Any]]) -> dict[tuple,
         return item
 
     for game in games:
-        event = by_id[game.board_ids[0]]["event"]
-        for side in (game.team_a, game.team_b):
+        open_room = by_id[game.board_ids[0]]
+        event = open_room["event"]
+        names = (open_room.get("home_team"), open_room.get("visit_team"))
+        for side, name in zip((game.team_a, game.team_b), names):
             first = root((event, side[0]))
             for player in side[1:]:
                 parent[root((event, player))] = first
+            if name:  # line-ups of one event under one team name are one team
+                parent[root((event, (_NAMED, name)))] = root(first)
     roots: dict[tuple, int] = {}
     return {item: roots.setdefault(root(item), len(roots)) for item in list(parent)}
 
@@ -176,7 +189,7 @@ def team_game_matrices(
             else:
                 ties[i, j] += 1
                 ties[j, i] += 1
-        labels = [_team_label(names[team], number) for number, team in enumerate(teams)]
+        labels = _team_labels([names[team] for team in teams])
         matrix = GameMatrix.from_counts(wins, ties, labels, alpha, 1)
         matrices.append(BridgeGame(f"Teams: {event}", "team", matrix, len(rows)))
     # the events with the most pairs of teams that met first (vugraph covers few matches)
@@ -184,7 +197,18 @@ def team_game_matrices(
     return matrices
 
 
-def _team_label(votes: Counter[str], number: int) -> str:
-    """The team name most of its boards carry, or a number."""
-    named = [(count, name) for name, count in votes.items() if name]
-    return max(named)[1] if named else f"team {number + 1}"
+def _team_labels(votes: list[Counter[str]]) -> list[str]:
+    """Each team's label: the team name most of its boards carry, or a number; a name that
+    several line-ups carry (three line-ups called "Italy" in one event) is numbered, so every
+    label of a game is distinct."""
+    labels = []
+    for number, counts in enumerate(votes):
+        named = [(count, name) for name, count in counts.items() if name]
+        labels.append(max(named)[1] if named else f"team {number + 1}")
+    repeated = {label for label, count in Counter(labels).items() if count > 1}
+    seen: Counter[str] = Counter()
+    for number, label in enumerate(labels):
+        if label in repeated:
+            seen[label] += 1
+            labels[number] = f"{label} ({seen[label]})"
+    return labels

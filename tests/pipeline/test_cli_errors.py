@@ -87,3 +87,30 @@ def test_status_creates_nothing(tmp_path):
     # nothing has run: every stage is behind, and status says so by its exit code
     assert result.exit_code == 1 and result.output.count("never run") == 7
     assert empty.stat().st_size == 0
+
+
+def test_a_database_error_inside_a_stage_is_one_line_and_keeps_what_was_stored(
+    tmp_path, test_data, monkeypatch
+):
+    from sqlalchemy import create_engine
+
+    from bridgerank.core import ledger
+
+    source = str(test_data / "bermuda1955_head.pbn")
+    out = ["--out", str(tmp_path)]
+    assert CliRunner().invoke(main, ["run", source, "--to", "ingest", *out]).exit_code == 0
+
+    def broken_record(conn, *_args, **_kwargs):  # a bug: a row that breaks a constraint
+        conn.exec_driver_sql("insert into table_versions values ('twice', '1'), ('twice', '2')")
+
+    monkeypatch.setattr(ledger, "record_run", broken_record)
+    error, hint = _fails("clean", *out)
+    assert error.startswith("error: database error (a bug in bridgerank; please report it): ")
+    assert "UNIQUE constraint failed: table_versions.name" in error
+    assert hint.startswith("Nothing of the failed stage was stored")
+    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        stored = conn.exec_driver_sql("select stage from stage_runs").scalars().all()
+        boards = conn.exec_driver_sql("select count(*) from boards").scalar()
+    engine.dispose()
+    assert stored == ["ingest"] and boards == 0

@@ -179,3 +179,46 @@ def test_the_1997_bermuda_bowl(tmp_path, shared_data):
         "hyperbolic",
     }
     assert len(findings.points) == 14
+
+
+def test_line_ups_under_one_team_name_are_one_team_through_rate(tmp_path, shared_data):
+    # The 1997 European Team Championships: several line-ups of one country never sit
+    # together in the vugraph records (three called "Italy"); the rate stage once died on
+    # their equal labels (UNIQUE constraint failed: disc_points.game, disc_points.label).
+    folder = shared_data("pbn", "1997-European_Team_Championship")
+    settings = tmp_path / "fast.toml"
+    settings.write_text(
+        "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
+        "[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+    )
+    out = ["--out", str(tmp_path), "--config", str(settings)]
+    assert CliRunner().invoke(main, ["run", str(folder), "--to", "match", *out]).exit_code == 0
+    result = CliRunner().invoke(main, ["run", "--only", "rate", *out])
+    assert result.exit_code == 0, result.output
+    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        labels = [
+            label
+            for (label,) in conn.exec_driver_sql(
+                "select label from disc_points where game like 'Teams:%'"
+            )
+        ]
+    assert len(labels) == 27 and labels.count("Italy") == 1
+    assert {"Italy", "Poland", "France", "Netherlnd"} <= set(labels)
+
+
+def test_robots_are_not_among_the_strongest_pairs():
+    boards = [
+        table("Pairs", deal, seats, "4S", "N", tricks)
+        for deal in range(1, 4)
+        for seats, tricks in (
+            (("GIB 2.6.3", "Herve", "U", "V"), 11),
+            (("C", "D", "W", "X"), 10),
+            (("E", "F", "Y", "Z"), 9),
+            (("G", "H", "S", "T"), 8),
+        )
+    ]
+    found = pair_game(boards, {}, "p", top=10, min_boards=1, min_common=1)
+    assert found is not None
+    assert not any("GIB" in label for label in found.game.labels)
+    assert "C & D" in found.game.labels
