@@ -1,17 +1,37 @@
-"""The settings' types: one frozen dataclass per section of ``defaults.toml``.
+"""The settings' types: one frozen dataclass per section of ``defaults.toml``, and the values
+each setting allows.
 
 The dataclasses carry no defaults and no descriptions: both live only in
 ``config/defaults.toml``, which :func:`bridgerank.core.settings.load_settings` reads first
 (a test checks that its keys and these fields are the same set). TOML arrays become tuples,
 so a settings object is immutable all the way down.
+
+Each field declares the values it allows with :func:`allowed` (``jobs: int =
+allowed(at_least=1, at_most=256)``): :func:`~bridgerank.core.settings.load_settings` checks
+every value against its rule, so a value that would crash a stage hours later, or silently
+mean nothing, is refused on load with one line naming the key, the value and the rule. A
+field of a plain type must declare a rule (a test checks it); a field that is a table (a
+nested section such as ``rate.cycles``) needs none, its own fields have theirs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
+import math
+import re
+import sys
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+if sys.version_info >= (3, 11):
+    from typing import dataclass_transform
+else:  # pragma: no cover
+    from typing_extensions import dataclass_transform
 
 __all__ = [
+    "RULE",
+    "Allowed",
     "CleanSettings",
     "CycleSettings",
     "DdsSettings",
@@ -23,39 +43,233 @@ __all__ = [
     "RunSettings",
     "Settings",
     "StoreSettings",
+    "allowed",
+    "rule_of",
+    "section",
+    "shown",
 ]
+
+# The key of a field's rule in its dataclass metadata.
+RULE = "bridgerank.allowed"
+
+_Section = TypeVar("_Section")
+
+# Words a user reads in the error; a bound is shown as written in the rule.
+_NO_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _number(bound: float) -> str:
+    return repr(bound) if isinstance(bound, float) and not bound.is_integer() else f"{bound:g}"
+
+
+def shown(value: object) -> str:
+    """A setting's value as a user wrote it: strings quoted, arrays in brackets."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(shown(item) for item in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
 
 
 @dataclass(frozen=True)
+class Allowed:
+    """The values one setting allows; for an array, what each item allows and how many.
+
+    Build one with :func:`allowed`. Numbers: ``at_least``/``above`` and ``at_most``/
+    ``below`` bound them (NaN is never inside a bound). Strings: ``one_of`` lists the only
+    values, ``non_empty`` refuses ``""``, ``trimmed`` refuses a line break, a control
+    character or white space at either end (a pasted path), ``pattern`` must match the
+    whole string and ``meaning`` says in words what it matches. Arrays: ``min_items``,
+    ``max_items`` and ``distinct`` (no item twice) rule the array, the rest each item.
+    """
+
+    at_least: float | None = None
+    above: float | None = None
+    at_most: float | None = None
+    below: float | None = None
+    one_of: tuple[object, ...] = ()
+    non_empty: bool = False
+    trimmed: bool = False
+    pattern: str = ""
+    meaning: str = ""
+    min_items: int = 0
+    max_items: int | None = None
+    distinct: bool = False
+
+    @property
+    def constrains(self) -> bool:
+        """Whether this rule refuses any value at all (only a boolean may go without)."""
+        return self != Allowed()
+
+    def _range(self) -> str:
+        """``at least 1 and at most 256``: the bounds in words."""
+        parts = [
+            f"{words} {_number(bound)}"
+            for words, bound in (
+                ("at least", self.at_least),
+                ("above", self.above),
+                ("at most", self.at_most),
+                ("below", self.below),
+            )
+            if bound is not None
+        ]
+        return " and ".join(parts)
+
+    def _in_range(self, value: float) -> bool:
+        # written as "not inside" so that NaN, which compares false to everything, is out
+        return not (
+            (self.at_least is not None and not value >= self.at_least)
+            or (self.above is not None and not value > self.above)
+            or (self.at_most is not None and not value <= self.at_most)
+            or (self.below is not None and not value < self.below)
+        )
+
+    def _item_problem(self, value: object) -> str | None:
+        """What one value (or one item of an array) breaks, in words; None if nothing."""
+        if self.one_of and value not in self.one_of:
+            return "must be one of " + ", ".join(shown(choice) for choice in self.one_of)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not self._in_range(value):
+                return f"must be {self._range()}"
+        if isinstance(value, str):
+            if self.non_empty and not value:
+                return "must not be empty"
+            if self.trimmed and (value != value.strip() or _NO_CONTROL.search(value)):
+                return "must be one line with no white space at either end"
+            if self.pattern and not re.fullmatch(self.pattern, value):
+                return f"must be {self.meaning or 'like ' + repr(self.pattern)}"
+        return None
+
+    def _count_problem(self, count: int) -> str | None:
+        if count >= self.min_items and (self.max_items is None or count <= self.max_items):
+            return None
+        if self.max_items is None:
+            items = "item" if self.min_items == 1 else "items"
+            return f"must have at least {self.min_items} {items}"
+        if self.min_items == 0:
+            return f"must have at most {self.max_items} items"
+        return f"must have {self.min_items} to {self.max_items} items"
+
+    def problem(self, value: object) -> tuple[str, object, str] | None:
+        """How ``value`` breaks this rule, or None when it does not.
+
+        Parameters
+        ----------
+        value : object
+            A setting's value, of its field's type (a tuple for an array).
+
+        Returns
+        -------
+        tuple or None
+            ``(where, offending value, what is allowed)``: ``where`` is ``""`` for the value
+            itself, ``"[2]"`` for the third item of an array.
+        """
+        if not isinstance(value, tuple):
+            broken = self._item_problem(value)
+            return None if broken is None else ("", value, broken)
+        counted = self._count_problem(len(value))
+        if counted is not None:
+            return "", value, counted
+        for index, item in enumerate(value):
+            broken = self._item_problem(item)
+            if broken is not None:
+                return f"[{index}]", item, broken
+            if self.distinct and item in value[:index]:
+                return f"[{index}]", item, "must not repeat an earlier item"
+        return None
+
+
+def allowed(
+    *,
+    at_least: float | None = None,
+    above: float | None = None,
+    at_most: float | None = None,
+    below: float | None = None,
+    one_of: tuple[object, ...] = (),
+    non_empty: bool = False,
+    trimmed: bool = False,
+    pattern: str = "",
+    meaning: str = "",
+    min_items: int = 0,
+    max_items: int | None = None,
+    distinct: bool = False,
+) -> Any:
+    """A settings field (no default) that allows only the values described (see
+    :class:`Allowed`); ``allowed()`` alone, for a boolean, allows both.
+
+    Returns
+    -------
+    dataclasses.Field
+        Typed ``Any`` so that ``jobs: int = allowed(at_least=1)`` type-checks; the
+        :func:`section` decorator tells type checkers that it is a field without a default.
+    """
+    rule = Allowed(
+        at_least=at_least,
+        above=above,
+        at_most=at_most,
+        below=below,
+        one_of=one_of,
+        non_empty=non_empty,
+        trimmed=trimmed,
+        pattern=pattern,
+        meaning=meaning,
+        min_items=min_items,
+        max_items=max_items,
+        distinct=distinct,
+    )
+    for bound in (at_least, above, at_most, below):
+        if bound is not None and math.isnan(bound):
+            raise ValueError("a bound of a setting cannot be NaN")
+    return dataclasses.field(metadata={RULE: rule})
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(allowed,))
+def section(cls: type[_Section]) -> type[_Section]:
+    """A frozen settings dataclass whose fields are declared with :func:`allowed`.
+
+    ``dataclass_transform`` tells mypy that ``allowed(...)`` declares a field without a
+    default, as ``dataclasses.field()`` would: constructing a section still needs every value.
+    """
+    decorate: Callable[[type[_Section]], type[_Section]] = dataclass(frozen=True)
+    return decorate(cls)
+
+
+def rule_of(field: dataclasses.Field[Any]) -> Allowed | None:
+    """The rule a settings field declared with :func:`allowed`, or None if it declared none."""
+    rule = field.metadata.get(RULE)
+    return rule if isinstance(rule, Allowed) else None
+
+
+@section
 class StoreSettings:
     """``[store]``: where results go."""
 
-    out: str
-    db: str
+    out: str = allowed(non_empty=True, trimmed=True)
+    db: str = allowed(trimmed=True)
 
 
-@dataclass(frozen=True)
+@section
 class RunSettings:
     """``[run]``: how stages run."""
 
-    jobs: int
+    jobs: int = allowed(at_least=1, at_most=256)
 
 
-@dataclass(frozen=True)
+@section
 class IngestSettings:
     """``[ingest]``: the sample and the file endings looked at in folders."""
 
-    sample: tuple[str, ...]
-    extensions: tuple[str, ...]
+    sample: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True)
+    extensions: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True, min_items=1)
 
 
-@dataclass(frozen=True)
+@section
 class CleanSettings:
     """``[clean]``: the knobs of the cleaning rules."""
 
-    first_year: int
-    last_year: int
-    infer_vulnerability_from_board: bool
+    first_year: int = allowed(at_least=1000, at_most=9999)
+    last_year: int = allowed(at_least=0, at_most=9999)
+    infer_vulnerability_from_board: bool = allowed()
 
     @property
     def latest_year(self) -> int:
@@ -66,93 +280,106 @@ class CleanSettings:
         """
         return self.last_year or _dt.date.today().year
 
+    def conflict(self) -> tuple[str, str] | None:
+        """A key whose value the other keys rule out, and what it must be; None if none.
 
-@dataclass(frozen=True)
+        ``first_year`` after ``last_year`` would make every year unknown, silently.
+        """
+        if self.last_year and self.last_year < self.first_year:
+            return "last_year", f"must be 0 or at least first_year ({self.first_year})"
+        return None
+
+
+@section
 class MatchSettings:
     """``[match]``: the WBF lists and the matcher's knobs."""
 
-    wbf_lists: tuple[str, ...]
-    wbf_codes: str
-    alternative_names: str
-    fuzzy_min_ratio: float
-    fuzzy_min_length: int
-    fuzzy_alone_min_length: int
-    truncated_min_length: int
-    tiebreak_margin: float
-    match_surname_only: bool
+    wbf_lists: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True)
+    wbf_codes: str = allowed(trimmed=True)
+    alternative_names: str = allowed(trimmed=True)
+    fuzzy_min_ratio: float = allowed(above=0, at_most=100)
+    fuzzy_min_length: int = allowed(at_least=1, at_most=100)
+    fuzzy_alone_min_length: int = allowed(at_least=1, at_most=100)
+    truncated_min_length: int = allowed(at_least=1, at_most=100)
+    tiebreak_margin: float = allowed(above=0, at_most=100)
+    match_surname_only: bool = allowed()
 
 
-@dataclass(frozen=True)
+@section
 class DdsSettings:
     """``[dds]``: the workers and the chunks of the double dummy analysis."""
 
-    backend: str
-    scheduler: str
-    chunk_deals: int
-    chunk_boards: int
-    dds_threads: int
-    retries: int
+    backend: str = allowed(one_of=("loky", "dask"))
+    scheduler: str = allowed(
+        pattern=r"|([a-z]+://)?[^\s/]+", meaning="empty, or an address like tcp://host:8786"
+    )
+    chunk_deals: int = allowed(at_least=1, at_most=1000)
+    chunk_boards: int = allowed(at_least=1, at_most=10_000)
+    dds_threads: int = allowed(at_least=0, at_most=256)
+    retries: int = allowed(at_least=0, at_most=10)
 
 
-@dataclass(frozen=True)
+@section
 class CycleSettings:
     """``[rate.cycles]``: the game matrices of who beats whom."""
 
-    top_pairs: int
-    min_boards: int
-    min_common: int
-    min_teams: int
-    team_events: int
-    alpha: float
-    discs: int
-    seeds: int
-    synthetic_players: int
-    synthetic_discs: tuple[int, ...]
-    synthetic_seeds: int
-    neural: bool
-    neural_steps: int
-    neural_seeds: int
+    top_pairs: int = allowed(at_least=3, at_most=500)
+    min_boards: int = allowed(at_least=1, at_most=100_000)
+    min_common: int = allowed(at_least=1, at_most=100_000)
+    min_teams: int = allowed(at_least=3, at_most=1000)
+    team_events: int = allowed(at_least=0, at_most=100)
+    alpha: float = allowed(above=0, at_most=100)
+    discs: int = allowed(at_least=0, at_most=50)
+    seeds: int = allowed(at_least=1, at_most=1000)
+    synthetic_players: int = allowed(at_least=3, at_most=1000)
+    synthetic_discs: tuple[int, ...] = allowed(at_least=0, at_most=50, distinct=True, max_items=20)
+    synthetic_seeds: int = allowed(at_least=1, at_most=1000)
+    neural: bool = allowed()
+    neural_steps: int = allowed(at_least=1, at_most=100_000)
+    neural_seeds: int = allowed(at_least=1, at_most=1000)
 
 
-@dataclass(frozen=True)
+@section
 class RateSettings:
     """``[rate]``: the ratings and their validation."""
 
-    weighting: str
-    prior: bool
-    train_share: float
-    bootstrap_resamples: int
-    min_tables: int
-    regular_games: int
-    calibration_rankings: int
-    validation_bootstrap: int
+    weighting: str = allowed(one_of=("board", "imps"))
+    prior: bool = allowed()
+    train_share: float = allowed(above=0, below=1)
+    bootstrap_resamples: int = allowed(at_least=0, at_most=10_000)
+    min_tables: int = allowed(at_least=2, at_most=1000)
+    regular_games: int = allowed(at_least=1, at_most=100_000)
+    calibration_rankings: int = allowed(at_least=0)
+    validation_bootstrap: int = allowed(at_least=0, at_most=10_000)
     cycles: CycleSettings
 
 
-@dataclass(frozen=True)
+@section
 class RegressThresholds:
     """``[regress.thresholds]``: minimum opportunities of a player in the regression."""
 
-    claims: int
-    leads: int
-    cards_played_as_declarer: int
-    cards_played_as_defender: int
-    auctions_analyzed: int
+    claims: int = allowed(at_least=0, at_most=10_000_000)
+    leads: int = allowed(at_least=0, at_most=10_000_000)
+    cards_played_as_declarer: int = allowed(at_least=0, at_most=10_000_000)
+    cards_played_as_defender: int = allowed(at_least=0, at_most=10_000_000)
+    auctions_analyzed: int = allowed(at_least=0, at_most=10_000_000)
 
 
-@dataclass(frozen=True)
+@section
 class RegressSettings:
     """``[regress]``: the regression study."""
 
-    responses: tuple[str, ...]
-    vif_bound: float
-    forward_entry: float
-    backward_stay: float
-    stepwise_entry: float
-    stepwise_stay: float
-    cv_folds: int
-    bootstrap_resamples: int
-    sweep_factors: tuple[float, ...]
+    responses: tuple[str, ...] = allowed(
+        one_of=("mp", "pp", "headline"), distinct=True, min_items=1
+    )
+    vif_bound: float = allowed(above=1)
+    forward_entry: float = allowed(above=0, at_most=1)
+    backward_stay: float = allowed(above=0, at_most=1)
+    stepwise_entry: float = allowed(above=0, at_most=1)
+    stepwise_stay: float = allowed(above=0, at_most=1)
+    cv_folds: int = allowed(at_least=2, at_most=10_000)
+    bootstrap_resamples: int = allowed(at_least=0, at_most=10_000)
+    sweep_factors: tuple[float, ...] = allowed(at_least=0, at_most=100, distinct=True, max_items=50)
     thresholds: RegressThresholds
 
     def selection_levels(self, method: str) -> dict[str, float]:
@@ -175,7 +402,7 @@ class RegressSettings:
         }[method]
 
 
-@dataclass(frozen=True)
+@section
 class Settings:
     """All the settings, one attribute per section: ``settings.rate.min_tables``."""
 

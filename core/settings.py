@@ -4,7 +4,9 @@
 dataclass per section (``settings.clean.first_year``). Each layer is merged strictly over the
 one below: an unknown section or key is an error that suggests the closest known name, so a
 typo never silently does nothing, and a value of the wrong type is an error (an integer is
-accepted where a float is expected).
+accepted where a float is expected). The merged result is then checked against the values
+each setting allows (:func:`~bridgerank.core.sections.allowed`): a value out of its range is
+one error naming the layer it came from, the key, the value and what is allowed.
 
 The layers, lowest first: ``defaults.toml``; the user's file (``--config``); the environment
 variables ``BRIDGERANK_DB`` and ``BRIDGERANK_OUT`` (``store.db``, ``store.out``); the
@@ -41,6 +43,8 @@ from bridgerank.core.sections import (
     RunSettings,
     Settings,
     StoreSettings,
+    rule_of,
+    shown,
 )
 
 EMBEDDED = "embedded:"
@@ -123,35 +127,88 @@ def _checked(value: Any, kind: Any, where: str, key: str) -> Any:
     return value
 
 
-def _merge(base: dict[str, Any], over: Mapping[str, Any], cls: type, where: str) -> None:
-    """Merge ``over`` into ``base`` (in place), checking names and types against ``cls``."""
+# (section, ..., key) -> the layer that set the value last: the file, "environment",
+# "options"; a value that breaks its rule is reported with the layer to correct.
+Origins = dict[tuple[str, ...], str]
+
+
+def _place(where: str, path: tuple[str, ...]) -> str:
+    """``settings.toml.rate.cycles``: a layer and a table in it, for error messages."""
+    return ".".join((where, *path))
+
+
+def _merge(
+    base: dict[str, Any],
+    over: Mapping[str, Any],
+    cls: type,
+    where: str,
+    origins: Origins,
+    path: tuple[str, ...] = (),
+) -> None:
+    """Merge ``over`` into ``base`` (in place), checking names and types against ``cls``;
+    ``origins`` records ``where`` for each value set."""
     types = _field_types(cls)
     for key, value in over.items():
         if key not in types:
-            raise _unknown(key, types, where)
+            raise _unknown(key, types, _place(where, path))
         kind = types[key]
         if isinstance(kind, type) and dataclasses.is_dataclass(kind):
             if not isinstance(value, Mapping):
-                raise SettingsError(f"{where}: {key!r} must be a table")
-            _merge(base.setdefault(key, {}), value, kind, f"{where}.{key}")
+                raise SettingsError(f"{_place(where, path)}: {key!r} must be a table")
+            _merge(base.setdefault(key, {}), value, kind, where, origins, path + (key,))
         else:
-            base[key] = _checked(value, kind, where, key)
+            base[key] = _checked(value, kind, _place(where, path), key)
+            origins[path + (key,)] = where
 
 
-def _build(cls: type, table: Mapping[str, Any], where: str) -> Any:
-    """The dataclass ``cls`` from a merged table; every field must have a value."""
+def _breach(field: dataclasses.Field[Any], value: Any, path: tuple[str, ...]) -> str | None:
+    """``[dds] backend = 'evil': must be one of 'loky', 'dask'``, or None when ``value``
+    is allowed."""
+    rule = rule_of(field)
+    if rule is None:
+        # a programming error, not a user's: every plain field declares what it allows
+        raise TypeError(f"setting {'.'.join(path)} declares no rule: use sections.allowed()")
+    problem = rule.problem(value)
+    if problem is None:
+        return None
+    where, offending, allowed = problem
+    return f"[{'.'.join(path[:-1])}] {path[-1]}{where} = {shown(offending)}: {allowed}"
+
+
+def _build(
+    cls: type, table: Mapping[str, Any], where: str, origins: Origins, path: tuple[str, ...] = ()
+) -> Any:
+    """The dataclass ``cls`` from a merged table; every field must have a value its rule
+    allows (a SettingsError names the layer that set it)."""
     values: dict[str, Any] = {}
-    for name, kind in _field_types(cls).items():
+    types = _field_types(cls)
+    for field in dataclasses.fields(cls):
+        name, kind = field.name, types[field.name]
         if name not in table:
             # only defaults.toml can lack a key: every later layer merges over it
-            raise SettingsError(f"{where}: missing setting {name!r}")
+            raise SettingsError(f"{_place(where, path)}: missing setting {name!r}")
         value = table[name]
-        values[name] = (
-            _build(kind, value, f"{where}.{name}")
-            if isinstance(kind, type) and dataclasses.is_dataclass(kind)
-            else value
-        )
-    return cls(**values)
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+            values[name] = _build(kind, value, where, origins, path + (name,))
+            continue
+        breach = _breach(field, value, path + (name,))
+        if breach is not None:
+            raise SettingsError(f"{origins.get(path + (name,), where)}: {breach}")
+        values[name] = value
+    built = cls(**values)
+    _check_conflict(built, where, origins, path)
+    return built
+
+
+def _check_conflict(section: Any, where: str, origins: Origins, path: tuple[str, ...]) -> None:
+    """A section's values that each pass their rule but not together (``conflict()``)."""
+    conflict = getattr(section, "conflict", None)
+    found = conflict() if callable(conflict) else None
+    if found is not None:
+        key, allowed = found
+        value = shown(getattr(section, key))
+        origin = origins.get(path + (key,), where)
+        raise SettingsError(f"{origin}: [{'.'.join(path)}] {key} = {value}: {allowed}")
 
 
 def _environment(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
@@ -188,20 +245,21 @@ def load_settings(
     Raises
     ------
     SettingsError
-        For an unreadable file, invalid TOML, an unknown key (with the closest known name)
-        or a value of the wrong type.
+        For an unreadable file, invalid TOML, an unknown key (with the closest known name),
+        a value of the wrong type, or a value its setting does not allow (checked on the
+        merged result: a flag's value too).
     """
     merged: dict[str, Any] = {}
+    origins: Origins = {}
     defaults = defaults_path()
-    _merge(merged, _read(defaults), Settings, str(defaults))
+    _merge(merged, _read(defaults), Settings, str(defaults), origins)
     if path is not None:
-        _merge(merged, _read(Path(path)), Settings, str(path))
-    _merge(
-        merged, _environment(os.environ if environ is None else environ), Settings, "environment"
-    )
+        _merge(merged, _read(Path(path)), Settings, str(path), origins)
+    environment = _environment(os.environ if environ is None else environ)
+    _merge(merged, environment, Settings, "environment", origins)
     if overrides:
-        _merge(merged, overrides, Settings, "options")
-    settings: Settings = _build(Settings, merged, str(defaults))
+        _merge(merged, overrides, Settings, "options", origins)
+    settings: Settings = _build(Settings, merged, str(defaults), origins)
     return settings
 
 

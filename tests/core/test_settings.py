@@ -63,10 +63,12 @@ def test_settings_are_frozen_all_the_way_down():
 
 def test_values_from_a_file_replace_the_defaults(tmp_path):
     path = tmp_path / "settings.toml"
-    path.write_text("[rate]\nmin_tables = 4\ntrain_share = 1\n[regress.thresholds]\nleads = 7\n")
+    path.write_text(
+        "[rate]\nmin_tables = 4\n[regress]\nvif_bound = 4\n[regress.thresholds]\nleads = 7\n"
+    )
     settings = load_settings(path)
     assert settings.rate.min_tables == 4
-    assert settings.rate.train_share == 1.0 and isinstance(settings.rate.train_share, float)
+    assert settings.regress.vif_bound == 4.0 and isinstance(settings.regress.vif_bound, float)
     assert settings.regress.thresholds.leads == 7
     assert settings.regress.thresholds.claims == DEFAULTS["regress"]["thresholds"]["claims"]
 
