@@ -54,12 +54,15 @@ RULE = "bridgerank.allowed"
 
 _Section = TypeVar("_Section")
 
-# Words a user reads in the error; a bound is shown as written in the rule.
+# A line break, a tab, a NUL: no setting's string needs one, and a NUL in a path crashes.
 _NO_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _number(bound: float) -> str:
-    return repr(bound) if isinstance(bound, float) and not bound.is_integer() else f"{bound:g}"
+    """A bound as the user would write it: ``10000``, not ``1e+04`` nor ``10000.0``."""
+    if isinstance(bound, float) and not bound.is_integer():
+        return repr(bound)
+    return str(int(bound))
 
 
 def shown(value: object) -> str:
@@ -257,10 +260,13 @@ class RunSettings:
 
 @section
 class IngestSettings:
-    """``[ingest]``: the sample and the file endings looked at in folders."""
+    """``[ingest]``: the sample, the file endings looked at in folders, and the size bounds
+    of one file."""
 
     sample: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True)
     extensions: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True, min_items=1)
+    max_file_mb: int = allowed(at_least=1, at_most=100_000)
+    max_line_kb: int = allowed(at_least=1, at_most=100_000)
 
 
 @section
