@@ -42,10 +42,16 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
     lines = [name, "=" * len(name)]
     if pd.notna(player.get("rating")):
         sessions = player.get("sessions")
+        # no interval when the rate stage drew no bootstrap (as the site's page)
+        interval = (
+            f", 80% interval {player['low']:+.1f} to {player['high']:+.1f}"
+            if pd.notna(player.get("low")) and pd.notna(player.get("high"))
+            else ""
+        )
         lines.append(
-            f"rating {player['rating']:+.2f} ({page['unit']}), 80% interval "
-            f"{player['low']:+.1f} to {player['high']:+.1f}; rank {int(player['rank']):,} of "
-            f"{page['pool_size']:,} in pool {player['pool']}; {player['boards']:,} boards"
+            f"rating {player['rating']:+.2f} ({page['unit']}){interval}; rank "
+            f"{int(player['rank']):,} of {page['pool_size']:,} in pool {player['pool']}; "
+            f"{player['boards']:,} boards"
             + (f", {int(sessions):,} sessions" if pd.notna(sessions) else "")
         )
     else:
