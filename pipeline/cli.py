@@ -20,6 +20,7 @@ from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
+from bridgerank.core.untrusted import visible
 from bridgerank.pipeline.progress import progress
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
 
@@ -57,9 +58,10 @@ def _fail_cleanly(command: Callable) -> Callable:
         try:
             return command(*args, **kwargs)
         except BridgerankError as problem:
-            click.echo(f"error: {problem}", err=True)
+            # errors name files, and file names are untrusted text: shown, never obeyed
+            click.echo(f"error: {visible(str(problem))}", err=True)
             if problem.hint:
-                click.echo(problem.hint, err=True)
+                click.echo(visible(problem.hint), err=True)
             sys.exit(problem.exit_code)
 
     return wrapper
@@ -126,7 +128,7 @@ def _print_ingest(summary: dict[str, Any]) -> None:
         f"{summary['seconds']:.1f} s"
     )
     for error in summary.get("errors", []):
-        click.echo(f"  error: {error}", err=True)
+        click.echo(f"  error: {visible(str(error))}", err=True)
 
 
 def _print_clean(summary: dict[str, Any]) -> None:
@@ -174,7 +176,7 @@ def _print_match(summary: dict[str, Any]) -> None:
         + ", ".join(f"{reason} {count:,}" for reason, count in summary["reasons"].items())
     )
     for problem in summary.get("wbf_problems", []):
-        _echo_wrapped(f"  WBF list line not read: {problem}")
+        _echo_wrapped(f"  WBF list line not read: {visible(str(problem))}")
 
 
 def _print_dds(summary: dict[str, Any]) -> None:
@@ -185,7 +187,7 @@ def _print_dds(summary: dict[str, Any]) -> None:
         f"{_plural(summary['new_tables'], 'new table')}; {_plural(summary['players'], 'player')}"
     )
     for reason, board in summary.get("reasons", {}).items():
-        click.echo(f"  board {board}: {reason}")
+        click.echo(f"  board {board}: {visible(str(reason))}")
 
 
 def _print_regress(summary: dict[str, Any]) -> None:
@@ -440,7 +442,7 @@ def run(
 
     chosen, note = default_sources(session.engine, session.settings, list(sources))
     if note:
-        click.echo(note)
+        click.echo(visible(note))
     _run(session, only, chosen, start=start, stop=stop, force=force)
 
 
@@ -523,7 +525,7 @@ def _dry_run(
     selected = [stage.name for stage in select_stages(start, stop, only)]
     plan = run_plan(session.engine, session.settings, selected, bool(sources), force)
     for name, runs, why in plan:
-        click.echo(f"{'would run' if runs else 'would skip':<10} {name:<8} {why}")
+        click.echo(f"{'would run' if runs else 'would skip':<10} {name:<8} {visible(why)}")
     count = sum(runs for _, runs, _ in plan)
     click.echo(f"{count} of {len(plan)} stage{'s' if len(plan) != 1 else ''} would run")
 
@@ -543,13 +545,13 @@ def status(**common: Any) -> None:
     for row in rows:
         click.echo(
             f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "
-            f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {row['brief']}"
+            f"{row['seconds'] if row['seconds'] is not None else '-':>8}  {visible(row['brief'])}"
         )
         if row["why"]:
-            click.echo(f"{'':<8} why: {row['why']}")
+            click.echo(f"{'':<8} why: {visible(row['why'])}")
     shown, total = skipped_files(session.engine)
     for path, reason in shown:
-        click.echo(f"skipped by ingest: {path} ({reason})")
+        click.echo(f"skipped by ingest: {visible(path)} ({visible(reason)})")
     if total > len(shown):
         click.echo(f"... and {total - len(shown):,} more files skipped (table skipped_files)")
     behind = [row["stage"] for row in rows if row["state"] not in ("up to date", "done")]
@@ -573,7 +575,7 @@ def show(player: str, **common: Any) -> None:
         data = read_site_data(conn)
     found = find_players(data, player)
     if len(found) != 1:
-        listed = ", ".join(found[:10]) + (
+        listed = ", ".join(map(visible, found[:10])) + (
             f" and {len(found) - 10:,} more" if len(found) > 10 else ""
         )
         click.echo(
@@ -592,16 +594,20 @@ def _print_forecasts(outcome) -> None:
             "  80% interval"
         )
         for row in outcome.forecast:
-            pair = f"{row['player_a']} - {row['player_b']}"
+            pair = visible(f"{row['player_a']} - {row['player_b']}")
             unrated = "" if row["rated"] == 2 else f"  ({2 - row['rated']} unrated)"
             click.echo(
-                f"{row['event'][:28]:<28} {row['session'][:10]:<10} {pair[:44]:<44} "
+                f"{visible(row['event'])[:28]:<28} {visible(row['session'])[:10]:<10} "
+                f"{pair[:44]:<44} "
                 f"{row['boards']:>6} {row['predicted']:>7.1f}%  "
                 f"{row['low_80']:.1f} to {row['high_80']:.1f}{unrated}"
             )
         click.echo(f"{len(outcome.forecast):,} pair-sessions forecast and stored")
     for event, session in outcome.already_rated:
-        click.echo(f"not forecast: {event} {session} is already rated (its results are stored)")
+        click.echo(
+            f"not forecast: {visible(event)} {visible(session)} is already rated "
+            "(its results are stored)"
+        )
     score = outcome.score
     waiting = len(outcome.stored) - score["scored"]
     if score["scored"]:

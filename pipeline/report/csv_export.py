@@ -3,6 +3,9 @@
 - Text cells that a spreadsheet would read as a formula (starting ``=``, ``+``, ``-``, ``@``,
   tab or carriage return) are prefixed with a single quote, as OWASP recommends for CSV
   injection: a player named ``=HYPERLINK(...)`` stays text.
+- Control and bidi characters in text cells (a NUL, an ESC, a right-to-left override) are
+  written as visible escapes, ``\\x00``, ``\\x1b``, ``\\u202e``
+  (:mod:`bridgerank.core.untrusted`); tabs and line breaks stay, in a quoted cell.
 - Integer columns are written as integers (a nullable integer column is not turned into
   floats by its missing values).
 - Rows about boards carry the board's source file, event and board number, so each row can be
@@ -16,6 +19,8 @@ from pathlib import Path
 import pandas as pd
 from sqlalchemy import Integer, inspect, text
 from sqlalchemy.engine import Connection
+
+from bridgerank.core.untrusted import LAYOUT, visible
 
 # Characters that make a spreadsheet cell a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -34,10 +39,12 @@ _TRACE = (
 
 
 def neutralise(value: object) -> object:
-    """``value`` with a leading quote if a spreadsheet would run it as a formula."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """``value`` with its control and bidi characters made visible, and a leading quote if a
+    spreadsheet would run it as a formula (checked last: on the text as written)."""
+    if not isinstance(value, str):
+        return value
+    value = visible(value, LAYOUT)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 def export_table(conn: Connection, table: str, path: Path) -> None:

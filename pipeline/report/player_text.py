@@ -1,5 +1,7 @@
 """A player's page as plain text, for ``bridgerank show PLAYER``: the same content as the
-site's player page (:mod:`site`), read from the same data."""
+site's player page (:mod:`site`), read from the same data, with control and bidi characters
+of names and events shown as escapes (:mod:`bridgerank.core.untrusted`): a name cannot ring
+the terminal's bell, move its cursor or reverse the line."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from bridgerank.core.untrusted import visible
 from bridgerank.pipeline.report.site import player_context
 from bridgerank.pipeline.report.site_data import SiteData
 
@@ -28,18 +31,20 @@ WIDTH = 100
 
 
 def player_text(data: SiteData, name: str) -> list[str]:
-    """The lines of ``name``'s page, at most :data:`WIDTH` characters each."""
+    """The lines of ``name``'s page, at most :data:`WIDTH` characters each, every hidden
+    character shown (escaped before wrapping, so the widths are the shown ones)."""
     return [
         wrapped
         for line in _page_lines(data, name)
-        for wrapped in (textwrap.wrap(line, WIDTH, subsequent_indent="      ") or [""])
+        for wrapped in (textwrap.wrap(visible(line), WIDTH, subsequent_indent="      ") or [""])
     ]
 
 
 def _page_lines(data: SiteData, name: str) -> list[str]:
     page = player_context(data, name)
     player = page["player"]
-    lines = [name, "=" * len(name)]
+    shown = visible(name)  # the rule under the name is as long as the name shown
+    lines = [shown, "=" * len(shown)]
     if pd.notna(player.get("rating")):
         sessions = player.get("sessions")
         # no interval when the rate stage drew no bootstrap (as the site's page)

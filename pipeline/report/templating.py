@@ -1,11 +1,14 @@
 """The report's Jinja2 environment: templates from the package, autoescape on everywhere
-(player and event names are untrusted text), and the number format people read."""
+(player and event names are untrusted text), control and bidi characters shown as escapes
+(:mod:`bridgerank.core.untrusted`), and the number format people read."""
 
 from __future__ import annotations
 
 import math
 import numbers
 from typing import TYPE_CHECKING, Any
+
+from bridgerank.core.untrusted import LAYOUT, visible
 
 if TYPE_CHECKING:  # Jinja2 loads when a report is written
     from jinja2 import Environment
@@ -28,8 +31,22 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def _shown(value: Any) -> Any:
+    """Every ``{{ ... }}`` of every template, before autoescape: text with its control and
+    bidi characters made visible. Markup (a plot, a macro's output) is treated too: its own
+    tags hold none, and an escape adds no markup, so it stays markup."""
+    from markupsafe import Markup
+
+    if isinstance(value, Markup):
+        return Markup(visible(str(value), LAYOUT))
+    if isinstance(value, str):
+        return visible(value, LAYOUT)
+    return value
+
+
 def environment() -> Environment:
-    """The Jinja2 environment of the report (autoescape on for every template)."""
+    """The Jinja2 environment of the report (autoescape on for every template, and every
+    output made visible: :func:`_shown`)."""
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from bridgerank.pipeline.report.board_view import signed_score
@@ -38,6 +55,7 @@ def environment() -> Environment:
     env = Environment(
         loader=PackageLoader("bridgerank.pipeline.report", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
+        finalize=_shown,
     )
     env.filters["fmt"] = _fmt
     env.filters["summary"] = summary_text
