@@ -11,7 +11,6 @@ import datetime as _dt
 import hashlib
 import json
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from bridgerank.dds.tables import (
     PlayerStats,
     TableEvidence,
 )
+from bridgerank.pipeline.report.staging import make_staging, remove_dead_staging
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     DiscPoint,
@@ -155,9 +155,10 @@ def report_path(settings: Settings) -> Path:
 def run(context: StageContext) -> dict[str, Any]:
     """Write the report and the CSV exports.
 
-    Both are written beside their final places first and moved there only once the ledger
-    row is committed: a run that fails (a read-only database, a full disk) leaves the
-    previous report and CSVs as they were, and a reader never sees half a report.
+    Both are written beside their final places first (a staging folder, :mod:`staging`) and
+    moved there only once the ledger row is committed: a run that fails (a read-only
+    database, a full disk) leaves the previous report and CSVs as they were, and a reader
+    never sees half a report. Staging folders that killed runs left are removed first.
     """
     from bridgerank.pipeline.report.site import write_site
     from bridgerank.pipeline.report.site_data import read_site_data
@@ -166,7 +167,8 @@ def run(context: StageContext) -> dict[str, Any]:
     out = path.parent.parent
     out.mkdir(parents=True, exist_ok=True)
     methods = render(context.engine, context.settings, str(context.engine.url))
-    staging = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
+    remove_dead_staging(out)  # what killed runs left: a half-written site each
+    staging = make_staging(out)
     try:
         with context.engine.connect() as conn:
             data = read_site_data(conn)
