@@ -4,8 +4,9 @@ stylesheet and one script. Relative links only, nothing fetched from elsewhere: 
 works from a file share or a USB stick.
 
 Names, events and every other text from hand records are untrusted: the templates escape
-them (autoescape), the plots escape their labels, and file names are derived from hashes and
-board ids, never from the text.
+them (autoescape) and show their control and bidi characters as escapes (``\\x1b``,
+``\\u202e``: :mod:`templating`, every output, plots included), the plots escape their labels,
+and file names are derived from hashes and board ids, never from the text.
 """
 
 from __future__ import annotations
