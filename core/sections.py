@@ -11,7 +11,9 @@ allowed(at_least=1, at_most=256)``): :func:`~bridgerank.core.settings.load_setti
 every value against its rule, so a value that would crash a stage hours later, or silently
 mean nothing, is refused on load with one line naming the key, the value and the rule. A
 field of a plain type must declare a rule (a test checks it); a field that is a table (a
-nested section such as ``rate.cycles``) needs none, its own fields have theirs.
+nested section such as ``rate.cycles``) needs none, its own fields have theirs. A section
+whose values constrain one another (``clean.last_year`` not before ``first_year``) also
+defines ``conflict()``, checked after its fields' rules.
 """
 
 from __future__ import annotations

@@ -127,8 +127,8 @@ def _checked(value: Any, kind: Any, where: str, key: str) -> Any:
     return value
 
 
-# (section, ..., key) -> the layer that set the value last: the file, "environment",
-# "options"; a value that breaks its rule is reported with the layer to correct.
+# (section, ..., key) -> the layer that set the value last: the file, the environment
+# variable, "options"; a value that breaks its rule is reported with the layer to correct.
 Origins = dict[tuple[str, ...], str]
 
 
@@ -161,18 +161,27 @@ def _merge(
             origins[path + (key,)] = where
 
 
-def _breach(field: dataclasses.Field[Any], value: Any, path: tuple[str, ...]) -> str | None:
-    """``[dds] backend = 'evil': must be one of 'loky', 'dask'``, or None when ``value``
-    is allowed."""
+def _refused(origin: str, path: tuple[str, ...], value: object, allowed: str) -> SettingsError:
+    """``settings.toml: [dds] backend = 'evil': must be one of 'loky', 'dask'``: the layer
+    to correct, the table and key (``path``, its last part may carry an item's ``[2]``), the
+    value as written and what is allowed."""
+    table, key = ".".join(path[:-1]), path[-1]
+    return SettingsError(f"{origin}: [{table}] {key} = {shown(value)}: {allowed}")
+
+
+def _check_rule(
+    field: dataclasses.Field[Any], value: Any, path: tuple[str, ...], origins: Origins, where: str
+) -> None:
+    """Raise a SettingsError when ``value`` breaks the rule ``field`` declared."""
     rule = rule_of(field)
     if rule is None:
         # a programming error, not a user's: every plain field declares what it allows
         raise TypeError(f"setting {'.'.join(path)} declares no rule: use sections.allowed()")
     problem = rule.problem(value)
-    if problem is None:
-        return None
-    where, offending, allowed = problem
-    return f"[{'.'.join(path[:-1])}] {path[-1]}{where} = {shown(offending)}: {allowed}"
+    if problem is not None:
+        item, offending, allowed = problem
+        origin = origins.get(path, where)
+        raise _refused(origin, path[:-1] + (path[-1] + item,), offending, allowed)
 
 
 def _build(
@@ -191,9 +200,7 @@ def _build(
         if isinstance(kind, type) and dataclasses.is_dataclass(kind):
             values[name] = _build(kind, value, where, origins, path + (name,))
             continue
-        breach = _breach(field, value, path + (name,))
-        if breach is not None:
-            raise SettingsError(f"{origins.get(path + (name,), where)}: {breach}")
+        _check_rule(field, value, path + (name,), origins, where)
         values[name] = value
     built = cls(**values)
     _check_conflict(built, where, origins, path)
@@ -201,23 +208,24 @@ def _build(
 
 
 def _check_conflict(section: Any, where: str, origins: Origins, path: tuple[str, ...]) -> None:
-    """A section's values that each pass their rule but not together (``conflict()``)."""
+    """Raise a SettingsError for values of a section that each pass their rule but not
+    together: the section's ``conflict()`` names the key to blame, if it has one."""
     conflict = getattr(section, "conflict", None)
     found = conflict() if callable(conflict) else None
     if found is not None:
         key, allowed = found
-        value = shown(getattr(section, key))
         origin = origins.get(path + (key,), where)
-        raise SettingsError(f"{origin}: [{'.'.join(path)}] {key} = {value}: {allowed}")
+        raise _refused(origin, path + (key,), getattr(section, key), allowed)
 
 
-def _environment(environ: Mapping[str, str]) -> dict[str, dict[str, Any]]:
-    """The settings the environment variables set (an empty variable sets nothing)."""
-    layer: dict[str, dict[str, Any]] = {}
-    for variable, (section, key) in ENVIRONMENT.items():
-        if environ.get(variable):
-            layer.setdefault(section, {})[key] = environ[variable]
-    return layer
+def _environment(environ: Mapping[str, str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Variable -> the setting it sets, for the variables set (an empty one sets nothing):
+    one layer each, so that an error names the variable."""
+    return {
+        variable: {section: {key: environ[variable]}}
+        for variable, (section, key) in ENVIRONMENT.items()
+        if environ.get(variable)
+    }
 
 
 def load_settings(
@@ -255,8 +263,8 @@ def load_settings(
     _merge(merged, _read(defaults), Settings, str(defaults), origins)
     if path is not None:
         _merge(merged, _read(Path(path)), Settings, str(path), origins)
-    environment = _environment(os.environ if environ is None else environ)
-    _merge(merged, environment, Settings, "environment", origins)
+    for variable, layer in _environment(os.environ if environ is None else environ).items():
+        _merge(merged, layer, Settings, variable, origins)
     if overrides:
         _merge(merged, overrides, Settings, "options", origins)
     settings: Settings = _build(Settings, merged, str(defaults), origins)

@@ -297,7 +297,7 @@ def test_an_environment_variable_is_checked_and_named(tmp_path):
     result = _status(env={"BRIDGERANK_OUT": " padded"})
     line = _one_error_line(result)
     assert line == (
-        "error: environment: [store] out = ' padded': must be one line with no white space "
+        "error: BRIDGERANK_OUT: [store] out = ' padded': must be one line with no white space "
         "at either end"
     )
 
