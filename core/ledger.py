@@ -19,9 +19,13 @@ import hashlib
 import json
 from typing import Any, Iterable
 
-from sqlalchemy import Connection, RowMapping, select
+from sqlalchemy import Connection, RowMapping, select, update
 
 from bridgerank.core.store import StageRun, TableVersion
+
+# The fingerprint of a run whose results can no longer be trusted (its tables were rebuilt or
+# reshaped): no stage has it, so the stage runs again; the reason is kept in the summary.
+INVALIDATED = "invalidated"
 
 
 def digest(payload: Any) -> str:
@@ -92,4 +96,19 @@ def record_run(
             seconds=seconds,
             summary=json.dumps(summary, sort_keys=True, default=str),
         )
+    )
+
+
+def invalidate(conn: Connection, stage: str, reason: str) -> None:
+    """Make a stage run again whatever its fingerprint, saying why (``bridgerank status``
+    shows it); a stage that never ran needs nothing."""
+    last = last_run(conn, stage)
+    if last is None:
+        return
+    summary = json.loads(last["summary"])
+    summary["invalidated"] = reason
+    conn.execute(
+        update(StageRun.__table__)
+        .where(StageRun.__table__.c.id == last["id"])
+        .values(fingerprint=INVALIDATED, summary=json.dumps(summary, sort_keys=True, default=str))
     )

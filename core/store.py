@@ -13,6 +13,7 @@ import errno
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
+from urllib.parse import quote
 
 from sqlalchemy import (
     Connection,
@@ -93,7 +94,7 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor.close()
 
 
-def open_engine(url: str, create: bool = True) -> Engine:
+def open_engine(url: str, create: bool = True, tables: bool = True) -> Engine:
     """Create the engine; with ``create``, also the SQLite file's folder and missing tables.
 
     Parameters
@@ -103,6 +104,9 @@ def open_engine(url: str, create: bool = True) -> Engine:
     create : bool
         False for commands that only read (``status``): they never create a database, a
         folder or a table, and a SQLite file that does not exist is an error.
+    tables : bool
+        False to leave the tables to the caller (the app migrates and checks them first:
+        :mod:`bridgerank.pipeline.schema`).
 
     Raises
     ------
@@ -123,11 +127,34 @@ def open_engine(url: str, create: bool = True) -> Engine:
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas if create else _sqlite_read_only)
-        if create:
+        if create and tables:
             Base.metadata.create_all(engine)
-        else:  # a reader fails here, in one line, on a file that is no database
+        elif on_disk and not create:
+            engine = _readable(engine, Path(file))
+        else:  # fails here, in one line, on a file that is no database
             inspect(engine).get_table_names()
     return engine
+
+
+def _readable(engine: Engine, file: Path) -> Engine:
+    """A reader's engine on a SQLite file, also in a folder it cannot write.
+
+    A database in write-ahead-log mode needs its ``-shm`` file beside it even to be read;
+    where the folder is read-only that cannot be made, so the file is opened as immutable,
+    which reads the file as it lies (no writer can be at work in a read-only folder).
+    A file that is no database fails here, in one line.
+    """
+    try:
+        inspect(engine).get_table_names()
+        return engine
+    except exc.OperationalError as problem:
+        if "unable to open" not in str(problem.orig) and "readonly" not in str(problem.orig):
+            raise
+    engine.dispose()
+    frozen = create_engine(f"sqlite:///file:{quote(str(file.resolve()))}?immutable=1&uri=true")
+    event.listen(frozen, "connect", _sqlite_read_only)
+    inspect(frozen).get_table_names()
+    return frozen
 
 
 _DRIVERS = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install pymysql"}

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import click
 
 from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
-from bridgerank.core.errors import BridgerankError
+from bridgerank.core.errors import BridgerankError, StoreError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
 from bridgerank.core.untrusted import visible
@@ -97,9 +97,12 @@ class _Session:
 
         store = self.settings.store
         self.url = database_url(store.db or None, store.out)
-        self.engine = open_store(self.url, create=not read_only)
+        notes: list[str] = []
+        what = shlex.join(["bridgerank", *sys.argv[1:]])
+        self.engine = open_store(self.url, create=not read_only, notes=notes, what=what)
         click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
-        click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
+        for note in notes:
+            _echo_wrapped(note)
         self.jobs = self.settings.run.jobs
 
 
@@ -537,11 +540,20 @@ def status(**common: Any) -> None:
     """Show each stage's last run and whether it is up to date; exit 1 when a stage is not
     (as ``make -q`` does), so scripts can test it."""
     session = _Session(**common, read_only=True)
-    click.echo(f"database: {session.url}")
-    click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
-    from bridgerank.pipeline.status import skipped_files, stage_status
+    from bridgerank.core.store import store_errors
+    from bridgerank.pipeline.status import database_state, skipped_files, stage_status
 
-    rows = stage_status(session.engine, session.settings)
+    with store_errors(session.url):
+        state = database_state(session.engine)
+        click.echo(f"database: {session.url} ({state.schema}; {state.pages})")
+        if state.damage:
+            raise StoreError(
+                f"the database is damaged: {state.damage}",
+                "Restore it from a copy (the upgrades leave one beside it), or build a new "
+                "one: bridgerank run --db NEW SOURCES",
+            )
+        rows = stage_status(session.engine, session.settings)
+    click.echo(f"{'stage':<8} {'state':<14} {'last run (UTC)':<20} {'seconds':>8}  summary")
     for row in rows:
         click.echo(
             f"{row['stage']:<8} {row['state']:<14} {row['finished'] or '-':<20} "

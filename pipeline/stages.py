@@ -99,17 +99,34 @@ def all_stages() -> list[Stage]:
     return [get_stage(name) for name in stage_names()]
 
 
-def open_store(url: str, create: bool = True) -> Engine:
-    """The engine of the database at ``url``, with every stage's tables created (``create``)
-    or, for commands that only read, nothing created.
+def open_store(
+    url: str, create: bool = True, notes: list[str] | None = None, what: str = ""
+) -> Engine:
+    """The engine of the database at ``url``, brought to this version's schema (``create``)
+    or, for commands that only read, nothing created or changed.
 
-    The kernel's :func:`~bridgerank.core.store.open_engine` creates the tables declared so
-    far; importing every stage first declares them all.
+    Parameters
+    ----------
+    url : str
+    create : bool
+        True for commands that write: the database is created, migrated and checked
+        (:func:`bridgerank.pipeline.schema.prepare_database`).
+    notes : list of str, optional
+        Receives one line for each thing done to an existing database's schema.
+    what : str
+        The command, named to a run refused while the schema is being checked.
     """
-    from bridgerank.core.store import open_engine
+    from bridgerank.core.store import open_engine, store_errors
+    from bridgerank.pipeline.schema import prepare_database
 
-    all_stages()
-    return open_engine(url, create=create)
+    stages = all_stages()  # every stage declares its tables on import
+    engine = open_engine(url, create=create, tables=False)
+    if create:
+        with store_errors(url):
+            found = prepare_database(engine, stages, what)
+        if notes is not None:
+            notes.extend(found)
+    return engine
 
 
 def select_stages(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, inspect, select
@@ -14,7 +15,14 @@ from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
 from bridgerank.dds.stage import failed_boards
-from bridgerank.pipeline.stages import get_stage, stage_names
+from bridgerank.pipeline.schema import current_revision, head_revision
+from bridgerank.pipeline.schema_check import (
+    KERNEL,
+    SchemaProblem,
+    integrity_problem,
+    schema_problems,
+)
+from bridgerank.pipeline.stages import all_stages, get_stage, stage_names
 
 
 def _brief(stage: str, summary: dict[str, Any]) -> str:
@@ -61,8 +69,9 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
     has run. Nothing is written: the database is only read.
     """
     rows = []
+    damaged = damaged_stages(schema_problems(engine, all_stages()))
     # status only reads: a database no run has written to has no ledger, and gets none here
-    ledger_kept = "stage_runs" in inspect(engine).get_table_names()
+    ledger_kept = "stage_runs" in inspect(engine).get_table_names() and KERNEL not in damaged
     for name in stage_names():
         stage = get_stage(name)
         last = None
@@ -76,6 +85,13 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
             state = "done" if last else "never run"
         elif not ledger_kept:
             state = "never run"
+            why = damaged.get(KERNEL, "")
+        elif last is not None and (name in damaged or last["fingerprint"] == ledger.INVALIDATED):
+            # a table not as declared, or results a schema change or repair made stale: the
+            # next run rebuilds them (bridgerank.pipeline.schema); nothing else is asked of
+            # tables that may not be there
+            state = "out of date"
+            why = damaged.get(name) or summary.get("invalidated", "")
         else:
             context = StageContext(engine=engine, settings=settings, stage=stage)
             try:
@@ -113,6 +129,45 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+@dataclass(frozen=True)
+class DatabaseState:
+    """The database as a whole: its schema revision and the state of its pages."""
+
+    schema: str  # "schema revision 0001", or what the next run will upgrade
+    pages: str  # what was checked, in words
+    damage: str | None  # what SQLite's quick_check found, or None
+
+
+def database_state(engine: Engine) -> DatabaseState:
+    """The schema revision against this version's, and SQLite's ``quick_check`` of the
+    pages (other databases check their own); reads only."""
+    current, head = current_revision(engine), head_revision()
+    if current == head:
+        schema = f"schema revision {head}"
+    elif "stage_runs" not in inspect(engine).get_table_names():
+        schema = "no table yet"
+    else:
+        schema = f"schema {current or 'unversioned'}: the next run upgrades it to {head}"
+    if engine.dialect.name != "sqlite":
+        return DatabaseState(schema, f"pages checked by {engine.dialect.name}", None)
+    damage = integrity_problem(engine)
+    return DatabaseState(schema, "quick_check " + ("found damage" if damage else "ok"), damage)
+
+
+def damaged_stages(problems: list[SchemaProblem]) -> dict[str, str]:
+    """Stage -> why its results are stale, from the tables not as declared: the owner's (for
+    the ingested records, the stage after ingest; for the ledger, :data:`KERNEL`)."""
+    order = stage_names()
+    damaged: dict[str, list[str]] = {}
+    for problem in problems:
+        stage = order[1] if problem.owner == order[0] else problem.owner
+        damaged.setdefault(stage, []).append(str(problem))
+    return {
+        stage: "schema: " + "; ".join(found) + " (the next run rebuilds it)"
+        for stage, found in damaged.items()
+    }
 
 
 def skipped_files(engine: Engine, limit: int = 20) -> tuple[list[tuple[str, str]], int]:

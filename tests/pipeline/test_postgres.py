@@ -4,41 +4,14 @@ Runs the quick start (``bridgerank run`` on the embedded sample) once into SQLit
 into a fresh PostgreSQL database, then compares every table row by row (floats to 1e-9).
 """
 
-import math
-
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import create_engine, select
 
 from bridgerank.core.store import Base
 from bridgerank.pipeline.cli import main
+from tests.tables import assert_same_tables, rows
 
 pytestmark = pytest.mark.postgres
-
-# Columns that say when or how long, not what: they differ between any two runs.
-_CLOCKS = {
-    "source_files": {"ingested_at"},
-    "stage_runs": {"started_at", "finished_at", "seconds", "summary", "id"},
-}
-
-
-def _rows(url: str, table) -> list[tuple]:
-    columns = [
-        column for column in table.columns if column.name not in _CLOCKS.get(table.name, set())
-    ]
-    order = list(table.primary_key.columns) or columns
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            return [tuple(row) for row in conn.execute(select(*columns).order_by(*order))]
-    finally:
-        engine.dispose()
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
-    return a == b
 
 
 @pytest.fixture(scope="module")
@@ -53,20 +26,13 @@ def test_the_quick_start_on_postgresql_equals_sqlite(sqlite_run, postgres_url, t
     result = CliRunner().invoke(main, ["run", "--db", postgres_url, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "report" / "methods.html").stat().st_size > 10_000
-    compared = 0
-    for table in Base.metadata.sorted_tables:
-        if table.name == "stage_runs":
-            continue  # the ledger of runs: when and how long, compared by stage below
-        ours, theirs = _rows(postgres_url, table), _rows(sqlite_run, table)
-        assert len(ours) == len(theirs), table.name
-        for mine, other in zip(ours, theirs):
-            assert all(_same(a, b) for a, b in zip(mine, other)), (table.name, mine, other)
-        compared += len(ours)
+    # the ledger of runs: when and how long, compared by stage below
+    compared = assert_same_tables(postgres_url, sqlite_run)
     assert compared > 10_000
     # the same stages ran, with the same fingerprints (the report's holds the database's URL)
     runs = Base.metadata.tables["stage_runs"]
-    assert {row for row in _rows(postgres_url, runs) if row[0] != "report"} == {
-        row for row in _rows(sqlite_run, runs) if row[0] != "report"
+    assert {row for row in rows(postgres_url, runs) if row[0] != "report"} == {
+        row for row in rows(sqlite_run, runs) if row[0] != "report"
     }
 
 

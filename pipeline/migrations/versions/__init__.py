@@ -1,0 +1,1 @@
+"""Revisions, one file each, in the order their ``down_revision`` links give."""

@@ -1,0 +1,264 @@
+"""A database brought to the schema of this version of bridgerank, before anything writes.
+
+On every command that writes, under the writer lock:
+
+1. A new database gets every declared table and is stamped with the head revision.
+2. A database of an earlier version is migrated in place by its Alembic revisions
+   (:mod:`bridgerank.pipeline.migrations`), after a copy is taken (SQLite); the stages whose
+   tables a revision changed in shape (its ``rerun``) run again, the others not. A database
+   made before revisions existed (no version) is checked as in step 3 and stamped.
+3. The tables are checked against the declarations
+   (:func:`~bridgerank.pipeline.schema_check.schema_problems`): a table that is missing or
+   not as declared is never left to make a thinner report. A stage's results are rebuilt by
+   running it again, so its tables are dropped, recreated and the stage marked to run; the
+   ingest stage's tables hold the user's records, so they are mended in place (a missing
+   column added, an unfillable one dropped) and the stages after ingest run again.
+
+Each step says what it did in one line, which the CLI prints.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sqlite3
+from collections import defaultdict
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+
+from sqlalchemy import Connection, delete, inspect, text
+
+from bridgerank.core import ledger
+from bridgerank.core.lock import run_lock
+from bridgerank.core.store import Base, StageRun, TableVersion
+from bridgerank.pipeline.schema_check import KERNEL, SchemaProblem, schema_problems
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from sqlalchemy.engine import Engine
+
+    from bridgerank.core.stage import Stage
+
+# The stage whose tables hold the user's records: mended in place, never dropped.
+RECORDS_STAGE = "ingest"
+
+
+def _config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration: the shipped revisions, run on ``connection``."""
+    from alembic.config import Config
+
+    config = Config()
+    folder = resources.files("bridgerank.pipeline.migrations")
+    config.set_main_option("script_location", str(folder))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision: the schema this version of bridgerank declares."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None, "no revision in bridgerank.pipeline.migrations.versions"
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision a database is stamped with (None: new, or made before revisions)."""
+    from alembic.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def _reruns_between(current: str, head: str) -> dict[str, str]:
+    """Stage -> why it runs again, from the ``rerun`` of each revision after ``current``."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_config())
+    reruns: dict[str, str] = {}
+    for revision in script.iterate_revisions(head, current):
+        for stage in getattr(revision.module, "rerun", ()):
+            reruns.setdefault(stage, f"schema revision {revision.revision} changed its tables")
+    return reruns
+
+
+def _backup(engine: Engine, label: str) -> Path | None:
+    """A copy of a SQLite database file beside it (SQLite's online backup: consistent with
+    the write-ahead log), or None for other databases, which have their own tools."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+        return None
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    path = Path(database)
+    copy = path.with_name(f"{path.name}.backup-{label}-{stamp}")
+    source, target = sqlite3.connect(path), sqlite3.connect(copy)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    return copy
+
+
+def _add_column(conn: Connection, table: str, column: str) -> None:
+    declared = Base.metadata.tables[table].c[column]
+    kind = declared.type.compile(dialect=conn.dialect)
+    conn.execute(text(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}'))
+
+
+def _mend_records(conn: Connection, problem: SchemaProblem) -> None:
+    """The ingest stage's tables are the user's records: keep every row; add a missing
+    column (its values are then unknown) and drop a column the code cannot fill."""
+    inspector = inspect(conn)
+    if problem.table not in inspector.get_table_names():
+        return  # created with the others
+    found = inspector.get_columns(problem.table)
+    present = {column["name"] for column in found}
+    declared = {column.name for column in Base.metadata.tables[problem.table].columns}
+    for name in sorted(declared - present):
+        _add_column(conn, problem.table, name)
+    for reflected in found:
+        if reflected["name"] not in declared and not reflected.get("nullable", True):
+            conn.execute(text(f'ALTER TABLE "{problem.table}" DROP COLUMN "{reflected["name"]}"'))
+
+
+def _drop_results(conn: Connection, tables: Iterable[str]) -> None:
+    """Drop a stage's tables and forget their versions: the stage rebuilds them, and a stage
+    after it waits for that rather than reading an empty table as current."""
+    present = set(inspect(conn).get_table_names())
+    for name in tables:
+        if name in present:
+            conn.execute(text(f'DROP TABLE "{name}"'))
+    if "table_versions" in present:
+        conn.execute(delete(TableVersion).where(TableVersion.name.in_(list(tables))))
+
+
+def _rebuild_ledger(conn: Connection, records: Sequence[str]) -> None:
+    """A new, empty ledger; the stored records get a version, so the stages after ingest
+    run on them (ingest itself reruns only on files named again)."""
+    present = set(inspect(conn).get_table_names())
+    for model in (StageRun, TableVersion):
+        if model.__tablename__ in present:
+            conn.execute(text(f'DROP TABLE "{model.__tablename__}"'))
+        model.__table__.create(conn)
+    token = ledger.digest(["ledger rebuilt", _dt.datetime.now(_dt.timezone.utc).isoformat()])
+    for name in records:
+        ledger.bump_table(conn, name, token)
+
+
+def _repair(
+    conn: Connection, problems: Sequence[SchemaProblem], stages: Sequence[Stage]
+) -> tuple[dict[str, str], list[str]]:
+    """Mend or drop what :func:`schema_problems` found; the stages to run again and notes."""
+    writes = {stage.name: [model.__tablename__ for model in stage.writes] for stage in stages}
+    order = [stage.name for stage in stages]
+    by_owner: dict[str, list[SchemaProblem]] = defaultdict(list)
+    for problem in problems:
+        by_owner[problem.owner].append(problem)
+    reruns: dict[str, str] = {}
+    notes = []
+    for owner, found in by_owner.items():
+        what = "; ".join(str(problem) for problem in found)
+        if owner == KERNEL:  # the ledger itself: nothing is known to be current
+            _rebuild_ledger(conn, writes[RECORDS_STAGE])
+            notes.append(f"schema: {what}: the ledger is rebuilt, every stage runs again")
+        elif owner == RECORDS_STAGE:
+            for problem in found:
+                _mend_records(conn, problem)
+            following = order[order.index(owner) + 1]
+            reruns[following] = f"the ingested records were mended ({what})"
+            notes.append(
+                f"schema: {what}: mended in place; values of a column added are unknown "
+                "for records stored before (bridgerank ingest --force SOURCES reads them "
+                f"again); {following} and what follows run again"
+            )
+        else:
+            _drop_results(conn, writes[owner])
+            reruns[owner] = f"its tables were rebuilt ({what})"
+            notes.append(f"schema: {what}: {owner}'s tables rebuilt, {owner} runs again")
+    return reruns, notes
+
+
+@contextmanager
+def _transaction(engine: Engine) -> Iterator[Connection]:
+    """One transaction for every change of the schema, so that a killed run leaves the
+    database as it was. Python's sqlite3 opens no transaction before DDL by itself (it would
+    commit each statement): the BEGIN is said here."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN")
+        yield conn
+        conn.commit()
+
+
+def _stamp(conn: Connection, revision: str) -> None:
+    from alembic import command
+
+    command.stamp(_config(conn), revision)
+
+
+def _upgrade(conn: Connection) -> None:
+    from alembic import command
+
+    command.upgrade(_config(conn), "head")
+
+
+def prepare_database(engine: Engine, stages: Sequence[Stage], what: str = "") -> list[str]:
+    """Bring a database to this version's schema (see the module docstring).
+
+    Parameters
+    ----------
+    engine : Engine
+    stages : sequence of Stage
+        Every stage, in pipeline order: the owners of the tables.
+    what : str
+        The command running, named to a run refused while this one holds the lock.
+
+    Returns
+    -------
+    list of str
+        One line for each thing done to an existing database (none for a new or current one).
+
+    Raises
+    ------
+    DatabaseInUse
+        When another run holds the database's writer lock.
+    """
+    head = head_revision()
+    with run_lock(engine, what or "bridgerank (schema check)"):
+        present = set(inspect(engine).get_table_names())
+        if not present & set(Base.metadata.tables):  # a new database
+            with _transaction(engine) as conn:
+                Base.metadata.create_all(conn)
+                _stamp(conn, head)
+            return []
+        current = current_revision(engine)
+        problems = schema_problems(engine, stages)
+        if current == head and not problems:
+            return []
+        notes: list[str] = []
+        copy = _backup(engine, current or "unversioned")
+        kept = f" (a copy of it before: {copy})" if copy else ""
+        if current != head:
+            notes.append(
+                f"database schema {current or 'unversioned'} brought to revision {head}{kept}"
+            )
+        elif copy:
+            notes.append(f"the database's tables differ from the declared ones{kept}")
+        with _transaction(engine) as conn:
+            reruns: dict[str, str] = {}
+            if current is not None and current != head:
+                reruns.update(_reruns_between(current, head))
+                _upgrade(conn)
+                problems = schema_problems(conn, stages)
+            repaired, repair_notes = _repair(conn, problems, stages)
+            reruns.update(repaired)
+            notes.extend(repair_notes)
+            Base.metadata.create_all(conn)
+            if current is None:
+                _stamp(conn, head)
+            for stage, reason in reruns.items():
+                ledger.invalidate(conn, stage, reason)
+    return notes

@@ -1,0 +1,107 @@
+"""The database's schema against the declared tables, and its pages' integrity; reads only.
+
+A table that is missing, lacks a declared column, or has a column the code does not know and
+cannot fill (NOT NULL, no default) would make a stage fail, or worse, a report silently
+thinner. :func:`schema_problems` names each such table and the stage that writes it (its
+owner), so that :mod:`bridgerank.pipeline.schema` can make that stage run again and
+``bridgerank status`` can say why it will. Types are not compared: SQLite keeps any value in
+any column, and our migrations change names and shapes, not affinities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from sqlalchemy import inspect, text
+
+from bridgerank.core.store import Base
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+    from sqlalchemy.engine import Engine
+    from sqlalchemy.engine.interfaces import ReflectedColumn
+
+    from bridgerank.core.stage import Stage
+
+# The kernel's tables (the ledger): owned by no stage; damaged, every stage runs again.
+KERNEL = "kernel"
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """A declared table the database does not hold as declared."""
+
+    table: str
+    owner: str  # the stage that writes it, or KERNEL
+    what: str  # "is missing", "lacks columns a, b", "has column c that the code cannot fill"
+
+    def __str__(self) -> str:
+        return f"table {self.table} {self.what}"
+
+
+def owners(stages: Sequence[Stage]) -> dict[str, str]:
+    """Each declared table's owner: the stage that writes it (the kernel for the ledger)."""
+    owned = {model.__tablename__: stage.name for stage in stages for model in stage.writes}
+    return {name: owned.get(name, KERNEL) for name in Base.metadata.tables}
+
+
+def _column_problems(declared: set[str], found: Sequence[ReflectedColumn]) -> str | None:
+    """What is wrong with a table's columns, in words, or None."""
+    present = {column["name"] for column in found}
+    missing = sorted(declared - present)
+    if missing:
+        return f"lacks column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+    unfillable = sorted(
+        column["name"]
+        for column in found
+        if column["name"] not in declared
+        and not column.get("nullable", True)
+        and column.get("default") is None
+        and column.get("autoincrement") is not True
+    )
+    if unfillable:
+        return f"has column {', '.join(unfillable)} that the code cannot fill"
+    return None
+
+
+def schema_problems(engine: Engine | Connection, stages: Sequence[Stage]) -> list[SchemaProblem]:
+    """Every declared table that is missing or not as declared, with its owner.
+
+    Parameters
+    ----------
+    engine : Engine or Connection
+    stages : sequence of Stage
+        Every stage, for the owners of the tables.
+
+    Returns
+    -------
+    list of SchemaProblem
+        Empty for a database with no table at all (a new one) and for a sound one.
+    """
+    inspector = inspect(engine)
+    present = set(inspector.get_table_names())
+    if not present & set(Base.metadata.tables):
+        return []  # a new database: nothing is damaged, everything is to be created
+    owner_of = owners(stages)
+    problems = []
+    for name, table in sorted(Base.metadata.tables.items()):
+        if name not in present:
+            problems.append(SchemaProblem(name, owner_of[name], "is missing"))
+            continue
+        what = _column_problems(
+            {column.name for column in table.columns}, inspector.get_columns(name)
+        )
+        if what:
+            problems.append(SchemaProblem(name, owner_of[name], what))
+    return problems
+
+
+def integrity_problem(engine: Engine) -> str | None:
+    """The first problem SQLite's ``quick_check`` finds in the database's pages, or None (also
+    for other databases, which check their pages themselves)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    with engine.connect() as conn:
+        findings = [row[0] for row in conn.execute(text("PRAGMA quick_check(5)"))]
+    return None if findings == ["ok"] else "; ".join(findings)

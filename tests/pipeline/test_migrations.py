@@ -1,0 +1,195 @@
+"""A user's database is carried forward: migrated from earlier versions, mended when its
+tables differ from the declared ones, never left to give a silently thinner report."""
+
+import gzip
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from click.testing import CliRunner
+from sqlalchemy import create_engine
+
+from bridgerank.core.store import Base
+from bridgerank.pipeline import schema
+from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.stages import all_stages
+from tests.paths import TESTS
+from tests.tables import assert_same_tables
+
+ROOT = TESTS.parent
+# Made by the code of main 47e544b, the last version before schema revisions, from two files
+# of the embedded sample: `bridgerank run data/sample/usbf_sf_14502.lin
+# data/sample/acbl/recap_e_20170710.html.gz` (every stage, default settings).
+OLD_DATABASE = TESTS / "data" / "old_db" / "bridgerank-47e544b.db.gz"
+OLD_SOURCES = [
+    str(ROOT / "data" / "sample" / "usbf_sf_14502.lin"),
+    str(ROOT / "data" / "sample" / "acbl" / "recap_e_20170710.html.gz"),
+]
+# The rate stage without its costly side studies: what these tests check is elsewhere.
+FAST = (
+    "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
+    "[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+)
+
+
+def _run(*arguments: str) -> str:
+    result = CliRunner().invoke(main, list(arguments))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _query(database, sql: str) -> list[tuple]:
+    with sqlite3.connect(database) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_every_revision_brings_an_empty_database_to_the_declared_tables(tmp_path):
+    all_stages()
+    engine = create_engine(f"sqlite:///{tmp_path / 'empty.db'}")
+    with schema._transaction(engine) as conn:
+        schema._upgrade(conn)
+    with engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        assert MigrationContext.configure(conn).get_current_revision() == schema.head_revision()
+    engine.dispose()
+    assert differences == []
+
+
+def test_a_database_of_the_last_version_without_revisions_runs_as_a_fresh_one(tmp_path):
+    old, fresh = tmp_path / "old", tmp_path / "fresh"
+    old.mkdir()
+    with gzip.open(OLD_DATABASE) as packed, open(old / "bridgerank.db", "wb") as database:
+        shutil.copyfileobj(packed, database)
+    settings = tmp_path / "fast.toml"
+    settings.write_text(FAST)
+    before = _query(old / "bridgerank.db", "select count(*) from raw_boards")
+    output = _run("run", "--out", str(old), "--config", str(settings))
+    assert "database schema unversioned brought to revision 0001" in output
+    [copy] = old.glob("bridgerank.db.backup-unversioned-*")
+    assert _query(copy, "select count(*) from raw_boards") == before  # the copy is the old one
+    _run("run", *OLD_SOURCES, "--out", str(fresh), "--config", str(settings))
+    compared = assert_same_tables(
+        f"sqlite:///{old / 'bridgerank.db'}",
+        f"sqlite:///{fresh / 'bridgerank.db'}",
+        skip=frozenset({"table_versions"}),  # tokens of runs that differ in what ran when
+    )
+    assert compared > 5_000
+    again = _run("run", "--out", str(old), "--config", str(settings))
+    assert "brought to revision" not in again
+    for stage in ("clean", "match", "dds", "rate", "regress", "report"):
+        assert f"{stage}: up to date, nothing to do" in again
+
+
+@pytest.fixture
+def analysed(tmp_path, test_data):
+    """A database through the dds stage (12 boards of the 1955 Bermuda Bowl)."""
+    out = ["--out", str(tmp_path)]
+    _run("run", str(test_data / "bermuda1955_head.pbn"), "--to", "dds", *out)
+    return tmp_path / "bridgerank.db"
+
+
+def test_a_dropped_table_or_column_makes_its_stage_rebuild_it(analysed):
+    out = ["--out", str(analysed.parent)]
+    cards = _query(analysed, "select * from card_analysis order by 1, 2, 3")
+    contracts = _query(analysed, "select id, contract from boards order by id")
+    with sqlite3.connect(analysed) as conn:
+        conn.execute("alter table boards drop column contract")
+        conn.execute("drop table card_analysis")
+    status = CliRunner().invoke(main, ["status", *out])
+    assert status.exit_code == 1
+    assert "why: schema: table boards lacks column contract (the next run rebuilds it)" in (
+        status.output
+    )
+    assert "why: schema: table card_analysis is missing (the next run rebuilds it)" in (
+        status.output
+    )
+    output = _run("run", "--to", "dds", *out)
+    assert "schema: table boards lacks column contract: clean's tables rebuilt" in output
+    assert "schema: table card_analysis is missing: dds's tables rebuilt" in output
+    assert "dds: 12 boards analysed" in output
+    assert _query(analysed, "select * from card_analysis order by 1, 2, 3") == cards
+    assert _query(analysed, "select id, contract from boards order by id") == contracts
+    assert "up to date" in _run("run", "--to", "dds", *out).splitlines()[-2]
+
+
+def test_a_column_lost_from_the_records_is_added_back_and_the_stages_after_rerun(analysed):
+    out = ["--out", str(analysed.parent)]
+    with sqlite3.connect(analysed) as conn:
+        conn.execute("alter table raw_boards drop column scoring")
+    output = _run("run", "--to", "clean", *out)
+    assert "schema: table raw_boards lacks column scoring: mended in place" in output
+    assert "clean: 12 records, 12 boards kept" in output
+    assert "scoring" in {row[1] for row in _query(analysed, "pragma table_info(raw_boards)")}
+    assert _query(analysed, "select count(*) from raw_boards") == [(12,)]
+
+
+def test_a_later_revision_reruns_only_the_stages_whose_tables_it_changed(
+    analysed, tmp_path_factory, monkeypatch
+):
+    # A revision after the head, in a copy of the shipped ones: a column added to the dds
+    # stage's table of player counts.
+    folder = tmp_path_factory.mktemp("migrations")
+    shipped = ROOT / "pipeline" / "migrations"
+    shutil.copytree(shipped, folder / "migrations", ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "migrations" / "versions" / "r9999_test.py").write_text(
+        f'''"""A test's revision."""
+import sqlalchemy as sa
+from alembic import op
+
+revision = "9999"
+down_revision = "{schema.head_revision()}"
+branch_labels = None
+depends_on = None
+rerun = ("dds",)
+
+
+def upgrade():
+    op.add_column("player_stats", sa.Column("note", sa.Text(), nullable=True))
+'''
+    )
+    configure = schema._config
+
+    def moved(connection=None):
+        config = configure(connection)
+        config.set_main_option("script_location", str(folder / "migrations"))
+        return config
+
+    monkeypatch.setattr(schema, "_config", moved)
+    output = _run("run", "--to", "dds", "--out", str(analysed.parent))
+    assert "database schema 0001 brought to revision 9999" in output
+    assert "clean: up to date" in output and "match: up to date" in output
+    # dds ran again (its boards already analysed are kept: it rebuilds its per-player tables)
+    assert "dds: 0 boards analysed" in output and "12 done before" in output
+    assert "note" in {row[1] for row in _query(analysed, "pragma table_info(player_stats)")}
+
+
+def test_status_only_reads_even_in_a_read_only_folder(analysed, tmp_path_factory):
+    view = tmp_path_factory.mktemp("read-only-view")
+    mounted = subprocess.run(["mount", "--bind", str(analysed.parent), str(view)]).returncode == 0
+    if not mounted:
+        pytest.skip("a read-only folder needs a bind mount, which this machine refuses")
+    try:
+        assert subprocess.run(["mount", "-o", "remount,ro,bind", str(view)]).returncode == 0
+        files = sorted(path.name for path in view.iterdir())
+        result = CliRunner().invoke(main, ["status", "--out", str(view)])
+        assert result.exit_code == 1, result.output  # the stages after dds never ran
+        assert "(schema revision 0001; quick_check ok)" in result.output
+        assert "not up to date: rate, regress, report" in result.output
+        assert sorted(path.name for path in view.iterdir()) == files
+    finally:
+        subprocess.run(["umount", str(view)])
+
+
+def test_status_says_when_the_database_pages_are_damaged(analysed):
+    data = bytearray(analysed.read_bytes())
+    page = 4096
+    data[5 * page : 9 * page] = b"\xa5" * (4 * page)  # pages of tables, overwritten
+    analysed.write_bytes(bytes(data))
+    result = CliRunner().invoke(main, ["status", "--out", str(analysed.parent)])
+    assert result.exit_code == 3, result.output
+    error, hint = result.output.strip().splitlines()[-2:]
+    assert error.startswith("error: ") and ("damaged" in error or "malformed" in error)
+    assert "copy" in hint

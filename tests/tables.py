@@ -1,0 +1,51 @@
+"""Two databases compared table by table: what a user would call "the same results"."""
+
+import math
+
+from sqlalchemy import create_engine, select
+
+from bridgerank.core.store import Base
+
+# Columns that say when, how long or where from, not what: they differ between any two runs
+# (a source's path is where the file lay when it was read).
+CLOCKS = {
+    "source_files": {"ingested_at", "path"},
+    "skipped_files": {"path"},
+    "stage_runs": {"started_at", "finished_at", "seconds", "summary", "id"},
+}
+
+
+def rows(url: str, table) -> list[tuple]:
+    """A table's rows, ordered by its key, without the columns of :data:`CLOCKS`."""
+    columns = [
+        column for column in table.columns if column.name not in CLOCKS.get(table.name, set())
+    ]
+    order = list(table.primary_key.columns) or columns
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.execute(select(*columns).order_by(*order))]
+    finally:
+        engine.dispose()
+
+
+def same(a, b) -> bool:
+    """Equal values; floats to 1e-9, NaN equal to NaN."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9) or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+
+def assert_same_tables(first: str, second: str, skip: frozenset[str] = frozenset()) -> int:
+    """Every declared table holds the same rows in both databases (but the ledger of runs and
+    the tables in ``skip``); returns how many rows were compared."""
+    compared = 0
+    for table in Base.metadata.sorted_tables:
+        if table.name == "stage_runs" or table.name in skip:
+            continue
+        ours, theirs = rows(first, table), rows(second, table)
+        assert len(ours) == len(theirs), (table.name, len(ours), len(theirs))
+        for mine, other in zip(ours, theirs):
+            assert all(same(a, b) for a, b in zip(mine, other)), (table.name, mine, other)
+        compared += len(ours)
+    return compared
