@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from bridgerank.core.errors import SettingsError
@@ -195,9 +196,13 @@ def run_stages(
     """
     from bridgerank.core.lock import run_lock
     from bridgerank.core.store import Base
+    from bridgerank.pipeline.report.staging import remove_dead_staging
 
     outcomes = []
     with run_lock(engine, what):
+        # a report killed mid-way left its half-written site: gone, even if the report is
+        # up to date this time
+        remove_dead_staging(Path(settings.store.out))
         for stage in stages:
             # the stage's tables exist even on an engine opened before its module was imported
             tables = stage.reads + stage.optional_reads + stage.writes

@@ -107,3 +107,9 @@ def test_the_next_report_run_removes_a_killed_runs_staging_folder(tmp_path, test
     assert (unrelated / "n.txt").read_text() == "mine"
     # the run removed its own staging folder too
     assert not [path for path in out.iterdir() if path.name.startswith(PREFIX)]
+
+    # a run whose report is up to date removes what a later killed run left all the same
+    again = _leftover(out, _dead_pid())
+    result = CliRunner().invoke(main, ["run", "--only", "report", *common])
+    assert result.exit_code == 0 and "report: up to date" in result.output, result.output
+    assert not again.exists()
