@@ -262,10 +262,13 @@ class RunSettings:
 
 @section
 class IngestSettings:
-    """``[ingest]``: the sample and the file endings looked at in folders."""
+    """``[ingest]``: the sample, the file endings looked at in folders, and the size bounds
+    of one file."""
 
     sample: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True)
     extensions: tuple[str, ...] = allowed(non_empty=True, trimmed=True, distinct=True, min_items=1)
+    max_file_mb: int = allowed(at_least=1, at_most=100_000)
+    max_line_kb: int = allowed(at_least=1, at_most=100_000)
 
 
 @section

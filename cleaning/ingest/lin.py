@@ -18,6 +18,11 @@ A LIN file is a stream of ``key|value|`` pairs; line breaks carry no meaning. Ke
 ========  ============================================================================
 
 endplay's LIN parser reads single tables only, which is why this reader exists.
+
+A field runs over lines until its ``|``, and a table gathers calls and cards until the next
+table starts: past :data:`FIELD_CHARS` characters of one field or :data:`TABLE_ITEMS` calls
+and cards of one table, the file is refused
+(:class:`~bridgerank.cleaning.ingest.limits.OverLimit`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator
 
+from bridgerank.cleaning.ingest.limits import OverLimit
 from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
 _DEALER_DIGIT = {"1": "S", "2": "W", "3": "N", "4": "E"}
@@ -34,20 +40,28 @@ _RESULT = re.compile(
 )
 # pn lists seats South, West, North, East.
 _PN_FIELDS = ("southname", "westname", "northname", "eastname")
+# What one field and one table may hold; a real field is under a few thousand characters
+# (commentary), a real table under a hundred calls and cards.
+FIELD_CHARS = 1 << 24
+TABLE_ITEMS = 10_000
 
 
 def _parts(lines: Iterable[str]) -> Iterator[str]:
     """The ``|``-separated fields of a LIN stream; a field may span lines."""
     pending: list[str] = []  # pieces of a field that has not yet met its ``|``
+    held = 0  # their characters
     for line in lines:
         if "|" not in line:
             pending.append(line)
+            held += len(line)
+            if held > FIELD_CHARS:
+                raise OverLimit(f"a LIN field runs over more than {FIELD_CHARS:,} characters")
             continue
         pieces = line.split("|")
         pending.append(pieces[0])
         yield "".join(pending)
         yield from pieces[1:-1]
-        pending = [pieces[-1]]
+        pending, held = [pieces[-1]], len(pieces[-1])
     yield "".join(pending)
 
 
@@ -89,6 +103,14 @@ class _Table:
         self.calls: list[str] = []
         self.cards: list[str] = []
 
+    def add(self, items: list[str], value: str) -> None:
+        """A call or a card; past :data:`TABLE_ITEMS` of them the file is refused."""
+        if len(self.calls) + len(self.cards) >= TABLE_ITEMS:
+            raise OverLimit(
+                f"the LIN table of line {self.line} has more than {TABLE_ITEMS:,} calls and cards"
+            )
+        items.append(value)
+
 
 def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
     """Yield one raw record per table of a LIN text (a stream of lines, or a whole text).
@@ -96,6 +118,11 @@ def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
     Names come from the last ``pn`` seen (4 names apply to the table, 8 to the open and
     closed room); contract and declarer from the table's entry in ``rs``; the result from a
     claim (``mc``) when there is one, else from ``rs``.
+
+    Raises
+    ------
+    OverLimit
+        When a field or a table holds more than :data:`FIELD_CHARS` or :data:`TABLE_ITEMS`.
     """
     header: dict[str, str] = {}
     names: list[str] = []
@@ -160,9 +187,9 @@ def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
             digits = re.sub(r"\D", "", value)
             table.values["board"] = table.values.get("board") or digits
         elif key == "mb":
-            table.calls.append(value)
+            table.add(table.calls, value)
         elif key == "pc":
-            table.cards.append(value)
+            table.add(table.cards, value)
         elif key == "mc":
             table.values["result"] = value
     if table is not None:

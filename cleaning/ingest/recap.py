@@ -22,6 +22,11 @@ Conventions, since a recap does not say them:
 * A score marked with a group letter (``100F``) belongs to a fouled board: tables in different
   groups played different deals, so the record is kept with its score as written and the
   cleaning stage excludes it. Artificial scores (``Ave+``, ``Ave-``, not played) likewise.
+
+A page is one session, so its boards are held until it ends: past :data:`PAGE_ITEMS` boards
+and table results, :data:`PAGE_CHARS` characters of text kept, elements nested
+:data:`PAGE_DEPTH` deep, or one tag, comment or script left open over :data:`OPEN_CHARS`
+characters, the file is refused (:class:`~bridgerank.cleaning.ingest.limits.OverLimit`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterator
 
+from bridgerank.cleaning.ingest.limits import OverLimit
 from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput
 
 _SUIT_CLASSES = {"bcspades": "S", "bchearts": "H", "bcdiams": "D", "bcclubs": "C"}
@@ -41,6 +47,16 @@ _HAND_PLACES = (("bchd2a", "W"), ("bchd2c", "E"), ("bchd3", "S"), ("bchd1", "N")
 _DEALERS = {"North": "N", "East": "E", "South": "S", "West": "W"}
 _VULNERABILITY = {"None": "None", "N-S": "NS", "E-W": "EW", "Both": "All"}
 _VOID_ELEMENTS = frozenset({"br", "hr", "img", "meta", "link", "input", "col", "wbr"})
+# What one page may hold. The largest real page (0.8 MB) has 467 boards and table results,
+# each about 1.4 KB in memory, elements nested 14 deep, and no construct left open over
+# 1,300 characters.
+PAGE_ITEMS = 50_000
+PAGE_CHARS = 1 << 24
+PAGE_DEPTH = 1_000
+OPEN_CHARS = 1 << 20
+# The parser gets the page in pieces of about this many characters: it searches a construct
+# left open from its start at every piece, so a line at a time would cost the square of it.
+_FEED_CHARS = 1 << 16
 _MONTHS = (
     "january",
     "february",
@@ -88,6 +104,18 @@ class _RecapParser(HTMLParser):
         self._suit = ""
         self._section = ""
         self._row: dict[str, str] | None = None
+        self._items = 0  # boards and table results held
+        self._chars = 0  # characters of text captured
+
+    def _hold(self, items: int = 0, chars: int = 0) -> None:
+        """Count what the page makes the parser keep; past the page bounds, refuse it."""
+        self._items += items
+        self._chars += chars
+        if self._items > PAGE_ITEMS or self._chars > PAGE_CHARS:
+            raise OverLimit(
+                f"the recap page holds more than {PAGE_ITEMS:,} boards and table results "
+                f"or {PAGE_CHARS:,} characters of them"
+            )
 
     @property
     def board(self) -> _Board:
@@ -100,10 +128,14 @@ class _RecapParser(HTMLParser):
         cls = (attributes.get("class") or "").split(" ")[0]
         if tag in _VOID_ELEMENTS:
             return
+        if len(self._stack) >= PAGE_DEPTH:
+            # open elements are searched at every end tag: deeper would cost the square
+            raise OverLimit(f"the recap page nests elements more than {PAGE_DEPTH:,} deep")
         self._stack.append((tag, cls))
         if tag == "pre" and attributes.get("id") == "bcrecap":
             self._start_capture("recap")
         elif cls == "bclabelboard":
+            self._hold(items=1)
             self.boards.append(_Board())
             self._start_capture("label")
         elif cls in ("bclabeldealer", "bclabelvul"):
@@ -120,6 +152,7 @@ class _RecapParser(HTMLParser):
         elif tag == "tbody":
             self._section = ""
         elif tag == "tr" and cls in ("bcst", "bcstshade"):
+            self._hold(items=1)
             self._row = {}
             self.board.rows.append((self.getpos()[0], self._section, self._row))
         elif tag == "td" and self._row is not None and cls.startswith("bcst"):
@@ -141,6 +174,7 @@ class _RecapParser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._capture is not None:
+            self._hold(chars=len(data))
             self._text.append(data)
 
     def _start_capture(self, what: str) -> None:
@@ -291,6 +325,24 @@ def _pair(
     return first.strip(), second.strip(), f"{letter}{number}"
 
 
+def _pieces(text: ReaderInput) -> Iterator[str]:
+    """The page in pieces of at least :data:`_FEED_CHARS` characters (the last may be
+    shorter); a whole text as it is."""
+    if isinstance(text, str):
+        yield text
+        return
+    pending: list[str] = []
+    size = 0
+    for line in text:
+        pending.append(line)
+        size += len(line)
+        if size >= _FEED_CHARS:
+            yield "".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield "".join(pending)
+
+
 def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRecord]:
     """Yield one raw record per table result of a BridgeComposer recap page.
 
@@ -302,10 +354,19 @@ def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
         The page's HTML, as a stream of lines or a whole text.
     source : Path, optional
         Where it was read from; its name gives the date when no pair-list title does.
+
+    Raises
+    ------
+    OverLimit
+        When the page holds more than the module's bounds.
     """
     parser = _RecapParser()
-    for piece in [text] if isinstance(text, str) else text:
+    for piece in _pieces(text):
         parser.feed(piece)
+        if len(parser.rawdata) > OPEN_CHARS:  # what the parser holds back, unfinished
+            raise OverLimit(
+                f"a tag, comment or script of the recap page runs over {OPEN_CHARS:,} characters"
+            )
     parser.close()
     sections, first_title = _pair_lists("\n".join(parser.recap_text))
     number = 0

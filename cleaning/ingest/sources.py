@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Callable, Iterator, NamedTuple, Sequence, cast
 
+from bridgerank.cleaning.ingest.limits import Limits, OverLimit
 from bridgerank.cleaning.ingest.lin import read_lin
 from bridgerank.cleaning.ingest.pbn import read_pbn
 from bridgerank.cleaning.ingest.recap import read_recap
@@ -21,6 +22,7 @@ from bridgerank.cleaning.ingest.sqldump import read_sqldump
 from bridgerank.cleaning.ingest.valet import LINE as VALET_LINE
 from bridgerank.cleaning.ingest.valet import SKIPPED_FOLDERS, is_valet_folder, read_valet
 from bridgerank.core.errors import SourceError
+from bridgerank.core.settings import default_settings
 
 _SQL = re.compile(rb"INSERT\s+INTO\s", re.IGNORECASE)
 _PBN = re.compile(rb'(?m)^\s*\[(Event|Deal|Board|Dealer|Site|North|South|West|East)\s+"')
@@ -118,24 +120,93 @@ def _decodes(path: Path, codec: str) -> bool:
     return True
 
 
-def scan(path: Path) -> Content:
+def _default_limits() -> Limits:
+    return Limits.of(default_settings().ingest)
+
+
+def _line_ends(data: bytes, after_cr: bool) -> int:
+    """Lines ended in ``data``: ``\\n``, ``\\r`` or ``\\r\\n`` (split or not), as the readers
+    count them; ``after_cr`` when the bytes before ``data`` ended with ``\\r``."""
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return ends - 1 if after_cr and data.startswith(b"\n") else ends
+
+
+class _LineMeter:
+    """The length of the line being read, over a stream of chunks, without holding it.
+
+    Line ends are those of the readers (``\\n``, ``\\r``, ``\\r\\n``); a length leaves the line
+    end out. :meth:`feed` returns the number of the first line longer than ``limit`` bytes
+    once a chunk shows one.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open = 0  # bytes of the line still open after the chunks fed so far
+        self.line = 1  # its number
+        self.after_cr = False
+
+    def feed(self, chunk: bytes) -> int | None:
+        ends = [at for at in (chunk.find(b"\n"), chunk.find(b"\r")) if at >= 0]
+        if not ends:
+            self.open += len(chunk)
+            self.after_cr = False
+            return self.line if self.open > self.limit else None
+        if self.open + min(ends) > self.limit:
+            return self.line
+        if len(chunk) > self.limit:
+            # only a limit below the chunk size lets a line inside one chunk be too long
+            over = self._inner_overlong(chunk)
+            if over is not None:
+                return self.line + _line_ends(chunk[:over], self.after_cr)
+        self.line += _line_ends(chunk, self.after_cr)
+        last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+        self.open = len(chunk) - last - 1
+        self.after_cr = chunk.endswith(b"\r")
+        return None
+
+    def _inner_overlong(self, chunk: bytes) -> int | None:
+        """Offset of the first line wholly inside ``chunk`` longer than the limit, if any."""
+        offset = 0
+        for piece in chunk.replace(b"\r", b"\n").split(b"\n"):
+            if len(piece) > self.limit and 0 < offset and offset + len(piece) < len(chunk):
+                return offset
+            offset += len(piece) + 1
+        return None
+
+
+def scan(path: Path, limits: Limits | None = None) -> Content:
     """Read a file once, in chunks, for its :class:`Content` (memory does not grow with it).
 
     The encoding is UTF-8 when the whole content is valid UTF-8, else Windows-1252, else
     Latin-1 (which reads any bytes), as :func:`decode` chooses.
 
+    Parameters
+    ----------
+    path : Path
+    limits : Limits, optional
+        The file's bounds; the shipped defaults when not given.
+
     Raises
     ------
     SourceError
-        When the file cannot be read or is a damaged gzip file.
+        When the file cannot be read, is a damaged gzip file, or its content is larger than
+        ``limits`` allow or holds a line longer (checked as the bytes stream by, so a gzip
+        bomb is refused after reading no more than the limit).
     """
+    limits = limits or _default_limits()
     digest, size, head = hashlib.sha256(), 0, b""
+    meter = _LineMeter(limits.line_bytes)
     utf8 = codecs.getincrementaldecoder("utf-8-sig")()
     valid = True
     with _reading(path) as stream:
         for chunk in _chunks(stream):
-            digest.update(chunk)
             size += len(chunk)
+            if size > limits.file_bytes:
+                raise SourceError(path, limits.too_large(isinstance(stream, gzip.GzipFile)))
+            over = meter.feed(chunk)
+            if over is not None:
+                raise SourceError(path, limits.too_long(over))
+            digest.update(chunk)
             if len(head) < _HEAD:
                 head += chunk[: _HEAD - len(head)]
             if valid:
@@ -155,17 +226,41 @@ def scan(path: Path) -> Content:
     return Content(digest.hexdigest(), size, encoding, head)
 
 
+def _bounded(path: Path, text: IO[str], limits: Limits, gzipped: bool) -> Iterator[str]:
+    """The lines of ``text`` as iterating it gives them, none read past the limits.
+
+    :func:`scan` has refused a file past its limits already; this keeps the bound when the
+    file grew since, and costs one bounded ``readline`` a line.
+    """
+    # A line of ``line_bytes`` bytes has at most that many characters; its end adds two.
+    cap, read = limits.line_bytes, 0
+    while line := text.readline(cap + 3):
+        if len(line) > cap and len(line.rstrip("\r\n")) > cap:
+            raise SourceError(path, limits.too_long(None))
+        read += len(line)
+        if read > limits.file_bytes:
+            raise SourceError(path, limits.too_large(gzipped))
+        yield line
+
+
 @contextmanager
-def text_lines(path: Path, encoding: str) -> Iterator[Iterator[str]]:
-    """A file's decoded lines, streamed, line ends kept as written.
+def text_lines(path: Path, encoding: str, limits: Limits | None = None) -> Iterator[Iterator[str]]:
+    """A file's decoded lines, streamed, line ends kept as written, none past ``limits``.
 
     Raises
     ------
     SourceError
-        When reading fails part way (the caller's transaction then stores nothing).
+        When reading fails part way (the caller's transaction then stores nothing), a line
+        or the content outgrows ``limits`` (the shipped defaults when not given), or a
+        reader of these lines finds more than it bounds (:class:`OverLimit`).
     """
+    limits = limits or _default_limits()
     with _reading(path) as stream:
-        yield io.TextIOWrapper(stream, encoding=_CODECS[encoding], newline="")
+        text = io.TextIOWrapper(stream, encoding=_CODECS[encoding], newline="")
+        try:
+            yield _bounded(path, text, limits, isinstance(stream, gzip.GzipFile))
+        except OverLimit as problem:
+            raise SourceError(path, str(problem)) from None
 
 
 def decode(data: bytes) -> tuple[str, str]:

@@ -11,8 +11,9 @@ stray backslashes; a broken line. A row that cannot be recovered becomes a recor
 with ``(``.
 
 The file streams through a window of whole lines (about a megabyte, and at least
-:data:`LOOKAHEAD_LINES` lines past the row being read), so memory does not grow with the
-file; a value broken over more lines than that is reported, not recovered.
+:data:`LOOKAHEAD_LINES` lines or :data:`LOOKAHEAD_CHARS` characters past the row being read),
+so memory does not grow with the file or its lines; a value broken over more than that is
+reported, not recovered.
 """
 
 from __future__ import annotations
@@ -64,8 +65,11 @@ _INSERT = re.compile(
     r"INSERT\s+INTO\s+[`\"\[]?(\w+)[`\"\]]?\s*(?:\(([^)]*)\))?\s*VALUES[\s;,]*", re.IGNORECASE
 )
 _SEPARATORS = ",;"
-# A row may be broken over this many lines and still be read whole.
+# A row may be broken over this many lines, or run over this many characters, and still be
+# read whole (the characters bound the window when lines are long: 17 lines of the longest
+# allowed would be tens of megabytes).
 LOOKAHEAD_LINES = 16
+LOOKAHEAD_CHARS = 1 << 22
 # The window is refilled with about this many characters of whole lines at a time.
 _WINDOW_CHARS = 1 << 20
 _FIELD_START = "'-+0123456789.Nn"
@@ -201,8 +205,9 @@ def _retry_broken_row(scanner: _Scanner, start: int, width: int) -> list[str | N
 class _Window:
     """The part of the dump in memory: whole lines, refilled as the scanner moves on.
 
-    ``frontier`` is where the last :data:`LOOKAHEAD_LINES` lines begin; a row starting
-    before it has those lines after it (or the end of the file) to finish in.
+    ``frontier`` is where the last :data:`LOOKAHEAD_LINES` lines begin, or
+    :data:`LOOKAHEAD_CHARS` before the end, whichever is later: a row starting before it has
+    those lines or characters after it (or the end of the file) to finish in.
     """
 
     def __init__(self, lines: Iterable[str]) -> None:
@@ -218,9 +223,11 @@ class _Window:
         Returns how many characters were dropped from the front.
         """
         cut = self.text.rfind("\n", 0, keep_from) + 1
+        if keep_from - cut > LOOKAHEAD_CHARS:
+            cut = keep_from  # the row's line is kept whole, unless it is that long
         self.first_line += self.text.count("\n", 0, cut)
         pieces, size, count = [self.text[cut:]], 0, 0
-        while size < _WINDOW_CHARS or count <= LOOKAHEAD_LINES:
+        while size < _WINDOW_CHARS or count <= LOOKAHEAD_LINES and size < LOOKAHEAD_CHARS:
             line = next(self.lines, None)
             if line is None:
                 self.eof = True
@@ -233,7 +240,9 @@ class _Window:
         if not self.eof:
             for _ in range(LOOKAHEAD_LINES + 1):
                 self.frontier = self.text.rfind("\n", 0, self.frontier)
-            self.frontier = max(self.frontier, 0)
+                if self.frontier < 0:  # fewer lines, as many characters
+                    break
+            self.frontier = max(self.frontier, len(self.text) - LOOKAHEAD_CHARS, 0)
         return cut
 
     def line_of(self, position: int, known: tuple[int, int]) -> tuple[int, int]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from itertools import islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator, TypeVar
+from typing import Any, Iterable, Iterator
 
 from sqlalchemy import delete, insert, select
 
+from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
@@ -27,10 +27,11 @@ from bridgerank.core.stage import Stage, StageContext
 
 log = logging.getLogger(__name__)
 # Raw records written per INSERT: large enough to amortise the round trip, small enough
-# that a file's rows never pile up in memory.
+# that a file's rows never pile up in memory; and at most about this many characters of
+# values (real records hold about a thousand; a hostile file's may each hold megabytes).
 INSERT_BATCH = 2000
+INSERT_BATCH_CHARS = 1 << 22
 _RAW_COLUMNS = frozenset(RAW_FIELDS)
-T = TypeVar("T")
 
 
 def sample_sources(section: IngestSettings) -> list[str]:
@@ -38,10 +39,18 @@ def sample_sources(section: IngestSettings) -> list[str]:
     return [str(resolve_path(path)) for path in section.sample]
 
 
-def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    """Consecutive lists of ``size`` items (the last may be shorter)."""
-    iterator = iter(items)
-    while batch := list(islice(iterator, size)):
+def record_batches(records: Iterable[RawRecord]) -> Iterator[list[RawRecord]]:
+    """Consecutive lists of at most :data:`INSERT_BATCH` records, each closed once its
+    values reach :data:`INSERT_BATCH_CHARS` characters."""
+    batch: list[RawRecord] = []
+    chars = 0
+    for record in records:
+        batch.append(record)
+        chars += sum(map(len, record.values.values()))
+        if len(batch) >= INSERT_BATCH or chars >= INSERT_BATCH_CHARS:
+            yield batch
+            batch, chars = [], 0
+    if batch:
         yield batch
 
 
@@ -64,7 +73,9 @@ def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
     return row
 
 
-def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
+def ingest_file(
+    engine, path: Path, *, named: bool = True, limits: Limits | None = None
+) -> tuple[str, int]:
     """Store one file's records.
 
     Parameters
@@ -74,6 +85,9 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
     named : bool
         True when the user named the file: then a file that is not bridge data is an error;
         found in a folder, it is skipped.
+    limits : Limits, optional
+        The file's size bounds (the shipped defaults when not given): a file past them is
+        refused whole, as one that cannot be read.
 
     Returns
     -------
@@ -86,11 +100,12 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
     Raises
     ------
     SourceError
-        When the file cannot be read, or was named and is not bridge data.
+        When the file cannot be read, is larger than ``limits`` allow, or was named and is
+        not bridge data.
     """
     # Identity is the content: a gzip copy of a stored file (or a re-compressed copy, whose
     # header differs) adds nothing.
-    content = scan(path)
+    content = scan(path, limits)
     with engine.connect() as conn:
         stored = conn.execute(
             select(SourceFile.path).where(SourceFile.sha256 == content.sha256)
@@ -122,8 +137,8 @@ def ingest_file(engine, path: Path, *, named: bool = True) -> tuple[str, int]:
             )
         ).inserted_primary_key[0]
         stored_records = 0
-        with text_lines(path, content.encoding) as lines:
-            for batch in batched(READERS[fmt](lines, path), INSERT_BATCH):
+        with text_lines(path, content.encoding, limits) as lines:
+            for batch in record_batches(READERS[fmt](lines, path)):
                 conn.execute(RawBoard.__table__.insert(), [_row(source_id, r) for r in batch])
                 stored_records += len(batch)
         status = "ingested" if stored_records else "empty"
@@ -168,9 +183,12 @@ def run(context: StageContext) -> dict[str, Any]:
         conn.execute(pending.insert().values(sources=json.dumps(list(map(str, context.sources)))))
     failed_named: list[SourceError] = []
     skipped: dict[str, str] = {}
+    limits = Limits.of(context.settings.ingest)
     for candidate in context.progress(candidates, "ingest files", len(candidates)):
         try:
-            status, count = ingest_file(context.engine, candidate.path, named=candidate.named)
+            status, count = ingest_file(
+                context.engine, candidate.path, named=candidate.named, limits=limits
+            )
         except SourceError as problem:
             log.info("%s", problem)
             errors.append(str(problem))

@@ -5,6 +5,10 @@ A Valet event folder holds ``scores.txt``, one table result a line,
 ``names.txt``, ``id|name``; and, for some events, ``hands/round<R>.pbn`` with the deals.
 Contract ``P`` is passed out; ``X``/``XX`` mark doubles. The lead card is kept in the raw
 record's extra fields (a one-card play is not a play record).
+
+``names.txt`` and a round's deals are read whole: a file beside ``scores.txt`` larger than
+:data:`SIDE_FILE_BYTES` refuses it (:class:`~bridgerank.cleaning.ingest.limits.OverLimit`),
+and the deals of at most :data:`CACHED_ROUNDS` rounds are held at once.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Iterator
 
+from bridgerank.cleaning.ingest.limits import OverLimit
 from bridgerank.cleaning.ingest.pbn import read_pbn
 from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput, lines_of
 
@@ -20,6 +25,16 @@ LINE = re.compile(r"^\d+\|\d+\|\d+\|\d+\|\d+\|\d+\|[^|]*\|[NESWnesw]?\|\d*(\|.*)
 # Sub-folders of a Valet event that are not results to ingest: deals (read through
 # scores.txt) and the archive's duplicate copies of the same results.
 SKIPPED_FOLDERS = frozenset({"hands", "altnames", "postproc"})
+# The real side files are under 14 KB (names of a world championship) and 3 KB (a round).
+SIDE_FILE_BYTES = 1 << 20
+CACHED_ROUNDS = 64
+
+
+def _side_text(path: Path) -> str:
+    """A file beside ``scores.txt``, whole; larger than :data:`SIDE_FILE_BYTES` it is refused."""
+    if path.stat().st_size > SIDE_FILE_BYTES:
+        raise OverLimit(f"{path.name} beside it is larger than {SIDE_FILE_BYTES >> 20} MB")
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def is_valet_folder(folder: Path) -> bool:
@@ -31,7 +46,7 @@ def _names(folder: Path) -> dict[str, str]:
     names = {}
     path = folder / "names.txt"
     if path.is_file():
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        for line in _side_text(path).splitlines():
             number, _, name = line.partition("|")
             if name.strip():
                 names[number.strip()] = name.strip()
@@ -39,7 +54,11 @@ def _names(folder: Path) -> dict[str, str]:
 
 
 class _Deals:
-    """Deals of an event by (round, board), read from hands/round<R>.pbn when first needed."""
+    """Deals of an event by (round, board), read from hands/round<R>.pbn when first needed.
+
+    Rounds are kept in the order first asked for; past :data:`CACHED_ROUNDS`, the oldest is
+    let go (read again if asked again), so a file naming endless rounds holds few.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / "hands"
@@ -47,11 +66,12 @@ class _Deals:
 
     def get(self, round_number: str, board: str) -> str | None:
         if round_number not in self.rounds:
+            if len(self.rounds) >= CACHED_ROUNDS:
+                del self.rounds[next(iter(self.rounds))]
             path = self.folder / f"round{round_number}.pbn"
             deals: dict[str, str] = {}
             if path.is_file():
-                text = path.read_text(encoding="utf-8", errors="replace")
-                for record in read_pbn(text):
+                for record in read_pbn(_side_text(path)):
                     if record.values.get("board") and record.values.get("deal"):
                         deals[record.values["board"]] = record.values["deal"]
             self.rounds[round_number] = deals
@@ -67,6 +87,11 @@ def read_valet(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
         The file's lines as they stream in, or its whole text.
     source : Path, optional
         Where it was read from: ``names.txt`` and ``hands/`` are looked up beside it.
+
+    Raises
+    ------
+    OverLimit
+        When a file beside it is larger than :data:`SIDE_FILE_BYTES`.
     """
     folder = source.parent if source is not None else Path(".")
     names = _names(folder) if source is not None else {}
