@@ -123,8 +123,12 @@ def open_store(
     stages = all_stages()  # every stage declares its tables on import
     engine = open_engine(url, create=create, tables=False)
     if create:
-        with store_errors(url):
-            found = prepare_database(engine, stages, what)
+        try:
+            with store_errors(url):
+                found = prepare_database(engine, stages, what)
+        except BaseException:
+            engine.dispose()  # the caller never gets it: no connection left open
+            raise
         if notes is not None:
             notes.extend(found)
     return engine
