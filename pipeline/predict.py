@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
 from bridgerank.core.errors import SourceError, StageNotReady
 from bridgerank.core.lock import run_lock
@@ -40,14 +41,15 @@ class PredictOutcome:
 def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
     """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1."""
     number = 0
+    limits = Limits.of(settings.ingest)  # the user's, as ingest applies them
     for candidate in discover(list(sources), settings.ingest.extensions):
-        content = scan(candidate.path)
+        content = scan(candidate.path, limits)
         fmt = sniff(content.head)
         if fmt is None:
             if candidate.named:
                 raise SourceError(candidate.path, "not a bridge hand-record file")
             continue
-        with text_lines(candidate.path, content.encoding) as lines:
+        with text_lines(candidate.path, content.encoding, limits) as lines:
             for record in READERS[fmt](lines, candidate.path):
                 if record.parse_error:
                     continue

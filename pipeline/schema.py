@@ -11,8 +11,9 @@ On every command that writes, under the writer lock:
    (:func:`~bridgerank.pipeline.schema_check.schema_problems`): a table that is missing or
    not as declared is never left to make a thinner report. A stage's results are rebuilt by
    running it again, so its tables are dropped, recreated and the stage marked to run; the
-   ingest stage's tables hold the user's records, so they are mended in place (a missing
-   column added, an unfillable one dropped) and the stages after ingest run again.
+   ingest stage's tables (and the forecasts ``bridgerank predict`` keeps) hold the user's
+   records, so they are mended in place (a missing column added, an unfillable one
+   dropped) and the stages after ingest run again.
 
 Each step says what it did in one line, which the CLI prints.
 """
@@ -29,10 +30,17 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from sqlalchemy import Connection, delete, inspect, text
 
+from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
 from bridgerank.core import ledger
 from bridgerank.core.lock import run_lock
 from bridgerank.core.store import Base, StageRun, TableVersion
-from bridgerank.pipeline.schema_check import KERNEL, SchemaProblem, schema_problems
+from bridgerank.pipeline.schema_check import (
+    COMMANDS,
+    KERNEL,
+    SchemaProblem,
+    describe,
+    schema_problems,
+)
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -42,6 +50,7 @@ if TYPE_CHECKING:
 
 # The stage whose tables hold the user's records: mended in place, never dropped.
 RECORDS_STAGE = "ingest"
+RECORDS_TABLE = RawBoard.__tablename__
 
 
 def _config(connection: Connection | None = None) -> Config:
@@ -148,32 +157,53 @@ def _rebuild_ledger(conn: Connection, records: Sequence[str]) -> None:
         ledger.bump_table(conn, name, token)
 
 
+def _keep_records(
+    conn: Connection, problem: SchemaProblem, stages: Sequence[Stage]
+) -> tuple[dict[str, str], str]:
+    """Mend a table of the user's own rows in place (the ingested records, the forecasts of
+    ``bridgerank predict``): the stages to run again and a note."""
+    if "missing" in problem.what:
+        if problem.table != RECORDS_TABLE:
+            return {}, f"schema: {problem}: created empty"
+        # the records are gone: forget the files they came from, so naming them reads them
+        conn.execute(delete(SourceFile))
+        conn.execute(delete(PendingIngest))
+        return {}, (
+            f"schema: {problem}: the records read before are lost; "
+            "bridgerank ingest SOURCES reads them again"
+        )
+    _mend_records(conn, problem)
+    order = [stage.name for stage in stages]
+    if problem.owner not in order:
+        return {}, f"schema: {problem}: mended in place"
+    following = order[order.index(problem.owner) + 1]
+    return {following: f"the ingested records were mended ({problem})"}, (
+        f"schema: {problem}: mended in place; the values of a column added are unknown for "
+        "the records stored before (bridgerank ingest --force SOURCES reads them again); "
+        f"{following} and what follows run again"
+    )
+
+
 def _repair(
     conn: Connection, problems: Sequence[SchemaProblem], stages: Sequence[Stage]
 ) -> tuple[dict[str, str], list[str]]:
     """Mend or drop what :func:`schema_problems` found; the stages to run again and notes."""
     writes = {stage.name: [model.__tablename__ for model in stage.writes] for stage in stages}
-    order = [stage.name for stage in stages]
     by_owner: dict[str, list[SchemaProblem]] = defaultdict(list)
     for problem in problems:
         by_owner[problem.owner].append(problem)
     reruns: dict[str, str] = {}
     notes = []
     for owner, found in by_owner.items():
-        what = "; ".join(str(problem) for problem in found)
+        what = describe(found)
         if owner == KERNEL:  # the ledger itself: nothing is known to be current
             _rebuild_ledger(conn, writes[RECORDS_STAGE])
             notes.append(f"schema: {what}: the ledger is rebuilt, every stage runs again")
-        elif owner == RECORDS_STAGE:
+        elif owner in (RECORDS_STAGE, COMMANDS):
             for problem in found:
-                _mend_records(conn, problem)
-            following = order[order.index(owner) + 1]
-            reruns[following] = f"the ingested records were mended ({what})"
-            notes.append(
-                f"schema: {what}: mended in place; values of a column added are unknown "
-                "for records stored before (bridgerank ingest --force SOURCES reads them "
-                f"again); {following} and what follows run again"
-            )
+                more, note = _keep_records(conn, problem, stages)
+                reruns.update(more)
+                notes.append(note)
         else:
             _drop_results(conn, writes[owner])
             reruns[owner] = f"its tables were rebuilt ({what})"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from sqlalchemy import inspect, text
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, StageRun, TableVersion
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 # The kernel's tables (the ledger): owned by no stage; damaged, every stage runs again.
 KERNEL = "kernel"
+# Tables a command writes outside the stages (``bridgerank predict``'s forecasts).
+COMMANDS = "commands"
 
 
 @dataclass(frozen=True)
@@ -33,17 +35,37 @@ class SchemaProblem:
     """A declared table the database does not hold as declared."""
 
     table: str
-    owner: str  # the stage that writes it, or KERNEL
+    owner: str  # the stage that writes it, KERNEL or COMMANDS
     what: str  # "is missing", "lacks columns a, b", "has column c that the code cannot fill"
 
     def __str__(self) -> str:
         return f"table {self.table} {self.what}"
 
 
+def describe(problems: Sequence[SchemaProblem]) -> str:
+    """Problems in a few words: one in full, several as the tables missing and those not as
+    declared (three names each at most)."""
+    if len(problems) == 1:
+        return str(problems[0])
+
+    def group(tables: list[str], verb: str) -> list[str]:
+        if not tables:
+            return []
+        more = f" and {len(tables) - 3} more" if len(tables) > 3 else ""
+        noun = "table" if len(tables) == 1 else "tables"
+        return [f"{noun} {', '.join(tables[:3])}{more} {verb}"]
+
+    missing = [problem.table for problem in problems if problem.what == "is missing"]
+    reshaped = [problem.table for problem in problems if problem.what != "is missing"]
+    return "; ".join(group(missing, "missing") + group(reshaped, "not as declared"))
+
+
 def owners(stages: Sequence[Stage]) -> dict[str, str]:
-    """Each declared table's owner: the stage that writes it (the kernel for the ledger)."""
+    """Each declared table's owner: the stage that writes it, the kernel for the ledger, or
+    the commands for the rest."""
     owned = {model.__tablename__: stage.name for stage in stages for model in stage.writes}
-    return {name: owned.get(name, KERNEL) for name in Base.metadata.tables}
+    owned.update({model.__tablename__: KERNEL for model in (StageRun, TableVersion)})
+    return {name: owned.get(name, COMMANDS) for name in Base.metadata.tables}
 
 
 def _column_problems(declared: set[str], found: Sequence[ReflectedColumn]) -> str | None:

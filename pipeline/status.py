@@ -17,8 +17,10 @@ from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
 from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.schema import current_revision, head_revision
 from bridgerank.pipeline.schema_check import (
+    COMMANDS,
     KERNEL,
     SchemaProblem,
+    describe,
     integrity_problem,
     schema_problems,
 )
@@ -160,12 +162,14 @@ def damaged_stages(problems: list[SchemaProblem]) -> dict[str, str]:
     """Stage -> why its results are stale, from the tables not as declared: the owner's (for
     the ingested records, the stage after ingest; for the ledger, :data:`KERNEL`)."""
     order = stage_names()
-    damaged: dict[str, list[str]] = {}
+    damaged: dict[str, list[SchemaProblem]] = {}
     for problem in problems:
+        if problem.owner == COMMANDS or "missing" in problem.what and problem.owner == order[0]:
+            continue  # created or mended in place; no stage's results depend on it
         stage = order[1] if problem.owner == order[0] else problem.owner
-        damaged.setdefault(stage, []).append(str(problem))
+        damaged.setdefault(stage, []).append(problem)
     return {
-        stage: "schema: " + "; ".join(found) + " (the next run rebuilds it)"
+        stage: f"schema: {describe(found)} (the next run rebuilds it)"
         for stage, found in damaged.items()
     }
 

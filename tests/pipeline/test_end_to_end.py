@@ -155,11 +155,11 @@ def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monk
     real = ingest_module.ingest_file
     seen = []
 
-    def second_file_dies(engine, path, named=True):
+    def second_file_dies(engine, path, **options):
         if seen:
             raise KeyboardInterrupt
         seen.append(path)
-        return real(engine, path, named=named)
+        return real(engine, path, **options)
 
     monkeypatch.setattr(ingest_module, "ingest_file", second_file_dies)
     assert _invoke("run", "--to", "match", "--out", out).exit_code == 130

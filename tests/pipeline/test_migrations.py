@@ -20,15 +20,20 @@ from tests.paths import TESTS
 from tests.tables import assert_same_tables
 
 ROOT = TESTS.parent
-# Made by the code of main 47e544b, the last version before schema revisions, from two files
-# of the embedded sample: `bridgerank run data/sample/usbf_sf_14502.lin
-# data/sample/acbl/recap_e_20170710.html.gz` (every stage, default settings).
-OLD_DATABASE = TESTS / "data" / "old_db" / "bridgerank-47e544b.db.gz"
+# Databases made by earlier versions from two files of the embedded sample, `bridgerank run
+# data/sample/usbf_sf_14502.lin data/sample/acbl/recap_e_20170710.html.gz` (every stage,
+# default settings): main 47e544b, the last version before schema revisions, and 88a1843
+# (22 November 2026), whose regression and rating tables had other columns and which lacked
+# eighteen tables.
+OLD_DATABASES = {
+    "47e544b": TESTS / "data" / "old_db" / "bridgerank-47e544b.db.gz",
+    "88a1843": TESTS / "data" / "old_db" / "bridgerank-88a1843.db.gz",
+}
 OLD_SOURCES = [
     str(ROOT / "data" / "sample" / "usbf_sf_14502.lin"),
     str(ROOT / "data" / "sample" / "acbl" / "recap_e_20170710.html.gz"),
 ]
-# The rate stage without its costly side studies: what these tests check is elsewhere.
+# The rate stage without its costly side studies (what these tests check is elsewhere).
 FAST = (
     "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
     "[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
@@ -58,26 +63,41 @@ def test_every_revision_brings_an_empty_database_to_the_declared_tables(tmp_path
     assert differences == []
 
 
-def test_a_database_of_the_last_version_without_revisions_runs_as_a_fresh_one(tmp_path):
-    old, fresh = tmp_path / "old", tmp_path / "fresh"
-    old.mkdir()
-    with gzip.open(OLD_DATABASE) as packed, open(old / "bridgerank.db", "wb") as database:
-        shutil.copyfileobj(packed, database)
-    settings = tmp_path / "fast.toml"
+@pytest.fixture(scope="module")
+def fast_settings(tmp_path_factory):
+    settings = tmp_path_factory.mktemp("settings") / "fast.toml"
     settings.write_text(FAST)
+    return settings
+
+
+@pytest.fixture(scope="module")
+def fresh_run(tmp_path_factory, fast_settings):
+    """The same sources run by this version into a new database."""
+    fresh = tmp_path_factory.mktemp("fresh")
+    _run("run", *OLD_SOURCES, "--out", str(fresh), "--config", str(fast_settings))
+    return f"sqlite:///{fresh / 'bridgerank.db'}"
+
+
+@pytest.mark.parametrize("version", sorted(OLD_DATABASES))
+def test_a_database_of_an_earlier_version_runs_as_a_fresh_one(
+    tmp_path, version, fast_settings, fresh_run
+):
+    old = tmp_path / "old"
+    old.mkdir()
+    with gzip.open(OLD_DATABASES[version]) as packed, open(old / "bridgerank.db", "wb") as out:
+        shutil.copyfileobj(packed, out)
     before = _query(old / "bridgerank.db", "select count(*) from raw_boards")
-    output = _run("run", "--out", str(old), "--config", str(settings))
+    output = _run("run", "--out", str(old), "--config", str(fast_settings))
     assert "database schema unversioned brought to revision 0001" in output
     [copy] = old.glob("bridgerank.db.backup-unversioned-*")
     assert _query(copy, "select count(*) from raw_boards") == before  # the copy is the old one
-    _run("run", *OLD_SOURCES, "--out", str(fresh), "--config", str(settings))
     compared = assert_same_tables(
         f"sqlite:///{old / 'bridgerank.db'}",
-        f"sqlite:///{fresh / 'bridgerank.db'}",
+        fresh_run,
         skip=frozenset({"table_versions"}),  # tokens of runs that differ in what ran when
     )
     assert compared > 5_000
-    again = _run("run", "--out", str(old), "--config", str(settings))
+    again = _run("run", "--out", str(old), "--config", str(fast_settings))
     assert "brought to revision" not in again
     for stage in ("clean", "match", "dds", "rate", "regress", "report"):
         assert f"{stage}: up to date, nothing to do" in again
