@@ -9,11 +9,13 @@ On every command that writes, under the writer lock:
    made before revisions existed (no version) is checked as in step 3 and stamped.
 3. The tables are checked against the declarations
    (:func:`~bridgerank.pipeline.schema_check.schema_problems`): a table that is missing or
-   not as declared is never left to make a thinner report. A stage's results are rebuilt by
-   running it again, so its tables are dropped, recreated and the stage marked to run; the
-   ingest stage's tables (and the forecasts ``bridgerank predict`` keeps) hold the user's
-   records, so they are mended in place (a missing column added, an unfillable one
-   dropped) and the stages after ingest run again.
+   not as declared is never left to make a thinner report. Every table is brought to its
+   declared columns (a missing table created, a missing column added, one the code cannot
+   fill dropped). A stage's results are rebuilt by running it again, so its tables are
+   emptied and it runs again with every stage after it (whose results may have cascaded
+   away with its rows); the ingest stage's tables (and the forecasts ``bridgerank
+   predict`` keeps) hold the user's records, so their rows are kept and the stages after
+   ingest run again.
 
 Each step says what it did in one line, which the CLI prints.
 """
@@ -26,9 +28,9 @@ from collections import defaultdict
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from sqlalchemy import Connection, delete, inspect, text
+from sqlalchemy import Column, Connection, delete, inspect, text
 
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
 from bridgerank.core import ledger
@@ -111,37 +113,60 @@ def _backup(engine: Engine, label: str) -> Path | None:
     return copy
 
 
-def _add_column(conn: Connection, table: str, column: str) -> None:
-    declared = Base.metadata.tables[table].c[column]
-    kind = declared.type.compile(dialect=conn.dialect)
-    conn.execute(text(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {kind}'))
+def _add_column(conn: Connection, table: str, column: Column[Any]) -> None:
+    kind = column.type.compile(dialect=conn.dialect)
+    conn.execute(text(f'ALTER TABLE "{table}" ADD COLUMN "{column.name}" {kind}'))
 
 
-def _mend_records(conn: Connection, problem: SchemaProblem) -> None:
-    """The ingest stage's tables are the user's records: keep every row; add a missing
-    column (its values are then unknown) and drop a column the code cannot fill."""
+def _reshape(conn: Connection, problem: SchemaProblem) -> None:
+    """A table present but not as declared brought to the declared columns: a missing one
+    added (empty, NULL allowed: its stage fills it), one the code cannot fill dropped."""
     inspector = inspect(conn)
     if problem.table not in inspector.get_table_names():
         return  # created with the others
     found = inspector.get_columns(problem.table)
     present = {column["name"] for column in found}
-    declared = {column.name for column in Base.metadata.tables[problem.table].columns}
-    for name in sorted(declared - present):
-        _add_column(conn, problem.table, name)
+    longest = conn.dialect.max_identifier_length or 10_000  # PostgreSQL cuts names at 63
+    declared = Base.metadata.tables[problem.table].columns
+    for column in declared:
+        if column.name[:longest] not in present:
+            _add_column(conn, problem.table, column)
+    names = {column.name[:longest] for column in declared}
     for reflected in found:
-        if reflected["name"] not in declared and not reflected.get("nullable", True):
+        if reflected["name"] not in names and not reflected.get("nullable", True):
             conn.execute(text(f'ALTER TABLE "{problem.table}" DROP COLUMN "{reflected["name"]}"'))
 
 
-def _drop_results(conn: Connection, tables: Iterable[str]) -> None:
-    """Drop a stage's tables and forget their versions: the stage rebuilds them, and a stage
-    after it waits for that rather than reading an empty table as current."""
+def _rebuild_table(conn: Connection, problem: SchemaProblem) -> None:
+    """A stage's table not as declared: dropped, to be created as declared (its stage fills
+    it again), unless another table refers to it (``boards``, which the dds stage's rows
+    refer to): that one is reshaped in place, since dropping it would take theirs along
+    (SQLite) or be refused (PostgreSQL)."""
     present = set(inspect(conn).get_table_names())
-    for name in tables:
-        if name in present:
-            conn.execute(text(f'DROP TABLE "{name}"'))
-    if "table_versions" in present:
-        conn.execute(delete(TableVersion).where(TableVersion.name.in_(list(tables))))
+    referred = {
+        key.column.table.name
+        for table in Base.metadata.tables.values()
+        for key in table.foreign_keys
+    }
+    if problem.table not in present:
+        return  # created with the others
+    if problem.table in referred:
+        _reshape(conn, problem)
+    else:
+        conn.execute(text(f'DROP TABLE "{problem.table}"'))
+
+
+def _clear_results(conn: Connection, tables: Sequence[str]) -> None:
+    """Empty a stage's tables (those present; the rows of a table that refers to another
+    first) and forget their versions, so the stage recomputes everything and a stage after
+    it waits for that rather than reading an empty table as current. A table of a later
+    stage that refers to these loses its rows with them (the dds stage's per-board results
+    cascade from ``boards``): the stages after run again too."""
+    present = set(inspect(conn).get_table_names())
+    for table in reversed(Base.metadata.sorted_tables):
+        if table.name in tables and table.name in present:
+            conn.execute(table.delete())
+    conn.execute(delete(TableVersion).where(TableVersion.name.in_(list(tables))))
 
 
 def _rebuild_ledger(conn: Connection, records: Sequence[str]) -> None:
@@ -172,7 +197,7 @@ def _keep_records(
             f"schema: {problem}: the records read before are lost; "
             "bridgerank ingest SOURCES reads them again"
         )
-    _mend_records(conn, problem)
+    _reshape(conn, problem)
     order = [stage.name for stage in stages]
     if problem.owner not in order:
         return {}, f"schema: {problem}: mended in place"
@@ -189,6 +214,7 @@ def _repair(
 ) -> tuple[dict[str, str], list[str]]:
     """Mend or drop what :func:`schema_problems` found; the stages to run again and notes."""
     writes = {stage.name: [model.__tablename__ for model in stage.writes] for stage in stages}
+    order = [stage.name for stage in stages]
     by_owner: dict[str, list[SchemaProblem]] = defaultdict(list)
     for problem in problems:
         by_owner[problem.owner].append(problem)
@@ -205,9 +231,14 @@ def _repair(
                 reruns.update(more)
                 notes.append(note)
         else:
-            _drop_results(conn, writes[owner])
-            reruns[owner] = f"its tables were rebuilt ({what})"
-            notes.append(f"schema: {what}: {owner}'s tables rebuilt, {owner} runs again")
+            for problem in found:
+                _rebuild_table(conn, problem)
+            _clear_results(conn, writes[owner])
+            for stage in order[order.index(owner) :]:
+                reruns.setdefault(stage, f"{owner}'s tables were rebuilt ({what})")
+            notes.append(
+                f"schema: {what}: {owner}'s tables rebuilt, {owner} and what follows run again"
+            )
     return reruns, notes
 
 

@@ -111,8 +111,10 @@ def schema_problems(engine: Engine | Connection, stages: Sequence[Stage]) -> lis
         if name not in present:
             problems.append(SchemaProblem(name, owner_of[name], "is missing"))
             continue
+        # PostgreSQL cuts a longer name to 63 characters, and reports it so
+        longest = inspector.dialect.max_identifier_length or 10_000
         what = _column_problems(
-            {column.name for column in table.columns}, inspector.get_columns(name)
+            {column.name[:longest] for column in table.columns}, inspector.get_columns(name)
         )
         if what:
             problems.append(SchemaProblem(name, owner_of[name], what))

@@ -44,3 +44,19 @@ def test_a_second_run_on_postgresql_is_up_to_date(postgres_url, tmp_path, test_d
     assert again.exit_code == 0
     for stage in ("clean", "match", "dds"):
         assert f"{stage}: up to date, nothing to do" in again.output
+    # a dropped table and a dropped column: their stages rebuild them, on PostgreSQL too
+    from sqlalchemy import create_engine
+
+    engine = create_engine(postgres_url)
+    with engine.begin() as conn:
+        before = conn.exec_driver_sql("select count(*) from card_analysis").scalar()
+        conn.exec_driver_sql("drop table card_analysis")
+        conn.exec_driver_sql("alter table boards drop column contract")
+    mended = CliRunner().invoke(main, arguments)
+    assert mended.exit_code == 0, mended.output
+    assert "schema: table boards lacks column contract: clean's tables rebuilt" in mended.output
+    assert "schema: table card_analysis is missing: dds's tables rebuilt" in mended.output
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("select count(*) from card_analysis").scalar() == before > 0
+        assert conn.exec_driver_sql("select count(contract) from boards").scalar() > 0
+    engine.dispose()
