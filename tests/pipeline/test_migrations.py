@@ -213,3 +213,24 @@ def test_status_says_when_the_database_pages_are_damaged(analysed):
     error, hint = result.output.strip().splitlines()[-2:]
     assert error.startswith("error: ") and ("damaged" in error or "malformed" in error)
     assert "copy" in hint
+
+
+def test_a_repair_killed_half_way_leaves_the_database_as_it_was(analysed, monkeypatch):
+    out = ["--out", str(analysed.parent)]
+    with sqlite3.connect(analysed) as conn:
+        conn.execute("alter table boards drop column contract")
+        conn.execute("drop table card_analysis")
+    rebuild = schema._rebuild_table
+
+    def rebuild_then_die(conn, problem):
+        rebuild(conn, problem)
+        if problem.table == "card_analysis":
+            raise KeyboardInterrupt  # after boards was reshaped and emptied, in the same BEGIN
+
+    monkeypatch.setattr(schema, "_rebuild_table", rebuild_then_die)
+    assert CliRunner().invoke(main, ["run", "--to", "dds", *out]).exit_code != 0
+    columns = {row[1] for row in _query(analysed, "pragma table_info(boards)")}
+    assert "contract" not in columns and _query(analysed, "select count(*) from boards") == [(12,)]
+    monkeypatch.undo()
+    output = _run("run", "--to", "dds", *out)
+    assert "dds: 12 boards analysed" in output
