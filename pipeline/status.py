@@ -159,19 +159,24 @@ def database_state(engine: Engine) -> DatabaseState:
 
 
 def damaged_stages(problems: list[SchemaProblem]) -> dict[str, str]:
-    """Stage -> why its results are stale, from the tables not as declared: the owner's (for
-    the ingested records, the stage after ingest; for the ledger, :data:`KERNEL`)."""
+    """Stage -> why its results are stale, from the tables not as declared: the owner and
+    every stage after it (for the ingested records, the stages after ingest; for the
+    ledger, :data:`KERNEL`), as :func:`bridgerank.pipeline.schema.prepare_database` will
+    rerun them."""
     order = stage_names()
-    damaged: dict[str, list[SchemaProblem]] = {}
+    owned: dict[str, list[SchemaProblem]] = {}
     for problem in problems:
         if problem.owner == COMMANDS or "missing" in problem.what and problem.owner == order[0]:
             continue  # created or mended in place; no stage's results depend on it
-        stage = order[1] if problem.owner == order[0] else problem.owner
-        damaged.setdefault(stage, []).append(problem)
-    return {
-        stage: f"schema: {describe(found)} (the next run rebuilds it)"
-        for stage, found in damaged.items()
-    }
+        owner = order[1] if problem.owner == order[0] else problem.owner
+        owned.setdefault(owner, []).append(problem)
+    damaged: dict[str, list[str]] = {}
+    for owner, found in owned.items():
+        why = f"schema: {describe(found)} (the next run rebuilds it)"
+        later = [KERNEL] if owner == KERNEL else order[order.index(owner) :]
+        for stage in later:
+            damaged.setdefault(stage, []).append(why)
+    return {stage: "; ".join(whys) for stage, whys in damaged.items()}
 
 
 def skipped_files(engine: Engine, limit: int = 20) -> tuple[list[tuple[str, str]], int]:
