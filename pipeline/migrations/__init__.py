@@ -1,9 +1,24 @@
 """The schema's history as Alembic revisions (``versions/``), run by
 :mod:`bridgerank.pipeline.schema` on the connection it holds (``env.py``).
 
-A schema change is a new file in ``versions/``: its ``revision``, its ``down_revision`` (the
-head before it), ``upgrade()`` with Alembic's operations (``op.add_column`` ...; SQLite's
-ALTER is limited, so use ``op.batch_alter_table`` for anything but adding a column), and
-``rerun``, the stages whose tables it changes in shape, which then run again. A test
-upgrades an empty database through every revision and finds the declared tables.
+A schema change is a new file in ``versions/`` (``rNNNN_what.py``): its ``revision``, its
+``down_revision`` (the head before it), ``upgrade()`` with Alembic's operations
+(``op.add_column`` ...; SQLite alters little in place, so use ``op.batch_alter_table``
+for anything but adding a column or a table), and ``rerun``, the stages whose tables it
+changes in shape, which then run again (the others do not). To draft the operations, compare
+the declared tables with a database at the current head::
+
+    from alembic.autogenerate import produce_migrations, render_python_code
+    from alembic.migration import MigrationContext
+    from bridgerank.core.store import Base, open_engine
+    from bridgerank.pipeline.stages import all_stages
+
+    all_stages()  # every table declared
+    engine = open_engine("sqlite:///old.db", create=False)  # the previous version's, unchanged
+    with engine.connect() as conn:
+        migration = produce_migrations(MigrationContext.configure(conn), Base.metadata)
+    print(render_python_code(migration.upgrade_ops))
+
+Tests upgrade an empty database through every revision and find the declared tables
+(``tests/pipeline/test_migrations.py``), and carry databases of earlier versions forward.
 """
