@@ -3,24 +3,45 @@
 The stage recomputes its outputs from all raw records and replaces them in one transaction,
 together with its ledger row: an interrupted run leaves the previous outputs untouched. Board
 ids are the raw records' ids, so a board keeps its id across reruns.
+
+It runs in bounded memory. Inside that one transaction the raw records are read, cleaned and
+written :data:`BATCH` at a time, in id order: each batch's boards are compared with the
+stored boards of the same id range, read just before they are written, so only the boards
+that changed are written. What grows with the number of records is the map of the content
+keys seen (:class:`~bridgerank.cleaning.clean.seen.FirstSeen`, 21 to 43 bytes a record)
+and the token counts (one per distinct raw token, as the table they fill).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from typing import Any, Iterable
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Connection, bindparam, delete, func, select, update
 
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
+from bridgerank.cleaning.clean.seen import FirstSeen
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.core.sections import CleanSettings
 from bridgerank.core.stage import Stage, StageContext
 
+# Raw records read, cleaned and written at a time: about 10 KB each in flight (the raw row,
+# the board, the stored board it is compared with), so some 20 MB a batch.
+BATCH = 2000
+
 _KEY_FIELDS = ("deal",) + NAME_FIELDS + ("auction", "play", "contract", "declarer", "result")
+
+# A row of ``raw_boards`` with the ``sha256`` and ``path`` of its file (a RowMapping, whose
+# keys may also be columns, or a dict).
+RawRow = Mapping[Any, Any]
+
+# ``places(ids) -> {id: (path, line)}``: where earlier raw records came from.
+Places = Callable[[Collection[int]], Mapping[int, tuple[str, int]]]
 
 
 def _content_key(values: dict[str, Any]) -> str:
@@ -40,61 +61,168 @@ def _board_key(source_sha: str, record_no: int, content_key: str) -> str:
     return hashlib.sha1(f"{source_sha}:{record_no}:{content_key}".encode()).hexdigest()[:16]
 
 
-def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, total=None):
-    """Clean raw rows (mappings with the ``raw_boards`` columns and ``sha256`` of the file).
+@dataclass(slots=True)
+class Cleaned:
+    """What cleaning made of one raw record.
+
+    ``board`` is its row of ``boards`` (None when the record is excluded); ``exclusions``
+    its rows of ``exclusions`` (the record's exclusion, or its blankings and notes).
+    """
+
+    raw_id: int
+    board: dict[str, Any] | None
+    exclusions: list[dict[str, Any]]
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+def _exclusion(raw_id: int, level: str, reason: str, detail: str) -> dict[str, Any]:
+    return {"raw_id": raw_id, "level": level, "reason": reason, "detail": detail}
+
+
+def _clean_one(
+    row: RawRow, values: dict[str, Any], key: str, settings: CleanSettings, tokens: Counter
+) -> Cleaned:
+    """Apply the rules to one readable record that is no copy of an earlier one."""
+    raw_id = row["id"]
+    outcome = clean_record(values, row["play_layout"], tokens, settings=settings)
+    exclusions = [_exclusion(raw_id, *issue) for issue in outcome.issues]
+    board = outcome.board
+    if board is not None:
+        board["id"] = raw_id
+        board["board_key"] = _board_key(row["sha256"], row["record_no"], key)
+    return Cleaned(raw_id, board, exclusions)
+
+
+def _number(values: dict[str, Any] | None, key: str) -> int | None:
+    """The content key as a number, for a record that can be a copy; else None."""
+    # Only a record with a deal and a name can be a copy; empty ones fail on their own.
+    if values and values.get("deal") and any(values.get(name) for name in NAME_FIELDS):
+        return int(key, 16)
+    return None
+
+
+def _clean_chunk(
+    rows: Sequence[RawRow],
+    settings: CleanSettings,
+    tokens: Counter,
+    places: Places,
+    seen: FirstSeen,
+) -> Iterator[Cleaned]:
+    """:func:`clean_rows` on one chunk: its content keys are looked up in ``seen`` at once
+    (and the places of the earlier records they copy), and added to it at the end."""
+    values = [
+        None if row["parse_error"] else {n: row[n] for n in RAW_FIELDS if row[n] is not None}
+        for row in rows
+    ]
+    keys = [_content_key(fields) if fields is not None else "" for fields in values]
+    numbers = [_number(fields, key) for fields, key in zip(values, keys)]
+    earlier = seen.find(number for number in numbers if number is not None)
+    there = places(set(earlier.values())) if earlier else {}
+    firsts: dict[int, int] = {}  # this chunk's own: content key -> raw id
+    here: dict[int, tuple[str, int]] = {}  # and where they are
+    for row, fields, key, number in zip(rows, values, keys, numbers):
+        raw_id = row["id"]
+        other = earlier.get(number, firsts.get(number)) if number is not None else None
+        if fields is None:
+            reason = _exclusion(raw_id, "board", "unparseable_record", row["parse_error"])
+            yield Cleaned(raw_id, None, [reason])
+        elif other is not None:
+            path, line = here[other] if other in here else there[other]
+            detail = f"same as record {other} ({path}:{line})"
+            yield Cleaned(raw_id, None, [_exclusion(raw_id, "board", "duplicate_record", detail)])
+        else:
+            if number is not None:
+                firsts[number] = raw_id
+                here[raw_id] = (row["path"], row["line"])
+            yield _clean_one(row, fields, key, settings, tokens)
+    seen.add(firsts)
+
+
+def clean_rows(
+    rows: Iterable[RawRow],
+    settings: CleanSettings,
+    tokens: Counter,
+    places: Places,
+    chunk: int = BATCH,
+) -> Iterator[Cleaned]:
+    """Clean raw rows, one by one as they come (the rules, without the database).
+
+    A record whose deal, players, calls and cards are those of an earlier record (its
+    content key) is excluded as a copy of the first such record.
+
+    Parameters
+    ----------
+    rows : iterable of mapping
+        Rows with the ``raw_boards`` columns and the ``sha256`` and ``path`` of their file,
+        in id order.
+    settings : CleanSettings
+        The ``[clean]`` section.
+    tokens : Counter
+        Updated with ``(kind, token, status) -> count`` for every call and card token.
+    places : callable
+        ``places(ids) -> {id: (path, line)}`` of records of earlier chunks, for the detail
+        of an exclusion as a copy (:func:`raw_places` reads them from the database).
+    chunk : int
+        Rows whose content keys are looked up together.
+
+    Yields
+    ------
+    Cleaned
+        One per row, in the order of ``rows``.
+    """
+    seen = FirstSeen()
+    for group in _chunks(rows, chunk):
+        yield from _clean_chunk(group, settings, tokens, places, seen)
+
+
+def raw_places(conn: Connection, ids: Collection[int]) -> dict[int, tuple[str, int]]:
+    """The file path and line of each raw record of ``ids``.
+
+    Parameters
+    ----------
+    conn : Connection
+    ids : collection of int
+        Ids of ``raw_boards``.
 
     Returns
     -------
-    boards, exclusions : list of dict
-        Rows for the ``boards`` and ``exclusions`` tables.
-    tokens : Counter
-        ``(kind, token, status) -> count``.
+    dict
+        ``id -> (path, line)``.
     """
-    boards: list[dict[str, Any]] = []
-    exclusions: list[dict[str, Any]] = []
-    tokens: Counter = Counter()
-    first_seen: dict[str, tuple[int, int, str]] = {}
-    iterable = progress(rows, "clean records", total) if progress else rows
-    for row in iterable:
-        raw_id = row["id"]
-        if row["parse_error"]:
-            exclusions.append(
-                {
-                    "raw_id": raw_id,
-                    "level": "board",
-                    "reason": "unparseable_record",
-                    "detail": row["parse_error"],
-                }
-            )
-            continue
-        values = {name: row[name] for name in RAW_FIELDS if row[name] is not None}
-        key = _content_key(values)
-        # Only a record with a deal and a name can be a copy; empty ones fail on their own.
-        comparable = bool(values.get("deal")) and any(values.get(n) for n in NAME_FIELDS)
-        if comparable and key in first_seen:
-            other_id, other_line, other_path = first_seen[key]
-            exclusions.append(
-                {
-                    "raw_id": raw_id,
-                    "level": "board",
-                    "reason": "duplicate_record",
-                    "detail": f"same as record {other_id} ({other_path}:{other_line})",
-                }
-            )
-            continue
-        if comparable:
-            first_seen[key] = (raw_id, row["line"], row["path"])
-        outcome = clean_record(values, row["play_layout"], tokens, settings=settings)
-        for level, reason, detail in outcome.issues:
-            exclusions.append(
-                {"raw_id": raw_id, "level": level, "reason": reason, "detail": detail}
-            )
-        if outcome.board is not None:
-            board = outcome.board
-            board["id"] = raw_id
-            board["board_key"] = _board_key(row["sha256"], row["record_no"], key)
-            boards.append(board)
-    return boards, exclusions, tokens
+    raw = RawBoard.__table__
+    query = select(raw.c.id, SourceFile.path, raw.c.line).join(
+        SourceFile, SourceFile.id == raw.c.source_id
+    )
+    found: dict[int, tuple[str, int]] = {}
+    for group in _chunks(sorted(ids), 500):
+        for raw_id, path, line in conn.execute(query.where(raw.c.id.in_(group))):
+            found[raw_id] = (path, line)
+    return found
+
+
+def _raw_rows(conn: Connection, page: int) -> Iterator[RawRow]:
+    """Every raw record with its file's ``sha256`` and ``path``, in id order, read a page at
+    a time by id (each page read whole: the connection also writes between pages)."""
+    raw = RawBoard.__table__
+    query = (
+        select(raw, SourceFile.sha256, SourceFile.path)
+        .join(SourceFile, SourceFile.id == raw.c.source_id)
+        .order_by(raw.c.id)
+        .limit(page)
+    )
+    after = None
+    while True:
+        rows = conn.execute(query if after is None else query.where(raw.c.id > after))
+        found = rows.mappings().all()
+        yield from found
+        if len(found) < page:
+            return
+        after = found[-1]["id"]
 
 
 def _token_rows(tokens: Counter) -> list[dict[str, Any]]:
@@ -107,18 +235,33 @@ def _token_rows(tokens: Counter) -> list[dict[str, Any]]:
     return list(merged.values())
 
 
-def _summary(rows_read: int, boards: list, exclusions: list) -> dict[str, Any]:
-    by_level: dict[str, Counter] = {}
-    for exclusion in exclusions:
-        by_level.setdefault(exclusion["level"], Counter())[exclusion["reason"]] += 1
-    return {
-        "records": rows_read,
-        "kept": len(boards),
-        "excluded": rows_read - len(boards),
-        "auctions_kept": sum(1 for board in boards if board["auction"]),
-        "plays_kept": sum(1 for board in boards if board["play"]),
-        "reasons": {level: dict(counts.most_common()) for level, counts in by_level.items()},
-    }
+class _Tally:
+    """The summary's counts, kept as the records go by."""
+
+    def __init__(self) -> None:
+        self.records = self.kept = self.auctions = self.plays = 0
+        self.by_level: dict[str, Counter] = {}
+
+    def add(self, item: Cleaned) -> None:
+        self.records += 1
+        if item.board is not None:
+            self.kept += 1
+            self.auctions += bool(item.board["auction"])
+            self.plays += bool(item.board["play"])
+        for exclusion in item.exclusions:
+            self.by_level.setdefault(exclusion["level"], Counter())[exclusion["reason"]] += 1
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "records": self.records,
+            "kept": self.kept,
+            "excluded": self.records - self.kept,
+            "auctions_kept": self.auctions,
+            "plays_kept": self.plays,
+            "reasons": {
+                level: dict(counts.most_common()) for level, counts in self.by_level.items()
+            },
+        }
 
 
 def _insert(conn, table, rows: list[dict[str, Any]], chunk: int = 20000) -> None:
@@ -126,46 +269,102 @@ def _insert(conn, table, rows: list[dict[str, Any]], chunk: int = 20000) -> None
         conn.execute(table.insert(), rows[start : start + chunk])
 
 
-def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
-    """Bring ``boards`` to the new rows, touching only what changed.
+def _stored_boards(
+    conn: Connection, after: int | None, upto: int | None, page: int
+) -> Iterator[list[dict[str, Any]]]:
+    """The stored boards of ids in ``(after, upto]`` (either end open when None), a page at
+    a time in id order."""
+    table = Board.__table__
+    query = select(table).order_by(table.c.id).limit(page)
+    if upto is not None:
+        query = query.where(table.c.id <= upto)
+    while True:
+        found = conn.execute(query if after is None else query.where(table.c.id > after))
+        rows = [dict(row) for row in found.mappings()]
+        if rows:
+            yield rows
+        if len(rows) < page:
+            return
+        after = rows[-1]["id"]
+
+
+def _write_boards(
+    conn: Connection,
+    boards: list[dict[str, Any]],
+    after: int | None,
+    upto: int | None,
+    page: int = BATCH,
+) -> dict[str, int]:
+    """Bring the stored boards of ids in ``(after, upto]`` to ``boards``, touching only what
+    changed.
 
     Later stages keep per-board results keyed (and cascaded) by board id, so a board whose
-    row is unchanged keeps them; a removed board takes them with it.
+    row is unchanged keeps them; a removed board takes them with it. The stored boards are
+    read a page at a time, so a range holds few whatever the ids.
     """
     table = Board.__table__
-    old = {row["id"]: dict(row) for row in conn.execute(select(table)).mappings()}
     new = {board["id"]: board for board in boards}
-    gone = sorted(old.keys() - new.keys())
-    added = [new[i] for i in sorted(new.keys() - old.keys())]
-    changed = [new[i] for i in sorted(new.keys() & old.keys()) if new[i] != old[i]]
-    for start in range(0, len(gone), 500):
-        conn.execute(delete(table).where(table.c.id.in_(gone[start : start + 500])))
-    for board in changed:
-        conn.execute(update(table).where(table.c.id == board["id"]).values(**board))
+    counts = {"added": 0, "changed": 0, "removed": 0}
+    for old in _stored_boards(conn, after, upto, page):
+        gone = [row["id"] for row in old if row["id"] not in new]
+        changed = [new[row["id"]] for row in old if row["id"] in new and new[row["id"]] != row]
+        for row in old:
+            new.pop(row["id"], None)  # what is left is added
+        for group in _chunks(gone, 500):
+            conn.execute(delete(table).where(table.c.id.in_(group)))
+        if changed:
+            statement = update(table).where(table.c.id == bindparam("board_id"))
+            conn.execute(statement, [_update_parameters(board) for board in changed])
+        counts["changed"] += len(changed)
+        counts["removed"] += len(gone)
+    added = [new[board_id] for board_id in sorted(new)]
     _insert(conn, table, added)
-    return {"added": len(added), "changed": len(changed), "removed": len(gone)}
+    counts["added"] = len(added)
+    return counts
+
+
+def _update_parameters(board: dict[str, Any]) -> dict[str, Any]:
+    """A changed board as the parameters of the batched update: every column but the id,
+    which the statement's ``board_id`` names (a parameter may not be named after a column
+    the statement sets)."""
+    parameters = {name: value for name, value in board.items() if name != "id"}
+    parameters["board_id"] = board["id"]
+    return parameters
+
+
+def _add_changes(total: dict[str, int], changes: dict[str, int]) -> None:
+    for name, count in changes.items():
+        total[name] += count
 
 
 def run(context: StageContext) -> dict[str, Any]:
     """Clean every raw record and replace the stage's outputs (see the module docstring)."""
-    raw = RawBoard.__table__
-    query = (
-        select(raw, SourceFile.sha256, SourceFile.path)
-        .join(SourceFile, SourceFile.id == raw.c.source_id)
-        .order_by(raw.c.id)
-    )
-    with context.engine.connect() as conn:
-        rows = conn.execute(query).mappings().all()
-    boards, exclusions, tokens = clean_rows(
-        rows, context.settings.clean, context.progress, len(rows)
-    )
-    summary = _summary(len(rows), boards, exclusions)
+    tally = _Tally()
+    tokens: Counter = Counter()
+    changes = {"added": 0, "changed": 0, "removed": 0}
+    # One connection reads and writes: each read is of rows this run has not written yet
+    # (raw records; stored boards of ids past those written), so it sees them as they were.
     with context.engine.begin() as conn:
+        total = conn.execute(select(func.count()).select_from(RawBoard)).scalar_one()
         for table in (Exclusion, TokenCount):
             conn.execute(delete(table))
-        summary["boards_changed"] = _write_boards(conn, boards)
-        _insert(conn, Exclusion.__table__, exclusions)
+        rows = context.progress(_raw_rows(conn, BATCH), "clean records", total)
+        cleaned = clean_rows(
+            rows, context.settings.clean, tokens, lambda ids: raw_places(conn, ids), BATCH
+        )
+        last = None
+        for batch in _chunks(cleaned, BATCH):
+            boards = [item.board for item in batch if item.board is not None]
+            _add_changes(changes, _write_boards(conn, boards, last, batch[-1].raw_id, BATCH))
+            _insert(conn, Exclusion.__table__, [row for item in batch for row in item.exclusions])
+            for item in batch:
+                tally.add(item)
+            last = batch[-1].raw_id
+        # boards whose record is gone, past the last record
+        _add_changes(changes, _write_boards(conn, [], last, None, BATCH))
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
+        summary = tally.summary()
+        summary["boards_changed"] = changes
         context.finish(conn, summary)
     return summary
 
