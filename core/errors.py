@@ -30,6 +30,7 @@ __all__ = [
     "BridgerankWarning",
     "CollinearityWarning",
     "ConvergenceWarning",
+    "DatabaseInUse",
     "InvalidGame",
     "NoEstimate",
     "SettingsError",
