@@ -39,9 +39,11 @@ from bridgerank.core.store import Base, StageRun, TableVersion
 from bridgerank.pipeline.schema_check import (
     COMMANDS,
     KERNEL,
+    RECORDS_STAGE,
     SchemaProblem,
     describe,
     schema_problems,
+    stale_stages,
 )
 
 if TYPE_CHECKING:
@@ -50,8 +52,6 @@ if TYPE_CHECKING:
 
     from bridgerank.core.stage import Stage
 
-# The stage whose tables hold the user's records: mended in place, never dropped.
-RECORDS_STAGE = "ingest"
 RECORDS_TABLE = RawBoard.__tablename__
 
 
@@ -121,10 +121,9 @@ def _add_column(conn: Connection, table: str, column: Column[Any]) -> None:
 def _reshape(conn: Connection, problem: SchemaProblem) -> None:
     """A table present but not as declared brought to the declared columns: a missing one
     added (empty, NULL allowed: its stage fills it), one the code cannot fill dropped."""
-    inspector = inspect(conn)
-    if problem.table not in inspector.get_table_names():
+    if problem.missing:
         return  # created with the others
-    found = inspector.get_columns(problem.table)
+    found = inspect(conn).get_columns(problem.table)
     present = {column["name"] for column in found}
     longest = conn.dialect.max_identifier_length or 10_000  # PostgreSQL cuts names at 63
     declared = Base.metadata.tables[problem.table].columns
@@ -142,17 +141,14 @@ def _rebuild_table(conn: Connection, problem: SchemaProblem) -> None:
     it again), unless another table refers to it (``boards``, which the dds stage's rows
     refer to): that one is reshaped in place, since dropping it would take theirs along
     (SQLite) or be refused (PostgreSQL)."""
-    present = set(inspect(conn).get_table_names())
     referred = {
         key.column.table.name
         for table in Base.metadata.tables.values()
         for key in table.foreign_keys
     }
-    if problem.table not in present:
-        return  # created with the others
     if problem.table in referred:
         _reshape(conn, problem)
-    else:
+    elif not problem.missing:
         conn.execute(text(f'DROP TABLE "{problem.table}"'))
 
 
@@ -182,43 +178,38 @@ def _rebuild_ledger(conn: Connection, records: Sequence[str]) -> None:
         ledger.bump_table(conn, name, token)
 
 
-def _keep_records(
-    conn: Connection, problem: SchemaProblem, stages: Sequence[Stage]
-) -> tuple[dict[str, str], str]:
+def _keep_records(conn: Connection, problem: SchemaProblem) -> str:
     """Mend a table of the user's own rows in place (the ingested records, the forecasts of
-    ``bridgerank predict``): the stages to run again and a note."""
-    if "missing" in problem.what:
+    ``bridgerank predict``); a note of what was done."""
+    if problem.missing:
         if problem.table != RECORDS_TABLE:
-            return {}, f"schema: {problem}: created empty"
+            return f"schema: {problem}: created empty"
         # the records are gone: forget the files they came from, so naming them reads them
         conn.execute(delete(SourceFile))
         conn.execute(delete(PendingIngest))
-        return {}, (
+        return (
             f"schema: {problem}: the records read before are lost; "
             "bridgerank ingest SOURCES reads them again"
         )
     _reshape(conn, problem)
-    order = [stage.name for stage in stages]
-    if problem.owner not in order:
-        return {}, f"schema: {problem}: mended in place"
-    following = order[order.index(problem.owner) + 1]
-    return {following: f"the ingested records were mended ({problem})"}, (
+    if problem.owner != RECORDS_STAGE:
+        return f"schema: {problem}: mended in place"
+    return (
         f"schema: {problem}: mended in place; the values of a column added are unknown for "
         "the records stored before (bridgerank ingest --force SOURCES reads them again); "
-        f"{following} and what follows run again"
+        "the stages after ingest run again"
     )
 
 
 def _repair(
     conn: Connection, problems: Sequence[SchemaProblem], stages: Sequence[Stage]
 ) -> tuple[dict[str, str], list[str]]:
-    """Mend or drop what :func:`schema_problems` found; the stages to run again and notes."""
+    """Mend or rebuild what :func:`schema_problems` found; the stages to run again (as
+    :func:`~bridgerank.pipeline.schema_check.stale_stages` names them) and notes."""
     writes = {stage.name: [model.__tablename__ for model in stage.writes] for stage in stages}
-    order = [stage.name for stage in stages]
     by_owner: dict[str, list[SchemaProblem]] = defaultdict(list)
     for problem in problems:
         by_owner[problem.owner].append(problem)
-    reruns: dict[str, str] = {}
     notes = []
     for owner, found in by_owner.items():
         what = describe(found)
@@ -226,19 +217,20 @@ def _repair(
             _rebuild_ledger(conn, writes[RECORDS_STAGE])
             notes.append(f"schema: {what}: the ledger is rebuilt, every stage runs again")
         elif owner in (RECORDS_STAGE, COMMANDS):
-            for problem in found:
-                more, note = _keep_records(conn, problem, stages)
-                reruns.update(more)
-                notes.append(note)
+            notes.extend(_keep_records(conn, problem) for problem in found)
         else:
             for problem in found:
                 _rebuild_table(conn, problem)
             _clear_results(conn, writes[owner])
-            for stage in order[order.index(owner) :]:
-                reruns.setdefault(stage, f"{owner}'s tables were rebuilt ({what})")
             notes.append(
                 f"schema: {what}: {owner}'s tables rebuilt, {owner} and what follows run again"
             )
+    stale = stale_stages(problems, [stage.name for stage in stages])
+    stale.pop(KERNEL, None)  # a new ledger has no run to invalidate
+    reruns = {
+        stage: f"its tables or its inputs were rebuilt ({describe(found)})"
+        for stage, found in stale.items()
+    }
     return reruns, notes
 
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 KERNEL = "kernel"
 # Tables a command writes outside the stages (``bridgerank predict``'s forecasts).
 COMMANDS = "commands"
+# The stage whose tables hold the user's records: kept and mended in place, never emptied.
+RECORDS_STAGE = "ingest"
+MISSING = "is missing"
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,11 @@ class SchemaProblem:
 
     def __str__(self) -> str:
         return f"table {self.table} {self.what}"
+
+    @property
+    def missing(self) -> bool:
+        """Whether the whole table is missing (else it lacks or has columns)."""
+        return self.what == MISSING
 
 
 def describe(problems: Sequence[SchemaProblem]) -> str:
@@ -55,9 +63,35 @@ def describe(problems: Sequence[SchemaProblem]) -> str:
         noun = "table" if len(tables) == 1 else "tables"
         return [f"{noun} {', '.join(tables[:3])}{more} {verb}"]
 
-    missing = [problem.table for problem in problems if problem.what == "is missing"]
-    reshaped = [problem.table for problem in problems if problem.what != "is missing"]
+    missing = [problem.table for problem in problems if problem.missing]
+    reshaped = [problem.table for problem in problems if not problem.missing]
     return "; ".join(group(missing, "missing") + group(reshaped, "not as declared"))
+
+
+def stale_stages(problems: Sequence[SchemaProblem], order: Sequence[str]) -> dict[str, list]:
+    """Stage -> the problems that make it run again once the tables are mended: a stage's
+    table reruns it and every stage after it (their rows may cascade from its rows); a
+    column of the ingested records reruns every stage after ingest; a missing table of
+    records or of a command is created empty and reruns nothing; the ledger's tables are
+    under :data:`KERNEL` (a new ledger: every stage runs).
+
+    Parameters
+    ----------
+    problems : sequence of SchemaProblem
+    order : sequence of str
+        The stages' names in pipeline order.
+    """
+    stale: dict[str, list] = {}
+    for problem in problems:
+        if problem.owner == KERNEL:
+            stale.setdefault(KERNEL, []).append(problem)
+            continue
+        if problem.owner == COMMANDS or problem.owner == RECORDS_STAGE and problem.missing:
+            continue
+        first = order.index(problem.owner) + (problem.owner == RECORDS_STAGE)
+        for stage in order[first:]:
+            stale.setdefault(stage, []).append(problem)
+    return stale
 
 
 def owners(stages: Sequence[Stage]) -> dict[str, str]:
@@ -109,7 +143,7 @@ def schema_problems(engine: Engine | Connection, stages: Sequence[Stage]) -> lis
     problems = []
     for name, table in sorted(Base.metadata.tables.items()):
         if name not in present:
-            problems.append(SchemaProblem(name, owner_of[name], "is missing"))
+            problems.append(SchemaProblem(name, owner_of[name], MISSING))
             continue
         # PostgreSQL cuts a longer name to 63 characters, and reports it so
         longest = inspector.dialect.max_identifier_length or 10_000

@@ -17,12 +17,12 @@ from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
 from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.schema import current_revision, head_revision
 from bridgerank.pipeline.schema_check import (
-    COMMANDS,
     KERNEL,
     SchemaProblem,
     describe,
     integrity_problem,
     schema_problems,
+    stale_stages,
 )
 from bridgerank.pipeline.stages import all_stages, get_stage, stage_names
 
@@ -159,24 +159,17 @@ def database_state(engine: Engine) -> DatabaseState:
 
 
 def damaged_stages(problems: list[SchemaProblem]) -> dict[str, str]:
-    """Stage -> why its results are stale, from the tables not as declared: the owner and
-    every stage after it (for the ingested records, the stages after ingest; for the
-    ledger, :data:`KERNEL`), as :func:`bridgerank.pipeline.schema.prepare_database` will
-    rerun them."""
-    order = stage_names()
-    owned: dict[str, list[SchemaProblem]] = {}
-    for problem in problems:
-        if problem.owner == COMMANDS or "missing" in problem.what and problem.owner == order[0]:
-            continue  # created or mended in place; no stage's results depend on it
-        owner = order[1] if problem.owner == order[0] else problem.owner
-        owned.setdefault(owner, []).append(problem)
-    damaged: dict[str, list[str]] = {}
-    for owner, found in owned.items():
-        why = f"schema: {describe(found)} (the next run rebuilds it)"
-        later = [KERNEL] if owner == KERNEL else order[order.index(owner) :]
-        for stage in later:
-            damaged.setdefault(stage, []).append(why)
-    return {stage: "; ".join(whys) for stage, whys in damaged.items()}
+    """Stage -> why its results are stale, from the tables not as declared, for the stages
+    :func:`~bridgerank.pipeline.schema_check.stale_stages` names (the ledger's under
+    :data:`KERNEL`)."""
+    damaged = {}
+    for stage, found in stale_stages(problems, stage_names()).items():
+        owners = dict.fromkeys(problem.owner for problem in found)  # in the order found
+        damaged[stage] = "; ".join(
+            f"schema: {describe([p for p in found if p.owner == owner])} (the next run rebuilds it)"
+            for owner in owners
+        )
+    return damaged
 
 
 def skipped_files(engine: Engine, limit: int = 20) -> tuple[list[tuple[str, str]], int]:
