@@ -1,6 +1,7 @@
 """The stage type: what a stage declares, what it gets when it runs, and its fingerprint.
 
-A stage is a function ``run(context) -> summary`` plus what it declares: the tables it reads
+A stage is a function ``run(context) -> summary`` (a typed
+:class:`~bridgerank.core.summary.StageSummary`) plus what it declares: the tables it reads
 and writes (ORM classes) and the settings sections it uses. The code it runs is not
 declared but derived (:mod:`bridgerank.core.codehash`): its own module and every project
 module that one imports, plus the versions of the libraries they use. The fingerprint of a
@@ -14,11 +15,22 @@ import dataclasses
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Protocol,
+    Sequence,
+    TypeVar,
+)
 
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
+from bridgerank.core.summary import StageSummary
 
 if TYPE_CHECKING:  # SQLAlchemy loads with the store, not with the stage type: a fast --help
     from sqlalchemy import Connection
@@ -56,27 +68,67 @@ class StageContext:
     _clock: float = field(default_factory=time.perf_counter)
 
     def finish(
-        self, conn: Connection, summary: dict[str, Any], outputs: Iterable[type[Base]] | None = None
+        self,
+        conn: Connection,
+        summary: StageSummary,
+        outputs: Iterable[type[Base]] | None = None,
+        replace: Mapping[type[Base], Iterable[Mapping[str, Any]]] | None = None,
     ) -> None:
-        """Record the run and bump the versions of the tables it wrote.
+        """Write the stage's result and record the run: the only way a stage writes the ledger
+        (with :meth:`commit_unit` for results committed piece by piece).
 
         Call it inside the stage's last transaction, so that the ledger row and the outputs
         are committed together or not at all.
+
+        Parameters
+        ----------
+        conn : Connection
+            The stage's open transaction.
+        summary : StageSummary
+            What the run produced; its ``seconds`` is set here. Kept as JSON in the ledger,
+            for history only.
+        outputs : iterable of ORM classes, optional
+            The tables whose version is bumped (default: every table the stage writes; ``()``
+            for a stage whose tables were committed piece by piece).
+        replace : mapping of ORM class to rows, optional
+            Tables whose whole content is the result: emptied, then filled with these rows.
         """
         from bridgerank.core import ledger
 
+        for model, rows in (replace or {}).items():
+            conn.execute(model.__table__.delete())
+            batch = list(rows)
+            if batch:
+                conn.execute(model.__table__.insert(), batch)
         for table in outputs if outputs is not None else self.stage.writes:
             ledger.bump_table(conn, table.__tablename__, self.fingerprint)
-        summary["seconds"] = round(time.perf_counter() - self._clock, 3)
-        summary["fingerprint_parts"] = self.parts
+        seconds = round(time.perf_counter() - self._clock, 3)
+        if isinstance(summary, dict):  # TRANSITION: untyped summaries, until every stage is typed
+            summary["seconds"] = seconds
+            record = dict(summary)
+        else:
+            summary.seconds = seconds
+            record = summary.to_json()
+        record["fingerprint_parts"] = self.parts
         ledger.record_run(
             conn,
             self.stage.name,
             self.fingerprint,
             self.started_at.replace(tzinfo=None),
-            summary["seconds"],
-            summary,
+            seconds,
+            record,
         )
+
+    def commit_unit(self, conn: Connection, table: type[Base], token: str) -> None:
+        """Record one piece of the result committed on its own (a file ingested, a chunk of
+        boards analysed): ``table``'s version becomes ``token`` chained onto its previous
+        version, in the piece's own transaction, so a later stage sees new data even if this
+        run is interrupted before :meth:`finish`."""
+        from bridgerank.core import ledger
+
+        name = table.__tablename__
+        previous = ledger.table_versions(conn, [name])[name]
+        ledger.bump_table(conn, name, ledger.chain(previous, token))
 
 
 @dataclass(frozen=True)
@@ -84,7 +136,7 @@ class Stage:
     """A pipeline stage and what its fingerprint depends on."""
 
     name: str
-    run: Callable[[StageContext], dict[str, Any]]
+    run: Callable[[StageContext], StageSummary]
     reads: tuple[type[Base], ...]
     writes: tuple[type[Base], ...]
     settings_sections: tuple[str, ...]
@@ -97,6 +149,10 @@ class Stage:
     # Why the stage's results are incomplete though its inputs did not change (a report file
     # deleted, boards whose worker died), or None: such a stage runs again.
     incomplete: Callable[[StageContext], str | None] | None = None
+    # The summary type the stage returns: status rebuilds the last run's from the ledger.
+    summary_type: type[StageSummary] = StageSummary
+    # What status adds to the last run's brief from the tables now (dds: boards that failed).
+    status_detail: Callable[[StageContext], str | None] | None = None
 
     @property
     def module(self) -> str:
@@ -117,7 +173,7 @@ class StageOutcome:
 
     stage: str
     status: str
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: StageSummary | None = None
     note: str = ""
 
 

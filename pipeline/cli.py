@@ -339,8 +339,24 @@ _PRINTERS = {
 }
 
 
+def _echo_line(line: str, err: bool = False) -> None:
+    """One of a summary's lines, wrapped at :data:`_WIDTH` under its own indent."""
+    import textwrap
+
+    indent = line[: len(line) - len(line.lstrip())]
+    wrapped = textwrap.fill(line, _WIDTH, subsequent_indent=indent + "    ", break_long_words=False)
+    click.echo(wrapped if len(line) > _WIDTH else line, err=err)
+
+
 def _print_outcome(outcome: StageOutcome) -> None:
-    if outcome.status == "ran":
+    from bridgerank.core.summary import StageSummary
+
+    if outcome.status == "ran" and isinstance(outcome.summary, StageSummary):
+        for line in outcome.summary.lines():
+            _echo_line(line)
+        for line in outcome.summary.warnings():
+            _echo_line(line, err=True)
+    elif outcome.status == "ran":
         _PRINTERS[outcome.stage](outcome.summary)
     elif outcome.status == "idle":
         click.echo(f"{outcome.stage}: {outcome.note}")

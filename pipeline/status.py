@@ -14,6 +14,7 @@ from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
+from bridgerank.core.summary import StageSummary
 from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.schema import current_revision, head_revision
 from bridgerank.pipeline.schema_check import (
@@ -110,14 +111,22 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                     state = "up to date"
             except StageNotReady:
                 state = "not ready"
-        brief = _brief(name, summary)
-        if name == "dds" and last:
+        if stage.summary_type is StageSummary:  # a stage not yet typed (going away)
+            brief = _brief(name, summary)
+        else:
+            brief = stage.summary_type.from_json(summary).brief() if last else ""
+        if name == "dds" and last and stage.status_detail is None:
             with engine.connect() as conn:
                 failed = failed_boards(conn)
             if failed:  # how many boards could not be analysed, and why
                 brief += "; failed: " + ", ".join(
                     f"{count:,} {reason[:60]}" for reason, count in sorted(failed.items())
                 )
+        if last and stage.status_detail is not None:
+            here = StageContext(engine=engine, settings=settings, stage=stage)
+            detail = stage.status_detail(here)
+            if detail:
+                brief = f"{brief}; {detail}" if brief else detail
         if state == "incomplete" and missing:
             brief = f"{missing}; {brief}"
         rows.append(
