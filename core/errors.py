@@ -10,7 +10,6 @@ The tree (exit code of the ``bridgerank`` command in brackets)::
     ├── StoreError [3]         the database cannot be opened, read or written (bad URL,
     │                          missing driver, not a database, disk full, read-only)
     ├── DatabaseInUse [4]      another run is writing to the database; names that run
-    ├── SolverError            DDS rejected a deal or a play; carries the solver's message
     ├── InvalidGame            a game given to a rating method is malformed
     └── NoEstimate             a rating has no finite estimate (a player never wins or loses)
 
@@ -20,6 +19,8 @@ The tree (exit code of the ``bridgerank`` command in brackets)::
 
 The CLI turns every ``BridgerankError`` into one ``error:`` line on standard error, a hint
 where there is one, and its ``exit_code``; anything else is a bug and keeps its traceback.
+DDS rejecting a deal or a play is not an error of the run: the dds stage records the solver's
+message as that board's reason (:func:`bridgerank.dds.solver.solve_tables`) and goes on.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ __all__ = [
     "InvalidGame",
     "NoEstimate",
     "SettingsError",
-    "SolverError",
     "SourceError",
     "StageNotReady",
     "StoreError",
@@ -106,15 +106,6 @@ class DatabaseInUse(BridgerankError):
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.hint = hint
-
-
-class SolverError(BridgerankError):
-    """DDS rejected a deal or a play (the dds stage records the message as the reason)."""
-
-    def __init__(self, deal_hash: str, problem: str) -> None:
-        super().__init__(f"deal {deal_hash}: {problem}")
-        self.deal_hash = deal_hash
-        self.problem = problem
 
 
 class InvalidGame(BridgerankError):

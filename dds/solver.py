@@ -100,11 +100,11 @@ def solve_tables(deals: Sequence[str]) -> list[tuple[DDTable | None, str | None]
         batch = deals[start : start + TABLE_BATCH]
         try:
             results.extend((table, None) for table in _tables_batch(batch))
-        except Exception:  # noqa: BLE001 - any solver failure: isolate the bad deal
+        except Exception:  # any solver failure: isolate the bad deal
             for deal in batch:
                 try:
                     results.append((_tables_batch([deal])[0], None))
-                except Exception as problem:  # noqa: BLE001
+                except Exception as problem:  # recorded as the board's reason
                     results.append((None, f"DDS table: {problem}"))
     return results
 
@@ -142,11 +142,11 @@ def solve_plays(requests: Sequence[PlayRequest]) -> list[tuple[list[int] | None,
         try:
             traces = _plays_batch(batch)
             results.extend(_checked(trace, request) for trace, request in zip(traces, batch))
-        except Exception:  # noqa: BLE001
+        except Exception:  # any solver failure: isolate the bad request
             for request in batch:
                 try:
                     results.append(_checked(_plays_batch([request])[0], request))
-                except Exception as problem:  # noqa: BLE001
+                except Exception as problem:  # recorded as the board's reason
                     results.append((None, f"DDS play: {problem}"))
     return results
 
