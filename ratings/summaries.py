@@ -1,0 +1,257 @@
+"""What the rate stage and each study inside it found, as typed summaries.
+
+Each study returns its rows per table and one of these: :class:`ResultsSummary` (the methods
+rated on every kind of game, :func:`bridgerank.ratings.results.rate_results`),
+:class:`HeadlineSummary` (the headline rating, :func:`bridgerank.ratings.study.headline_study`),
+:class:`MatchSummary` (team matches held out, :func:`bridgerank.ratings.matches.match_study`)
+and :class:`CycleSummary` (who beats whom, :func:`bridgerank.ratings.cycles.cycle_study`).
+:class:`RateSummary` composes them: the stage's closing lines and its line in ``bridgerank
+status``. The ledger keeps it as JSON, for history only; what another command needs later
+(the headline's penalty and variances, the skill-o-meter's reading, the game counts) is in
+the tables :class:`~bridgerank.ratings.tables.HeadlineFit` and
+:class:`~bridgerank.ratings.tables.RateInputs`.
+
+Every field has a default, so a summary written by an older version (or by a study that
+stopped early) still reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridgerank.core.summary import StageSummary, from_plain, plural
+
+__all__ = [
+    "SkillSummary",
+    "ResultsSummary",
+    "HeadlineValidationSummary",
+    "DdEvidenceSummary",
+    "HeadlineSummary",
+    "MatchValidationSummary",
+    "MatchSummary",
+    "GameSummary",
+    "CycleSummary",
+    "RateSummary",
+]
+
+
+@dataclass
+class SkillSummary:
+    """The skill-o-meter's reading (Duersch, Lambrecht and Oechssler) on the pair rankings.
+
+    ``k`` is the calibrated Elo K, ``sigma`` the spread of the regular players' ratings,
+    ``players`` how many regular players there are, and ``p`` the share of games that a game
+    with that spread would have decided by skill (:mod:`bridgerank.ratings.skill`).
+    """
+
+    k: float = 0.0
+    sigma: float = 0.0
+    p: float = 0.0
+    players: int = 0
+
+
+@dataclass
+class ResultsSummary:
+    """The methods rated on every kind of game: how many games of each kind, how many players,
+    each method's held-out log-loss per board (keys ``"games: method"``), and the
+    skill-o-meter's reading (None without pair rankings)."""
+
+    team_games: int = 0
+    single_table_games: int = 0
+    pair_rankings: int = 0
+    players: int = 0
+    validation: dict[str, float] = field(default_factory=dict)
+    skill_o_meter: SkillSummary | None = None
+
+
+@dataclass
+class HeadlineValidationSummary:
+    """The headline rating's walk-forward scores on held-out pair-sessions."""
+
+    pair_sessions: int = 0
+    pearson: float | None = None
+    rmse: float | None = None
+    coverage_80: float | None = None
+
+
+@dataclass
+class DdEvidenceSummary:
+    """The headline with past double dummy measures beside it: its scores, and the Pearson
+    correlation it adds to the headline's (negative: it loses)."""
+
+    pearson: float | None = None
+    pearson_added: float | None = None
+    rmse: float | None = None
+
+
+@dataclass
+class HeadlineSummary:
+    """The headline rating: what it was fitted on, its penalty and variances, its validation.
+
+    ``tables`` is 0 (and ``note`` says why) when no deal was played at enough tables.
+    ``validation`` is None when it was not validated, and ``not_validated`` then says why.
+    """
+
+    tables: int = 0
+    players: int = 0
+    sessions: int = 0
+    penalty: float | None = None
+    # chosen on the tables' latest quarter: do newcomers start below the regulars?
+    newcomer_prior: float | None = None
+    # what a forecast of a new event needs besides the ratings (bridgerank predict)
+    residual_variance: float | None = None
+    form_variance: float | None = None
+    validation: HeadlineValidationSummary | None = None
+    not_validated: str = ""
+    dd_evidence: DdEvidenceSummary | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.validation, str):  # older versions: the reason in its place
+            self.not_validated, self.validation = self.validation, None
+
+
+@dataclass
+class MatchValidationSummary:
+    """The headline's walk-forward scores on held-out team matches (IMPs)."""
+
+    matches: int = 0
+    pearson: float | None = None
+    rmse: float | None = None
+    coverage_80: float | None = None
+
+
+@dataclass
+class MatchSummary:
+    """Team matches held out: how many team boards and players, and the headline's scores
+    (None when not validated; ``not_validated`` then says why when there is a reason)."""
+
+    team_boards: int = 0
+    players: int = 0
+    validation: MatchValidationSummary | None = None
+    not_validated: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.validation, str):  # older versions: the reason in its place
+            self.not_validated, self.validation = self.validation, None
+
+
+@dataclass
+class GameSummary:
+    """One game matrix of the who-beats-whom study: its kind, its transitive share, the band
+    a purely transitive game on the same boards would show (None without boards), and the
+    method that predicted its held-out entries best."""
+
+    game: str = ""
+    entity: str = ""
+    kind: str = ""
+    players: int = 0
+    transitive_share: float = 0.0
+    noise_low: float | None = None
+    noise_high: float | None = None
+    best_method: str | None = None
+
+
+@dataclass
+class CycleSummary:
+    """The who-beats-whom study: one :class:`GameSummary` per game matrix, in study order."""
+
+    games: list[GameSummary] = field(default_factory=list)
+
+
+@dataclass
+class RateSummary(StageSummary):
+    """The rate stage's summary: each study's, composed."""
+
+    results: ResultsSummary = field(default_factory=ResultsSummary)
+    headline: HeadlineSummary = field(default_factory=HeadlineSummary)
+    matches: MatchSummary = field(default_factory=MatchSummary)
+    cycles: CycleSummary = field(default_factory=CycleSummary)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RateSummary:
+        """As :meth:`StageSummary.from_json`, and from the untyped summaries of versions
+        before this one (the results' counts at the top, the cycles keyed by game)."""
+        if "results" not in data:
+            # older versions kept an empty dict for "no skill-o-meter reading"
+            data = dict(data, results=dict(data, skill_o_meter=data.get("skill_o_meter") or None))
+        cycles = data.get("cycles")
+        if isinstance(cycles, dict) and "games" not in cycles:
+            games = [dict(found, game=game) for game, found in cycles.items()]
+            data = dict(data, cycles={"games": games})
+        return from_plain(cls, data)
+
+    def lines(self) -> list[str]:
+        """The run's closing lines: games and players, held-out log-loss per kind of game, the
+        headline and its validation, team matches, each game matrix, the skill-o-meter."""
+        results = self.results
+        lines = [
+            f"rate: {plural(results.players, 'player')} rated in {self.seconds:.1f} s "
+            f"from {plural(results.team_games, 'team board')}, "
+            f"{plural(results.pair_rankings, 'pair ranking')}, "
+            f"{plural(results.single_table_games, 'board')} vs par"
+        ]
+        if results.validation:
+            # "games: method" keys: one group per kind of game, each method once
+            groups: dict[str, list[str]] = {}
+            for key, loss in results.validation.items():
+                games, _, method = key.rpartition(": ")
+                groups.setdefault(games or "games", []).append(f"{method} {loss:.3f}")
+            lines.append(
+                "  held-out log-loss per board (a coin: 0.693): "
+                + "; ".join(f"{games}: {', '.join(parts)}" for games, parts in groups.items())
+            )
+        headline = self.headline
+        if headline.tables:
+            lines.append(
+                f"  headline rating: {headline.players:,} players from {headline.tables:,} "
+                f"matchpointed tables in {headline.sessions:,} sessions (penalty "
+                f"{headline.penalty:g})"
+            )
+            checked = headline.validation
+            if checked is not None:
+                coverage = 100 * (checked.coverage_80 or 0.0)
+                lines.append(
+                    f"  held-out sessions ({checked.pair_sessions:,} pair-sessions, "
+                    f"walk-forward): Pearson {checked.pearson:.3f}, RMSE {checked.rmse:.2f} "
+                    f"points, 80% intervals cover {coverage:.0f}%"
+                )
+            elif headline.not_validated:
+                lines.append(f"  held-out sessions: {headline.not_validated}")
+        matches = self.matches.validation
+        if matches is not None:
+            pearson = "-" if matches.pearson is None else f"{matches.pearson:.3f}"
+            lines.append(
+                f"  held-out team matches ({matches.matches:,}, walk-forward): IMP headline "
+                f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs"
+            )
+        for found in self.cycles.games:
+            if found.entity == "synthetic":
+                continue
+            noise = (
+                f" (a transitive game on these boards: {100 * found.noise_low:.0f}-"
+                f"{100 * (found.noise_high or 0.0):.0f}%)"
+                if found.noise_low is not None
+                else ""
+            )
+            lines.append(
+                f"  who beats whom, {found.game} ({found.players}): {found.kind}, "
+                f"{100 * found.transitive_share:.0f}% transitive{noise}"
+            )
+        skill = results.skill_o_meter
+        if skill is not None:
+            lines.append(
+                f"  skill-o-meter: K* {skill.k:.2f}, rating spread {skill.sigma:.1f} over "
+                f"{skill.players:,} regular players: like a game decided by skill "
+                f"{100 * skill.p:.0f}% of the time"
+            )
+        return lines
+
+    def brief(self) -> str:
+        """Players rated, from how many team boards and pair rankings."""
+        results = self.results
+        return (
+            f"{results.players:,} players from {results.team_games:,} team "
+            f"boards and {results.pair_rankings:,} pair rankings"
+        )
