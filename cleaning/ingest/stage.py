@@ -11,15 +11,15 @@ import json
 import logging
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.ingest.summary import IngestSummary
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
-from bridgerank.core import ledger
 from bridgerank.core.errors import SourceError
 from bridgerank.core.sections import IngestSettings, Settings
 from bridgerank.core.settings import resolve_path
@@ -74,7 +74,12 @@ def _row(source_id: int, record: RawRecord) -> dict[str, Any]:
 
 
 def ingest_file(
-    engine, path: Path, *, named: bool = True, limits: Limits | None = None
+    engine,
+    path: Path,
+    *,
+    named: bool = True,
+    limits: Limits | None = None,
+    commit: Callable[[Connection, str], None] | None = None,
 ) -> tuple[str, int]:
     """Store one file's records.
 
@@ -88,6 +93,12 @@ def ingest_file(
     limits : Limits, optional
         The file's size bounds (the shipped defaults when not given): a file past them is
         refused whole, as one that cannot be read.
+    commit : callable, optional
+        ``commit(conn, sha256)``, called inside the file's transaction once its records are
+        written: the stage passes one that records the new version of ``raw_boards`` in the
+        ledger (:meth:`~bridgerank.core.stage.StageContext.commit_unit`), so that the file
+        and its ledger row are committed together. Without it the ledger is not told, and
+        later stages do not see the new records as new.
 
     Returns
     -------
@@ -147,8 +158,8 @@ def ingest_file(
             .where(files.c.id == source_id)
             .values(records=stored_records, status=status)
         )
-        version = ledger.table_versions(conn, ["raw_boards"])["raw_boards"]
-        ledger.bump_table(conn, "raw_boards", ledger.chain(version, content.sha256))
+        if commit is not None:
+            commit(conn, content.sha256)
     return status, stored_records
 
 
@@ -171,7 +182,7 @@ def _idle_reason(context: StageContext) -> str | None:
     return None if context.sources else "no sources given; using what is stored"
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> IngestSummary:
     """Ingest every source of the context (see the module docstring)."""
     statuses: Counter[str] = Counter()
     errors: list[str] = []
@@ -184,10 +195,19 @@ def run(context: StageContext) -> dict[str, Any]:
     failed_named: list[SourceError] = []
     skipped: dict[str, str] = {}
     limits = Limits.of(context.settings.ingest)
+
+    def commit(conn: Connection, sha256: str) -> None:
+        # each file is a unit of its own: raw_boards gets a new version with it
+        context.commit_unit(conn, RawBoard, sha256)
+
     for candidate in context.progress(candidates, "ingest files", len(candidates)):
         try:
             status, count = ingest_file(
-                context.engine, candidate.path, named=candidate.named, limits=limits
+                context.engine,
+                candidate.path,
+                named=candidate.named,
+                limits=limits,
+                commit=commit,
             )
         except SourceError as problem:
             log.info("%s", problem)
@@ -219,7 +239,7 @@ def run(context: StageContext) -> dict[str, Any]:
         error = SourceError(first.path, first.problem + more)
         error.hint = "The other files were stored; fix or leave out this one and run again"
         raise error
-    summary = {"files": dict(statuses), "records": records, "errors": errors}
+    summary = IngestSummary(files=dict(statuses), records=records, errors=errors)
     with context.engine.begin() as conn:
         conn.execute(pending.delete())
         context.finish(conn, summary, outputs=())
@@ -234,6 +254,7 @@ INGEST_STAGE = Stage(
     settings_sections=("ingest",),
     extra_input=_extra_input,
     idle_reason=_idle_reason,
+    summary_type=IngestSummary,
 )
 
 
