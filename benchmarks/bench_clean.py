@@ -198,10 +198,12 @@ def stage_module(rev: str | None, folder: Path) -> ModuleType:
 
 def run_clean(engine: Engine, module: ModuleType) -> dict[str, Any]:
     """Run ``module``'s clean stage on ``engine``, outside the runner (no fingerprint, no
-    lock): the stage's own work and nothing else. Its summary, without the clocks."""
+    lock): the stage's own work and nothing else. Its summary as plain values (a typed
+    summary's JSON; stages of older commits returned a dict), without the clocks."""
     context = StageContext(engine=engine, settings=load_settings(), stage=CLEAN_STAGE)
     summary = module.run(context)
-    return {k: v for k, v in summary.items() if k not in ("seconds", "fingerprint_parts")}
+    plain = summary if isinstance(summary, dict) else summary.to_json()
+    return {k: v for k, v in plain.items() if k not in ("seconds", "fingerprint_parts")}
 
 
 def peak_mb() -> float:

@@ -24,6 +24,7 @@ from sqlalchemy import Connection, bindparam, delete, func, select, update
 
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
 from bridgerank.cleaning.clean.seen import FirstSeen
+from bridgerank.cleaning.clean.summary import BoardChanges, CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
@@ -251,17 +252,16 @@ class _Tally:
         for exclusion in item.exclusions:
             self.by_level.setdefault(exclusion["level"], Counter())[exclusion["reason"]] += 1
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "records": self.records,
-            "kept": self.kept,
-            "excluded": self.records - self.kept,
-            "auctions_kept": self.auctions,
-            "plays_kept": self.plays,
-            "reasons": {
-                level: dict(counts.most_common()) for level, counts in self.by_level.items()
-            },
-        }
+    def summary(self, changes: dict[str, int]) -> CleanSummary:
+        return CleanSummary(
+            records=self.records,
+            kept=self.kept,
+            excluded=self.records - self.kept,
+            auctions_kept=self.auctions,
+            plays_kept=self.plays,
+            reasons={level: dict(counts.most_common()) for level, counts in self.by_level.items()},
+            boards_changed=BoardChanges(**changes),
+        )
 
 
 def _insert(conn, table, rows: list[dict[str, Any]], chunk: int = 20000) -> None:
@@ -337,7 +337,7 @@ def _add_changes(total: dict[str, int], changes: dict[str, int]) -> None:
         total[name] += count
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> CleanSummary:
     """Clean every raw record and replace the stage's outputs (see the module docstring)."""
     tally = _Tally()
     tokens: Counter = Counter()
@@ -363,8 +363,7 @@ def run(context: StageContext) -> dict[str, Any]:
         # boards whose record is gone, past the last record
         _add_changes(changes, _write_boards(conn, [], last, None, BATCH))
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
-        summary = tally.summary()
-        summary["boards_changed"] = changes
+        summary = tally.summary(changes)
         context.finish(conn, summary)
     return summary
 
@@ -376,4 +375,5 @@ CLEAN_STAGE = Stage(
     optional_reads=(SourceFile,),  # written with raw_boards, whose version covers both
     writes=(Board, Exclusion, TokenCount),
     settings_sections=("clean",),
+    summary_type=CleanSummary,
 )

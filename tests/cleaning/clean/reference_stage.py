@@ -1,6 +1,8 @@
 """The clean stage as it was before it ran in bounded memory (main 8dfcf11), kept verbatim
 as the oracle of ``test_stage.py``: the stage of today must write the same tables and return
-the same summary. It reads every record into a list and diffs the boards in one dict.
+the same summary. It reads every record into a list and diffs the boards in one dict. (One
+change since: its summary, built as a dict as it was, is returned as the typed
+:class:`~bridgerank.cleaning.clean.summary.CleanSummary` stages return now.)
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Iterable
 from sqlalchemy import delete, select, update
 
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
+from bridgerank.cleaning.clean.summary import CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
@@ -144,7 +147,7 @@ def _write_boards(conn, boards: list[dict[str, Any]]) -> dict[str, int]:
     return {"added": len(added), "changed": len(changed), "removed": len(gone)}
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> CleanSummary:
     """Clean every raw record and replace the stage's outputs (see the module docstring)."""
     raw = RawBoard.__table__
     query = (
@@ -157,12 +160,13 @@ def run(context: StageContext) -> dict[str, Any]:
     boards, exclusions, tokens = clean_rows(
         rows, context.settings.clean, context.progress, len(rows)
     )
-    summary = _summary(len(rows), boards, exclusions)
+    counts = _summary(len(rows), boards, exclusions)
     with context.engine.begin() as conn:
         for table in (Exclusion, TokenCount):
             conn.execute(delete(table))
-        summary["boards_changed"] = _write_boards(conn, boards)
+        counts["boards_changed"] = _write_boards(conn, boards)
         _insert(conn, Exclusion.__table__, exclusions)
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
+        summary = CleanSummary.from_json(counts)
         context.finish(conn, summary)
     return summary

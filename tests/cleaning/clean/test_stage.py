@@ -7,6 +7,7 @@ leave the same tables and return the same summary; a run interrupted before its 
 leaves the previous outputs; and the stage's Python heap does not grow with the boards.
 """
 
+import dataclasses
 import importlib.util
 import random
 import tracemalloc
@@ -17,6 +18,7 @@ from sqlalchemy import select, update
 
 from bridgerank.cleaning.clean import stage as clean_stage
 from bridgerank.cleaning.clean.seen import FirstSeen
+from bridgerank.cleaning.clean.summary import BoardChanges, CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.stage import INGEST_STAGE
@@ -55,8 +57,8 @@ def test_first_seen_finds_the_first_id_of_each_key_added():
     assert seen.find([key]) == {key: expected[key]}
 
 
-def _clean(url: str, module, settings=None) -> dict:
-    """Run a version of the clean stage on ``url``; its summary without the clocks."""
+def _clean(url: str, module, settings=None) -> CleanSummary:
+    """Run a version of the clean stage on ``url``; its summary without the clock."""
     engine = open_engine(url)
     try:
         context = StageContext(
@@ -65,7 +67,7 @@ def _clean(url: str, module, settings=None) -> dict:
         summary = module.run(context)
     finally:
         engine.dispose()
-    return {key: value for key, value in summary.items() if key != "seconds"}
+    return dataclasses.replace(summary, seconds=0.0)
 
 
 def _ingest(url: str, sources: list[Path]) -> None:
@@ -141,8 +143,8 @@ def test_the_same_tables_and_summary_as_the_first_version(
     assert _clean(mixed, reference_stage) == first
     assert _clean(after, clean_stage) == first
     # copies: 2 in tests/data (defects_dump.sql), 6 in copy.pbn, 1 in twice.pbn
-    assert first["reasons"]["board"]["duplicate_record"] == 9
-    assert first["boards_changed"] == {"added": first["kept"], "changed": 0, "removed": 0}
+    assert first.reasons["board"]["duplicate_record"] == 9
+    assert first.boards_changed == BoardChanges(added=first.kept, changed=0, removed=0)
     assert _outputs(after) == _outputs(before)
     # records added and mended, a setting changed: boards added, changed and removed
     for url in (before, mixed, after):
@@ -151,15 +153,11 @@ def test_the_same_tables_and_summary_as_the_first_version(
     second = _clean(before, reference_stage, other)
     assert _clean(mixed, clean_stage, other) == second
     assert _clean(after, clean_stage, other) == second
-    assert all(second["boards_changed"].values()), second["boards_changed"]
+    assert all(dataclasses.astuple(second.boards_changed)), second.boards_changed
     assert _outputs(mixed) == _outputs(before)
     assert _outputs(after) == _outputs(before)
     # nothing changed: nothing written
-    assert _clean(after, clean_stage, other)["boards_changed"] == {
-        "added": 0,
-        "changed": 0,
-        "removed": 0,
-    }
+    assert _clean(after, clean_stage, other).boards_changed == BoardChanges(0, 0, 0)
 
 
 def test_the_same_on_a_real_championship(shared_data, tmp_path):
@@ -169,7 +167,7 @@ def test_the_same_on_a_real_championship(shared_data, tmp_path):
         _ingest(url, [championship])
     summary = _clean(after, clean_stage)
     assert summary == _clean(before, reference_stage)
-    assert summary["kept"] > 1000
+    assert summary.kept > 1000
     assert _outputs(after) == _outputs(before)
 
 

@@ -1,0 +1,99 @@
+"""What one run of the ``clean`` stage did: :class:`CleanSummary`."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
+from bridgerank.core.summary import StageSummary
+
+__all__ = ["BoardChanges", "CleanSummary"]
+
+# The levels of reasons, in the order printed, each with the title of its block.
+_TITLES = {
+    "board": "boards excluded",
+    "auction": "auctions blanked",
+    "play": "plays blanked",
+    "note": "notes (nothing dropped)",
+}
+# A reason's line is wrapped here rather than by the CLI: its description continues under
+# the description's column, not under the line's indent. The CLI's width.
+_WIDTH = 100
+_DESCRIPTION_COLUMN = 46
+
+
+@dataclass
+class BoardChanges:
+    """How the stored ``boards`` changed: rows added, rewritten and removed (a board whose
+    row is unchanged is not written, so later stages keep their results for it).
+
+    Attributes
+    ----------
+    added, changed, removed : int
+        Boards of each kind.
+    """
+
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+
+
+@dataclass
+class CleanSummary(StageSummary):
+    """The records a clean run read, what it kept, and why it dropped or blanked the rest.
+
+    Attributes
+    ----------
+    records : int
+        Raw records read (every stored one: the stage recomputes from all of them).
+    kept : int
+        Records kept as boards.
+    excluded : int
+        Records dropped whole (``records - kept``).
+    auctions_kept, plays_kept : int
+        Kept boards with a usable auction, with a usable play.
+    reasons : dict of str to dict of str to int
+        Level (``board``, ``auction``, ``play``, ``note``) -> reason code -> records, most
+        frequent first (:mod:`bridgerank.cleaning.clean.reasons`).
+    boards_changed : BoardChanges
+        What the run wrote to ``boards``.
+    """
+
+    records: int = 0
+    kept: int = 0
+    excluded: int = 0
+    auctions_kept: int = 0
+    plays_kept: int = 0
+    reasons: dict[str, dict[str, int]] = field(default_factory=dict)
+    boards_changed: BoardChanges = field(default_factory=BoardChanges)
+
+    def lines(self) -> list[str]:
+        """The counts, then a block per level of reason: each reason with its description."""
+        found = [
+            f"clean: {self.records:,} records, {self.kept:,} boards kept, "
+            f"{self.excluded:,} excluded, in {self.seconds:.1f} s",
+            f"  auctions usable: {self.auctions_kept:,}   plays usable: {self.plays_kept:,}",
+        ]
+        for level, title in _TITLES.items():
+            counts = self.reasons.get(level, {})
+            if not counts:
+                continue
+            found.append(f"  {title}: {sum(counts.values()):,}")
+            for reason in reasons_of_level(level):
+                if reason.code in counts:
+                    line = f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}"
+                    found += textwrap.wrap(
+                        line,
+                        _WIDTH,
+                        subsequent_indent=" " * _DESCRIPTION_COLUMN,
+                        break_long_words=False,
+                    )
+            # a code the reasons table does not describe is still counted
+            for code in sorted(counts.keys() - REASON_BY_CODE.keys()):
+                found.append(f"    {counts[code]:>8,}  {code}")
+        return found
+
+    def brief(self) -> str:
+        """``882 boards kept of 886, 4 excluded``."""
+        return f"{self.kept:,} boards kept of {self.records:,}, {self.excluded:,} excluded"
