@@ -19,6 +19,7 @@ from sqlalchemy import delete, func, select
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.matcher import Match, NameMatcher
 from bridgerank.cleaning.match.names import display_key
+from bridgerank.cleaning.match.summary import MatchSummary
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
 from bridgerank.core.sections import MatchSettings
@@ -103,7 +104,7 @@ def _text(score) -> str | None:
     return None if score is None else ",".join(str(value) for value in score)
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> MatchSummary:
     """Match every raw name of ``boards`` (see the module docstring)."""
     entries, problems, alternatives = load_wbf(context.settings.match)
     matcher = NameMatcher(
@@ -130,21 +131,23 @@ def run(context: StageContext) -> dict[str, Any]:
     reasons = Counter(match.reason for match in matches)
     matched_seats = sum(seats[m.raw] for m in matches if m.wbf_index is not None)
     total_seats = sum(seats.values())
-    summary = {
-        "raw_names": len(matches),
-        "matched": sum(1 for match in matches if match.wbf_index is not None),
-        "ambiguous": reasons["ambiguous"],
-        "unmatched": sum(1 for match in matches if match.wbf_index is None),
-        "robots": reasons["robot"],
-        "handles": reasons["handle"],
-        "reasons": dict(reasons.most_common()),
-        "wbf_players": len(entries),
-        "players": len(players),
-        "seats": total_seats,
-        "seats_matched": matched_seats,
-        "seat_share_matched": round(matched_seats / total_seats, 4) if total_seats else 0.0,
-        "wbf_problems": problems,
-    }
+    summary = MatchSummary(
+        raw_names=len(matches),
+        matched=sum(1 for match in matches if match.wbf_index is not None),
+        ambiguous=reasons["ambiguous"],
+        unmatched=sum(1 for match in matches if match.wbf_index is None),
+        robots=reasons["robot"],
+        handles=reasons["handle"],
+        reasons=dict(reasons.most_common()),
+        wbf_players=len(entries),
+        players=len(players),
+        seats=total_seats,
+        seats_matched=matched_seats,
+        seat_share_matched=round(matched_seats / total_seats, 4) if total_seats else 0.0,
+        wbf_problems=problems,
+    )
+    # Not finish(replace=...): that empties and fills one table after another, and players
+    # and name_matches hold keys of the tables before them, so all three are emptied first.
     with context.engine.begin() as conn:
         for table in (NameMatch, Player, WbfPlayer):
             conn.execute(delete(table))
@@ -188,4 +191,5 @@ MATCH_STAGE = Stage(
     writes=(WbfPlayer, Player, NameMatch),
     settings_sections=("match",),
     extra_input=_extra_input,
+    summary_type=MatchSummary,
 )
