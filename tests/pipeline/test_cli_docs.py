@@ -1,8 +1,20 @@
-"""The CLI's surface: every command has help and is in the README, the quick start, and
-the CI running the README's test command. (The settings loader's errors are in
-tests/core/test_settings.py.)"""
+"""The CLI's surface and its documentation: every command has help and is in the README, the
+quick start, the CI running the README's test command, and every ``bridgerank`` command the
+README or docs/ show is run by a test on the data it names. (The settings loader's errors are
+in tests/core/test_settings.py.)
 
+A command shown in a shell block (untagged, ``console``, ``bash``) must be in ``RUN_BY``, the
+map from each shown command to the test that runs it; the usage block is run here, line by
+line, on two real club sessions. A command named in the prose (a code span, most often how a
+figure was measured) must be in ``RUN_BY`` too, or in ``NOT_RUN`` with the reason no test runs
+it. Neither map may name a command no page shows."""
+
+from __future__ import annotations
+
+import ast
 import re
+import shlex
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -10,7 +22,115 @@ from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
 
-README = (Path(__file__).parents[2] / "README.md").read_text()
+ROOT = Path(__file__).parents[2]
+README = (ROOT / "README.md").read_text()
+PAGES = {"README.md": README} | {
+    f"docs/{page.name}": page.read_text() for page in sorted((ROOT / "docs").glob("*.md"))
+}
+
+SELF = "tests/pipeline/test_cli_docs.py"
+USAGE = f"{SELF}::test_the_usage_block_runs_as_shown"
+
+# Every command shown, and the test that runs it (a test marked slow where the data are a
+# whole corpus).
+RUN_BY = {
+    # the quick start, exactly, in a fresh virtual environment (slow), and on PostgreSQL
+    "bridgerank run": "tests/pipeline/test_wheel.py::"
+    "test_the_wheel_runs_the_quick_start_and_installs_only_bridgerank",
+    # the usage block, run here
+    "bridgerank run [SOURCES...]": USAGE,
+    "bridgerank run --from clean": USAGE,
+    "bridgerank run --force": USAGE,
+    "bridgerank ingest SOURCES...": USAGE,
+    "bridgerank clean": USAGE,
+    "bridgerank match": USAGE,
+    "bridgerank dds --jobs 2": USAGE,
+    "bridgerank rate": USAGE,
+    "bridgerank regress": USAGE,
+    "bridgerank report": USAGE,
+    "bridgerank show PLAYER": USAGE,
+    "bridgerank run --dry-run": USAGE,
+    "bridgerank predict FILES": USAGE,
+    "bridgerank predict": USAGE,
+    "bridgerank status": USAGE,
+    "bridgerank ingest --force SOURCES": USAGE,
+    "bridgerank regress --rates R.csv --responses P.csv": "tests/regression/test_stage.py::"
+    "test_regress_command_on_files",
+    "bridgerank --help": f"{SELF}::test_help_and_version",
+    "bridgerank --version": f"{SELF}::test_help_and_version",
+    "bridgerank COMMAND --help": f"{SELF}::test_every_command_has_help_and_is_documented",
+    # docs/usage.md
+    "bridgerank run --db postgresql+psycopg://USER@HOST/bridgerank": "tests/pipeline/"
+    "test_postgres.py::test_the_quick_start_on_postgresql_equals_sqlite",
+    "bridgerank ingest ../shared/data/pbn ../shared/data/lin": "tests/cleaning/test_real_data.py::"
+    "test_whole_corpus",
+    # docs/dds.md: a real scheduler and workers on 127.0.0.1, one killed mid-run
+    "bridgerank dds --config dask.toml --jobs 8": "tests/dds/test_dask_cluster.py::"
+    "test_a_killed_worker_costs_nothing_and_results_equal_loky",
+    # docs/stages.md: the thesis's regression, run here as shown
+    "bridgerank regress --rates ../shared/data/thesis/results/200_unweighted_results.csv "
+    "--rates ../shared/data/thesis/results/200_weighted_results.csv "
+    "--responses ../shared/data/thesis/results/dds_final_results.csv": f"{SELF}::"
+    "test_the_thesis_regression_as_shown",
+    # the README's and docs/ratings.md's ACBL table
+    "bridgerank run ../shared/data/acbl/results --to rate": "tests/ratings/test_headline.py::"
+    "test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate",
+    "bridgerank run SOURCES --to match": "tests/pipeline/test_end_to_end.py::"
+    "test_new_sources_rerun_clean",
+    "bridgerank run --only report": "tests/pipeline/test_report_staging.py::"
+    "test_the_next_report_run_removes_a_killed_runs_staging_folder",
+}
+
+# Commands the pages name (how a figure was measured) that no test runs, and why.
+_CORPUS = (
+    "the whole PBN/LIN corpus through the double dummy solver: about an hour on two cores; "
+    "the figures are kept as measured"
+)
+_VALET = "the Valet archive, 309,709 boards: hours on two cores; the figures are kept as measured"
+NOT_RUN = {
+    "bridgerank run ../shared/data/pbn ../shared/data/lin": _CORPUS,
+    "bridgerank run ../shared/data/pbn ../shared/data/lin --to rate": _CORPUS,
+    "bridgerank run ../shared/data/pbn ../shared/data/lin --out out/corpus": _CORPUS,
+    "bridgerank run ../shared/data/travellers/valet --to rate": _VALET,
+    "bridgerank run ../shared/data/travellers/valet --to match": _VALET,
+    "bridgerank run ../shared/data/acbl --to match": (
+        "every ACBL recap, copies included; tests/cleaning/ingest/test_recap.py (slow) reads "
+        "them all and the headline test rates ../shared/data/acbl/results"
+    ),
+}
+
+_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)
+_SHELL = {"", "console", "bash", "sh", "shell"}
+
+
+def _block_commands(text: str) -> list[str]:
+    """``bridgerank`` commands in a page's shell blocks: continuations joined, comments and
+    what comes before ``&&`` dropped."""
+    found = []
+    for tag, body in _FENCE.findall(text):
+        if tag.strip() not in _SHELL:
+            continue
+        for line in re.sub(r"\\\n\s*", " ", body).splitlines():
+            line = "" if line.lstrip().startswith("#") else line.split(" #", 1)[0]
+            for part in line.split("&&"):
+                command = " ".join(part.split())
+                if command.startswith("bridgerank "):
+                    found.append(command)
+    return found
+
+
+def _prose_commands(text: str) -> list[str]:
+    """``bridgerank`` commands in a page's code spans, outside the blocks."""
+    spans = re.findall(r"`(bridgerank\s[^`]*)`", _FENCE.sub("", text))
+    return [" ".join(span.split()) for span in spans]
+
+
+def _shown(find) -> dict[str, list[str]]:
+    shown: dict[str, list[str]] = {}
+    for page, text in PAGES.items():
+        for command in find(text):
+            shown.setdefault(command, []).append(page)
+    return shown
 
 
 @pytest.mark.parametrize("command", sorted(main.commands))
@@ -21,6 +141,12 @@ def test_every_command_has_help_and_is_documented(command):
     assert re.search(rf"bridgerank {command}\b", README), f"{command} is not in the README"
 
 
+def test_help_and_version():
+    runner = CliRunner()
+    assert all(name in runner.invoke(main, ["--help"]).output for name in main.commands)
+    assert runner.invoke(main, ["--version"]).exit_code == 0
+
+
 def test_quick_start_is_two_commands():
     block = README.split("## Quick start", 1)[1].split("```")[1]
     lines = [line for line in block.strip().splitlines() if line.strip()]
@@ -28,5 +154,113 @@ def test_quick_start_is_two_commands():
 
 
 def test_ci_runs_the_readme_test_command():
-    ci = (Path(__file__).parents[2] / ".ci" / "run").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
     assert 'pip install -e ".[test]" && pytest' in ci.splitlines()
+
+
+def test_every_command_shown_is_run_by_a_test():
+    blocks, prose = _shown(_block_commands), _shown(_prose_commands)
+    unmapped = {command: pages for command, pages in blocks.items() if command not in RUN_BY}
+    assert not unmapped, f"shown in a block, run by no test (add it to RUN_BY): {unmapped}"
+    unknown = {
+        command: pages
+        for command, pages in prose.items()
+        if command not in RUN_BY and command not in NOT_RUN
+    }
+    assert not unknown, f"named in the prose, in neither RUN_BY nor NOT_RUN: {unknown}"
+    stale = (set(RUN_BY) | set(NOT_RUN)) - set(blocks) - set(prose)
+    assert not stale, f"no page shows these any more: {sorted(stale)}"
+    assert not set(RUN_BY) & set(NOT_RUN)
+
+
+@lru_cache(maxsize=None)
+def _module(path: str) -> tuple[set[str], set[str]]:
+    """A test module's test functions and string constants."""
+    tree = ast.parse((ROOT / path).read_text())
+    functions = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    strings = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    return functions, strings
+
+
+@pytest.mark.parametrize("command", sorted(RUN_BY))
+def test_the_mapped_test_runs_that_command_on_that_data(command):
+    """The test exists, and (unless it reads the command from the page, as this module's do)
+    it invokes that subcommand with those options on that data."""
+    path, _, name = RUN_BY[command].partition("::")
+    functions, strings = _module(path)
+    assert name in functions, f"{RUN_BY[command]} does not exist"
+    if path == SELF:
+        return
+    words = shlex.split(command)[1:]
+    wanted = [word for word in words if word.startswith("--")]
+    if words and not words[0].startswith("-"):
+        wanted.append(words[0])
+    for word in words:
+        if word.startswith("../shared/data/"):
+            wanted += word.removeprefix("../shared/data/").split("/")
+    text = " ".join(strings)
+    missing = [word for word in wanted if word not in strings and word not in text]
+    assert not missing, f"{RUN_BY[command]} never says {missing}"
+
+
+def _usage_block() -> list[str]:
+    block = README.split("## Usage", 1)[1].split("```")[1]
+    return _block_commands(f"```\n{block}```\n")
+
+
+def test_the_usage_block_runs_as_shown(tmp_path, test_data):
+    """Every line of the usage block, in its order, on two club sessions (tests/data/acbl):
+    SOURCES and FILES are their folder and one of its files, PLAYER part of a name."""
+    sessions = test_data / "acbl"
+    quick = tmp_path / "quick.toml"  # the rate stage's side studies are tested elsewhere
+    quick.write_text(
+        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+        "[regress]\nbootstrap_resamples = 5\n"
+    )
+    placeholders = {
+        "[SOURCES...]": [str(sessions)],
+        "SOURCES...": [str(sessions)],
+        "SOURCES": [str(sessions)],
+        "FILES": [str(sessions / "recap_e_20170724.html.gz")],
+        "PLAYER": ["Cavagnaro"],
+    }
+    ran = []
+    for command in _usage_block():
+        words = shlex.split(command)[1:]
+        if "--rates" in words:  # files of your own: tests/regression/test_stage.py
+            continue
+        arguments = [part for word in words for part in placeholders.get(word, [word])]
+        result = CliRunner().invoke(main, [*arguments, "--out", str(tmp_path), "--config", quick])
+        assert result.exit_code == 0, f"{command}\n{result.output}"
+        ran.append((command, result.output))
+    shown = dict(ran)
+    assert len(ran) == len(_usage_block()) - 1
+    assert "ingest: 432 records from 2 files (2 ingested)" in shown["bridgerank run [SOURCES...]"]
+    assert "Cavagnaro" in shown["bridgerank show PLAYER"]
+    assert "0 of 7 stages would run" in shown["bridgerank run --dry-run"]
+    assert "is already rated" in shown["bridgerank predict FILES"]
+    assert "ingest: up to date" in shown["bridgerank ingest SOURCES..."]
+    # docs/usage.md: `bridgerank ingest --force SOURCES` looks at every file again
+    forced = CliRunner().invoke(main, ["ingest", "--force", str(sessions), "--out", str(tmp_path)])
+    assert forced.exit_code == 0 and "(2 already stored)" in forced.output, forced.output
+
+
+def test_the_thesis_regression_as_shown(tmp_path, shared_data):
+    """docs/stages.md's command on the thesis's files gives the figures the page states."""
+    (command,) = [
+        command for command in RUN_BY if command.startswith("bridgerank regress --rates ../")
+    ]
+    shared = str(shared_data())
+    words = [word.replace("../shared/data", shared) for word in shlex.split(command)[1:]]
+    result = CliRunner().invoke(main, [*words, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "pp = 35.43033 -1028.60322 x defender_mistakes_per_card_played_as_defender" in (
+        result.output
+    )
+    assert "adjusted R2 0.0693, cross-validated R2 0.0670" in result.output
+    assert "Breusch-Pagan: statistic 12.4532, p 0.0004173: heteroscedastic errors" in result.output
+    assert "errors not normal" in result.output
