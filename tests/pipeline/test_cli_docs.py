@@ -120,8 +120,10 @@ def _block_commands(text: str) -> list[str]:
 
 
 def _prose_commands(text: str) -> list[str]:
-    """``bridgerank`` commands in a page's code spans, outside the blocks."""
-    spans = re.findall(r"`(bridgerank\s[^`]*)`", _FENCE.sub("", text))
+    """``bridgerank`` commands in a page's code spans, outside the blocks and the headings
+    (docs/cli.md titles each command's --help with its name)."""
+    prose = re.sub(r"^#.*$", "", _FENCE.sub("", text), flags=re.M)
+    spans = re.findall(r"`(bridgerank\s[^`]*)`", prose)
     return [" ".join(span.split()) for span in spans]
 
 
