@@ -75,6 +75,9 @@ RUN_BY = {
     # the README's and docs/ratings.md's ACBL table
     "bridgerank run ../shared/data/acbl/results --to rate": "tests/ratings/test_headline.py::"
     "test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate",
+    # docs/stages.md's name matching on the whole corpus (slow: 30 s of ingest and clean)
+    "bridgerank run ../shared/data/pbn ../shared/data/lin --to match": f"{SELF}::"
+    "test_the_corpus_name_matching_as_shown",
     "bridgerank run SOURCES --to match": "tests/pipeline/test_end_to_end.py::"
     "test_new_sources_rerun_clean",
     "bridgerank run --only report": "tests/pipeline/test_report_staging.py::"
@@ -266,3 +269,23 @@ def test_the_thesis_regression_as_shown(tmp_path, shared_data):
     assert "adjusted R2 0.0693, cross-validated R2 0.0670" in result.output
     assert "Breusch-Pagan: statistic 12.4532, p 0.0004173: heteroscedastic errors" in result.output
     assert "errors not normal" in result.output
+
+
+@pytest.mark.slow
+def test_the_corpus_name_matching_as_shown(tmp_path, shared_data):
+    """docs/stages.md's and docs/usage.md's figures of ingest, clean and match on the whole
+    PBN and LIN corpus."""
+    shared = str(shared_data())
+    (command,) = [command for command in RUN_BY if command.endswith("/lin --to match")]
+    words = [word.replace("../shared/data", shared) for word in shlex.split(command)[1:]]
+    result = CliRunner().invoke(main, [*words, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    output = " ".join(result.output.split())
+    assert (
+        "ingest: 48,790 records from 1,312 files (1 already stored, 1254 ingested, "
+        "57 not bridge data)" in output
+    )
+    assert "clean: 48,790 records, 41,679 boards kept, 7,111 excluded" in output
+    assert "match: 741 of 2,659 raw names matched to the 724 WBF players" in output
+    assert "(16 ambiguous, 1,918 unmatched: 6 robots, 142 handles)" in output
+    assert "board-seats covered: 100,809 of 166,712 (60.5%)" in output
