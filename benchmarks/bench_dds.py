@@ -108,8 +108,8 @@ def main(sources: list[str], job_counts: tuple[int, ...] = (1, 2)) -> None:
             print(
                 f"{f'dds stage, {jobs} job(s)':<34}{seconds:>9.2f}{count / seconds:>10.1f}"
                 f"{bare / seconds:>15.0%}   (workers: tables "
-                f"{summary['worker_table_seconds']:.1f} s, plays "
-                f"{summary['worker_play_seconds']:.1f} s)"
+                f"{summary.worker_table_seconds:.1f} s, plays "
+                f"{summary.worker_play_seconds:.1f} s)"
             )
 
 

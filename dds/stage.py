@@ -26,6 +26,7 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
+from bridgerank.dds.summary import DdsSummary
 from bridgerank.dds.tables import (
     AuctionAnalysis,
     BoardAnalysis,
@@ -212,6 +213,18 @@ def failed_boards(conn: Connection) -> dict[str, int]:
     return counts
 
 
+def _failed_detail(context: StageContext) -> str | None:
+    """What ``bridgerank status`` adds to the last run's brief: the boards that could not be
+    analysed, by reason, as the tables hold them now."""
+    with context.engine.connect() as conn:
+        failed = failed_boards(conn)
+    if not failed:
+        return None
+    return "failed: " + ", ".join(
+        f"{count:,} {reason[:60]}" for reason, count in sorted(failed.items())
+    )
+
+
 def _threads(jobs: int, setting: int) -> int:
     return setting or max(1, (os.cpu_count() or 1) // max(jobs, 1))
 
@@ -240,7 +253,7 @@ def _connect_dask(address: str, jobs: int) -> Any:
         raise error from None
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> DdsSummary:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings.dds
     code = code_fingerprint(ANALYSIS_MODULE)
@@ -306,20 +319,20 @@ def run(context: StageContext) -> dict[str, Any]:
         if stats:
             conn.execute(PlayerStats.__table__.insert(), stats)
             conn.execute(PlayerRates.__table__.insert(), rate_rows)
-        summary = {
-            "boards": kept + len(todo),
-            "analysed_now": len(todo),
-            "already_done": kept,
-            "ok": counts["ok"],
-            "skipped": counts["skipped"],
-            "failed": counts["failed"],
-            "new_tables": counts["tables"],
-            "chunks": len(chunks),
-            "players": len(stats),
-            "worker_table_seconds": round(counts["table_seconds"], 2),
-            "worker_play_seconds": round(counts["play_seconds"], 2),
-            "reasons": {reason: board for reason, board in failures.items()},
-        }
+        summary = DdsSummary(
+            boards=kept + len(todo),
+            analysed_now=len(todo),
+            already_done=kept,
+            ok=int(counts["ok"]),
+            skipped=int(counts["skipped"]),
+            failed=int(counts["failed"]),
+            new_tables=int(counts["tables"]),
+            chunks=len(chunks),
+            players=len(stats),
+            worker_table_seconds=round(counts["table_seconds"], 2),
+            worker_play_seconds=round(counts["play_seconds"], 2),
+            reasons=dict(failures),
+        )
         context.finish(conn, summary)
     return summary
 
@@ -342,4 +355,6 @@ DDS_STAGE = Stage(
     ),
     settings_sections=("dds",),
     incomplete=_lost_boards,
+    summary_type=DdsSummary,
+    status_detail=_failed_detail,
 )

@@ -1,0 +1,64 @@
+"""What one run of the ``dds`` stage did: :class:`DdsSummary`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridgerank.core.summary import StageSummary, plural
+from bridgerank.core.untrusted import visible
+
+__all__ = ["DdsSummary"]
+
+
+@dataclass
+class DdsSummary(StageSummary):
+    """The boards a dds run analysed, the tables it solved and the players it summed.
+
+    Attributes
+    ----------
+    boards : int
+        Boards in ``boards``: analysed before plus analysed now.
+    analysed_now : int
+        Boards without a current analysis, analysed by this run.
+    already_done : int
+        Boards whose analysis was current (same board, same analysis code).
+    ok, skipped, failed : int
+        This run's boards by outcome: analysed, nothing to analyse, not analysable (DDS
+        rejected the deal, or the worker died).
+    new_tables : int
+        Double dummy tables solved by this run (a deal is solved once, for good).
+    chunks : int
+        Pieces of work the boards were sent to the workers in.
+    players : int
+        Rows of ``player_stats``.
+    worker_table_seconds, worker_play_seconds : float
+        Time the workers spent solving tables and judging plays, summed over workers.
+    reasons : dict of str to int
+        Why boards were skipped or failed: reason -> a board it happened to (at most 20).
+    """
+
+    boards: int = 0
+    analysed_now: int = 0
+    already_done: int = 0
+    ok: int = 0
+    skipped: int = 0
+    failed: int = 0
+    new_tables: int = 0
+    chunks: int = 0
+    players: int = 0
+    worker_table_seconds: float = 0.0
+    worker_play_seconds: float = 0.0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        """The boards analysed, then one line per reason a board was not."""
+        return [
+            f"dds: {plural(self.analysed_now, 'board')} analysed in {self.seconds:.1f} s "
+            f"({self.skipped:,} skipped, {self.failed:,} failed), {self.already_done:,} done "
+            f"before; {plural(self.new_tables, 'new table')}; {plural(self.players, 'player')}",
+            *(f"  board {board}: {visible(str(reason))}" for reason, board in self.reasons.items()),
+        ]
+
+    def brief(self) -> str:
+        """``245 boards, 0 failed, 44 players``."""
+        return f"{self.boards:,} boards, {self.failed:,} failed, {self.players:,} players"
