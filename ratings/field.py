@@ -79,16 +79,6 @@ class FieldTables:
         )
 
 
-def latest_quarter(tables: FieldTables) -> tuple[FieldTables, FieldTables] | None:
-    """The tables of the earlier three quarters of the periods and of the latest quarter,
-    for choosing a setting on training data alone; None with fewer than four periods."""
-    periods = np.unique(tables.period)
-    if len(periods) < 4:
-        return None
-    cut = periods[int(len(periods) * 0.75)]
-    return tables.subset(tables.period < cut), tables.subset(tables.period >= cut)
-
-
 def period_of(board: Mapping[str, Any]) -> str:
     """When a board was played, as a sortable text: its date (``YYYY.MM.DD``), else its year
     (a date with no digit, such as PBN's ``?``, says nothing)."""

@@ -38,13 +38,8 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator, cg
 
-from bridgerank.ratings.field import (
-    FieldTables,
-    SessionScores,
-    latest_quarter,
-    pair_percent,
-    pair_sessions,
-)
+from bridgerank.ratings.field import FieldTables, SessionScores, pair_percent, pair_sessions
+from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
 PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 # Sign of each seat's strength in d_t: North, South, East, West.
@@ -55,9 +50,8 @@ _EXACT_VARIANCE_PLAYERS = 3000
 _COEFFICIENT_PENALTY = 1e-6
 # Player covariates from a set of tables: shape (players, features).
 Covariates = Callable[[FieldTables], np.ndarray]
-# The normal quantile of a central 80% interval: the form variance is set so that this share
-# of the training split's late sessions fall inside.
-_Z80 = 1.2815515655446004
+# The form variance is set so that this share of the training split's late sessions fall
+# inside their central intervals of that level (normal quantile Z80).
 _COVERAGE = 0.8
 
 
@@ -299,13 +293,14 @@ def _best_penalty(
     test_design = Design.of(late, players)
     actual = pair_sessions(late).percent
     columns = past_columns(early, covariates) if covariates else None
-    errors = []
-    for penalty in penalties:
+
+    def errors(penalty: float) -> np.ndarray:
         design, coefficients, z = _coefficients(early, players, penalty, covariates, columns)
         predicted = pair_percent(late, test_design.predict(_strengths(design, coefficients, z)))
-        errors.append(predicted - actual)
-    best = int(np.argmin([np.mean(error**2) for error in errors]))
-    return penalties[best], errors[best], columns
+        return predicted - actual
+
+    penalty, best = best_of(penalties, errors)
+    return penalty, best, columns
 
 
 def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
@@ -316,7 +311,7 @@ def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
     that fell apart) would otherwise widen every interval."""
     # the smallest f with |e| <= z80 * sqrt(v + f) for 80% of the sessions: the 80% quantile
     # of e^2 / z80^2 - v, which is where each session would just come inside
-    needed = errors**2 / _Z80**2 - expected
+    needed = errors**2 / Z80**2 - expected
     return max(float(np.quantile(needed, _COVERAGE)), 0.0)
 
 

@@ -16,8 +16,8 @@ each later date's matches are predicted by methods re-fitted on all earlier date
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping
 
 import numpy as np
 from scipy import sparse
@@ -26,10 +26,22 @@ from scipy.sparse.linalg import lsqr
 from bridgerank.bridge.scoring import imps
 from bridgerank.ratings.field import period_of
 from bridgerank.ratings.games import team_games
+from bridgerank.ratings.holdout import (
+    Forecast,
+    Kind,
+    Predict,
+    Target,
+    choose_on_latest_quarter,
+    score,
+    validation_rows,
+    walk_forward,
+)
+from bridgerank.ratings.registry import Method, StudyInputs, registry
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import RateSettings
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
-# Normal quantile of a central 80% interval.
-_Z80 = 1.2815515655446004
 
 
 @dataclass
@@ -160,14 +172,6 @@ def fit_imps(data: TeamBoards, penalty: float, covariates: np.ndarray | None = N
     return ImpFit(theta, np.sqrt(variance / diagonal), penalty, variance)
 
 
-def _latest_quarter(data: TeamBoards) -> tuple[TeamBoards, TeamBoards] | None:
-    periods = np.unique(data.period)
-    if len(periods) < 4:
-        return None
-    cut = periods[int(len(periods) * 0.75)]
-    return data.subset(data.period < cut), data.subset(data.period >= cut)
-
-
 def match_margins(data: TeamBoards, board_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each match's sum of ``board_values`` oriented to its reference team, and its boards;
     indexed by the matches present, in match order."""
@@ -183,38 +187,40 @@ def choose_penalty(
 ) -> float:
     """The penalty whose fit on the earlier three quarters of the dates best predicts the
     match margins of the latest quarter; the middle one when there is too little."""
-    split = _latest_quarter(data)
-    if split is None:
-        return penalties[len(penalties) // 2]
-    early, late = split
-    actual, _ = match_margins(late, late.imps)
-    z = covariates(early) if covariates else None
-    errors = []
-    for penalty in penalties:
-        theta = fit_imps(early, penalty, z).theta
-        predicted, _ = match_margins(late, _design(late) @ theta)
-        errors.append(np.mean((predicted - actual) ** 2))
-    return penalties[int(np.argmin(errors))]
+
+    def errors(early: TeamBoards, late: TeamBoards, penalty: float) -> np.ndarray:
+        actual, _ = match_margins(late, late.imps)
+        theta = fit_imps(early, penalty, covariates(early) if covariates else None).theta
+        return match_margins(late, _design(late) @ theta)[0] - actual
+
+    return choose_on_latest_quarter(data, penalties, errors)
 
 
-@dataclass
-class MatchPrediction:
-    """Predicted margins of the test matches, and their variances (None: no interval)."""
-
-    margin: np.ndarray
-    variance: np.ndarray | None = None
-
-
-MatchMethod = Callable[[TeamBoards, TeamBoards], MatchPrediction]
+def match_target(test: TeamBoards) -> Target:
+    """Every match of ``test`` and its margin, oriented to its reference team; a match is
+    resampled alone."""
+    margin, count = match_margins(test, test.imps)
+    present = np.unique(test.match)
+    return Target(margin, present, count, np.full(len(margin), test.period[0]))
 
 
-def headline_imps_method(covariates: TeamCovariates | None = None) -> MatchMethod:
+MATCHES: Kind[TeamBoards] = Kind(
+    "matches",
+    match_target,
+    ("pearson", "rmse", "winner_right"),
+    (0.8,),
+    ("rmse",),
+    lambda run: {"matches": len(run), "boards": int(run.boards.sum())},
+)
+
+
+def headline_imps_method(covariates: TeamCovariates | None = None) -> Predict:
     """The IMP headline: ridge strengths, penalty chosen on the training dates (with
     ``covariates``, each player's prior centre moves with them); a match's variance is its
     boards' luck plus the rating uncertainty of its players (each player's error counts once
     per board played, the same error on every board)."""
 
-    def predict(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+    def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
         penalty = choose_penalty(train, covariates=covariates)
         fit = fit_imps(train, penalty, covariates(train) if covariates else None)
         design = _design(test)
@@ -224,7 +230,7 @@ def headline_imps_method(covariates: TeamCovariates | None = None) -> MatchMetho
         signs = np.tile([1.0] * 4 + [-1.0] * 4, (len(test), 1)) * test.sign[:, None]
         np.add.at(weight, (np.repeat(inverse, 8), test.seats.ravel()), signs.ravel())
         rating = (weight**2) @ fit.sd**2
-        return MatchPrediction(margin, boards * fit.residual_variance + rating)
+        return Forecast(margin, boards * fit.residual_variance + rating)
 
     return predict
 
@@ -232,12 +238,12 @@ def headline_imps_method(covariates: TeamCovariates | None = None) -> MatchMetho
 headline_imps = headline_imps_method()
 
 
-def coin_imps(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+def coin_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
     """Every match level."""
-    return MatchPrediction(np.zeros(len(np.unique(test.match))))
+    return Forecast(np.zeros(len(np.unique(test.match))))
 
 
-def imp_average(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+def imp_average(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
     """Each player's past IMPs per board for their team (unseen: 0); a board is expected the
     mean of team A's four minus the mean of team B's, times four (the teams' sums)."""
     players = len(train.players)
@@ -247,15 +253,15 @@ def imp_average(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
     count = np.bincount(who, minlength=players)
     mean = total / np.maximum(count, 1) / 4  # a board's IMPs shared among four players
     board = mean[test.seats[:, :4]].sum(axis=1) - mean[test.seats[:, 4:]].sum(axis=1)
-    return MatchPrediction(match_margins(test, board)[0])
+    return Forecast(match_margins(test, board)[0])
 
 
-def scaled_baseline(strength: Callable[[TeamBoards], np.ndarray]) -> MatchMethod:
+def scaled_baseline(strength: Callable[[TeamBoards], np.ndarray]) -> Predict:
     """A method from any per-player standing (``strength(train)``, one value a player): a
     board's expected IMPs are a straight line in the standings' difference (team A's sum
     minus team B's), fitted on the training boards."""
 
-    def predict(train: TeamBoards, test: TeamBoards) -> MatchPrediction:
+    def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
         value = strength(train)
 
         def difference(data: TeamBoards) -> np.ndarray:
@@ -263,73 +269,18 @@ def scaled_baseline(strength: Callable[[TeamBoards], np.ndarray]) -> MatchMethod
 
         x = difference(train)
         slope = float(x @ train.imps / (x @ x)) if x @ x > 0 else 0.0
-        return MatchPrediction(match_margins(test, slope * difference(test))[0])
+        return Forecast(match_margins(test, slope * difference(test))[0])
 
     return predict
-
-
-@dataclass
-class MatchWalkForward:
-    """Every method's margins for every held-out match, and the actual margins."""
-
-    actual: np.ndarray
-    boards: np.ndarray
-    period: np.ndarray
-    predictions: dict[str, list[MatchPrediction]] = field(default_factory=dict)
-
-    def predicted(self, method: str) -> np.ndarray:
-        return np.concatenate([p.margin for p in self.predictions[method]])
-
-    def variance(self, method: str) -> np.ndarray | None:
-        parts = [p.variance for p in self.predictions[method]]
-        return None if any(p is None for p in parts) else np.concatenate(parts)  # type: ignore[arg-type]
-
-
-def walk_forward_matches(
-    data: TeamBoards, methods: Mapping[str, MatchMethod], test_share: float = 0.5
-) -> MatchWalkForward:
-    """Predict every match of the later ``test_share`` of the dates from all before it."""
-    periods = np.unique(data.period)
-    tests = periods[int(len(periods) * (1 - test_share)) :]
-    tests = tests[tests > periods[0]]
-    run = MatchWalkForward(np.empty(0), np.empty(0), np.empty(0))
-    actual, boards, period = [], [], []
-    run.predictions = {name: [] for name in methods}
-    for test_period in tests:
-        train = data.subset(data.period < test_period)
-        test = data.subset(data.period == test_period)
-        margin, count = match_margins(test, test.imps)
-        actual.append(margin)
-        boards.append(count)
-        period.append(np.full(len(margin), test_period))
-        for name, method in methods.items():
-            run.predictions[name].append(method(train, test))
-    if actual:
-        run.actual = np.concatenate(actual)
-        run.boards = np.concatenate(boards)
-        run.period = np.concatenate(period)
-    return run
 
 
 def match_metrics(
     predicted: np.ndarray, actual: np.ndarray, variance: np.ndarray | None
 ) -> dict[str, float | None]:
     """Pearson, RMSE (IMPs), the share of decided matches whose winner was predicted, and the
-    coverage of the 80% intervals."""
-    varied = np.ptp(predicted) > 0 and np.ptp(actual) > 0
-    decided = actual != 0
-    # a level prediction is half right, as a coin would be
-    right = (np.sign(predicted[decided]) == np.sign(actual[decided])) + 0.5 * (
-        predicted[decided] == 0
-    )
-    return {
-        "pearson": float(np.corrcoef(predicted, actual)[0, 1]) if varied else None,
-        "rmse": float(np.sqrt(np.mean((predicted - actual) ** 2))),
-        "winner_right": float(right.mean()) if decided.any() else None,
-        "coverage_80": None
-        if variance is None
-        else float(np.mean(np.abs(predicted - actual) <= _Z80 * np.sqrt(variance))),
-    }
+    coverage of the 80% intervals (:func:`holdout.score` with this kind's measures)."""
+    group = np.arange(len(actual))
+    return score(predicted, actual, group, variance, MATCHES.measures, MATCHES.levels)
 
 
 def hbt_strength(train: TeamBoards) -> np.ndarray:
@@ -352,29 +303,31 @@ def hbt_strength(train: TeamBoards) -> np.ndarray:
     return np.nan_to_num(strength)
 
 
-def wbf_strength(points: Mapping[str, float]) -> Callable[[TeamBoards], np.ndarray]:
-    """Each player's ``log(1 + WBF masterpoints)`` (0 when not on the lists)."""
-
-    def strength(train: TeamBoards) -> np.ndarray:
-        return np.array([np.log1p(points.get(str(player), 0.0)) for player in train.players])
-
-    return strength
+def _wbf_centres(inputs: StudyInputs) -> TeamCovariates:
+    points = inputs.points
+    return lambda train: np.log1p([[points.get(str(p)) or 0.0] for p in train.players])
 
 
-def match_methods(points: Mapping[str, float] | None = None) -> dict[str, MatchMethod]:
-    """The IMP headline and its baselines on the same held-out matches; with WBF points, the
-    points as a baseline and as the prior centre of the headline (``headline_wbf``)."""
-    methods: dict[str, MatchMethod] = {
-        "headline": headline_imps,
-        "coin": coin_imps,
-        "imp_average": imp_average,
-        "hbt": scaled_baseline(hbt_strength),
-    }
-    if points:
-        standing = wbf_strength(points)
-        methods["wbf_points"] = scaled_baseline(standing)
-        methods["headline_wbf"] = headline_imps_method(lambda train: standing(train)[:, None])
-    return methods
+HEADLINE = Method(
+    "headline",
+    "IMP headline rating (player strengths in IMPs per board, ridge)",
+    lambda data, inputs: headline_imps,
+)
+COIN = Method("coin", "every match level", lambda data, inputs: coin_imps)
+IMP_AVERAGE = Method(
+    "imp_average", "each player's past IMPs per board", lambda data, inputs: imp_average
+)
+HBT = Method(
+    "hbt",
+    "hypergraph Bradley-Terry on boards won and lost, scaled to IMPs",
+    lambda data, inputs: scaled_baseline(hbt_strength),
+)
+# the federation's points as every player's prior centre: what results add to them
+HEADLINE_WBF = Method(
+    "headline_wbf",
+    "IMP headline with WBF masterpoints as each player's prior centre",
+    lambda data, inputs: headline_imps_method(_wbf_centres(inputs)) if inputs.points else None,
+)
 
 
 def match_study(
@@ -383,47 +336,22 @@ def match_study(
     points: Mapping[str, float] | None = None,
     bootstrap: int = 1000,
     min_periods: int = 4,
+    settings: RateSettings | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The ``match_validation`` rows (one per method) and a summary, on the team boards of
-    ``boards``; no rows with fewer than ``min_periods`` dates."""
+    """The ``match_validation`` rows (one per method of the matches registry,
+    :mod:`registry`) and a summary, on the team boards of ``boards``; no rows with fewer than
+    ``min_periods`` dates. Every method's gains are the headline's over it."""
     data = team_boards(boards, player_of)
     summary: dict[str, Any] = {"team_boards": len(data), "players": len(data.players)}
     if len(np.unique(data.period)) < min_periods:
         summary["validation"] = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
-    methods = match_methods(points if points else None)
-    run = walk_forward_matches(data, methods)
-    if not len(run.actual):
+    inputs = StudyInputs(settings, points or {})
+    run = walk_forward(data, registry("matches").make(data, inputs), match_target)
+    if not len(run):
         return [], summary
-    rng = np.random.default_rng(0)
-    ours = run.predicted("headline")
-    rows = []
-    for name in methods:
-        theirs = run.predicted(name)
-        row: dict[str, Any] = {
-            "method": name,
-            **match_metrics(theirs, run.actual, run.variance(name)),
-            "matches": len(run.actual),
-            "boards": int(run.boards.sum()),
-            "rmse_gain": None,
-            "rmse_gain_low": None,
-            "rmse_gain_high": None,
-        }
-        if name != "headline" and bootstrap:
-            # this method's RMSE minus the headline's, on the same resampled matches
-            picks = rng.integers(0, len(ours), (bootstrap, len(ours)))
-            draws = np.sqrt(((theirs - run.actual) ** 2)[picks].mean(axis=1)) - np.sqrt(
-                ((ours - run.actual) ** 2)[picks].mean(axis=1)
-            )
-            low, high = np.percentile(draws, [2.5, 97.5])
-            row.update(
-                rmse_gain=float(np.sqrt(np.mean((theirs - run.actual) ** 2)))
-                - float(np.sqrt(np.mean((ours - run.actual) ** 2))),
-                rmse_gain_low=float(low),
-                rmse_gain_high=float(high),
-            )
-        rows.append(row)
-    headline = rows[0]
+    rows = validation_rows(run, MATCHES, "headline", bootstrap)
+    headline = next(row for row in rows if row["method"] == "headline")
     summary["validation"] = {
         "matches": headline["matches"],
         "pearson": headline["pearson"],

@@ -16,9 +16,7 @@ import numpy as np
 
 from bridgerank.ratings.field import field_tables, pair_percent, pair_sessions
 from bridgerank.ratings.headline import Design
-
-# Normal quantile of a central 80% interval.
-_Z80 = 1.2815515655446004
+from bridgerank.ratings.holdout import Z80
 
 
 @dataclass(frozen=True)
@@ -109,8 +107,8 @@ def forecast(
                 "rated": int(known[first[entry]]) + int(known[second[entry]]),
                 "predicted": float(percent[entry]),
                 "sd": float(spread[entry]),
-                "low_80": float(percent[entry] - _Z80 * spread[entry]),
-                "high_80": float(percent[entry] + _Z80 * spread[entry]),
+                "low_80": float(percent[entry] - Z80 * spread[entry]),
+                "high_80": float(percent[entry] + Z80 * spread[entry]),
             }
         )
     return rows

@@ -11,9 +11,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable, Mapping
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from bridgerank.core.sections import RateSettings
+from bridgerank.ratings.baselines import board_shares, calibrated_elo, outcome, ranking_shares
 from bridgerank.ratings.bt import Hypergraph, fit, fit_hbt_newton
 from bridgerank.ratings.games import (
     Ranking,
@@ -24,13 +24,16 @@ from bridgerank.ratings.games import (
     pairwise_scores,
     single_table_games,
     team_games,
-    win_rates,
 )
-from bridgerank.ratings.replay import Games, calibrate, replay
+from bridgerank.ratings.registry import BoardMethod, Method, StudyInputs, registry
+from bridgerank.ratings.replay import Games
 from bridgerank.ratings.skill import read_spread
 from bridgerank.ratings.uncertainty import bootstrap_intervals
 
 __all__ = ["RatingResults", "elo_methods", "rate_results", "validate"]
+
+BOARDS_TASK = "boards (team and single-table)"
+RANKINGS_TASK = "pair rankings"
 
 
 @dataclass
@@ -60,113 +63,127 @@ def _pairs(edges):
     return out
 
 
-def _fit_strengths(method: str, edges, n: int, prior: bool) -> np.ndarray:
+# --- the Bradley-Terry family as methods of the boards kind -------------------------------
+
+
+def _fit_hbt(edges, n: int, prior: bool) -> np.ndarray:
     # HBT and BT are concave: Newton. GBT is not: its own iteration, accelerated.
-    if method == "hbt":
-        return fit_hbt_newton(Hypergraph(edges, n), prior=prior).s
-    if method == "gbt":
-        return fit(
-            Hypergraph(edges, n, reduce_overlap=False),
-            "gbt-newman",
-            prior=prior,
-            tol=1e-8,
-            accelerate=True,
-        ).s
+    return fit_hbt_newton(Hypergraph(edges, n), prior=prior).s
+
+
+def _fit_gbt(edges, n: int, prior: bool) -> np.ndarray:
+    return fit(
+        Hypergraph(edges, n, reduce_overlap=False),
+        "gbt-newman",
+        prior=prior,
+        tol=1e-8,
+        accelerate=True,
+    ).s
+
+
+def _fit_bt(edges, n: int, prior: bool) -> np.ndarray:
     return fit_hbt_newton(Hypergraph(_pairs(edges), n), prior=prior).s  # classical BT
 
 
-def _team_probability(method: str, s: np.ndarray) -> Callable[[list[int], list[int]], float]:
-    if method == "hbt":
-        return lambda a, b: 1 / (1 + np.exp(s[b].sum() - s[a].sum()))
-    if method == "gbt":
-        pi = np.exp(s)
-        return lambda a, b: pi[a].sum() / (pi[a].sum() + pi[b].sum())
+def _hbt_probability(s: np.ndarray) -> Callable[[list[int], list[int]], float]:
+    return lambda a, b: 1 / (1 + np.exp(s[b].sum() - s[a].sum()))
+
+
+def _gbt_probability(s: np.ndarray) -> Callable[[list[int], list[int]], float]:
+    pi = np.exp(s)
+    return lambda a, b: pi[a].sum() / (pi[a].sum() + pi[b].sum())
+
+
+def _bt_probability(s: np.ndarray) -> Callable[[list[int], list[int]], float]:
     return lambda a, b: float(np.mean(1 / (1 + np.exp(s[b][None, :] - s[a][:, None]))))
 
 
-def _outcome(game: TeamGame) -> float:
-    return 1.0 if game.net > 0 else 0.0 if game.net < 0 else 0.5
+def strength_method(
+    fit_strengths: Callable[[list, int, bool], np.ndarray],
+    probability: Callable[[np.ndarray], Callable[[list[int], list[int]], float]],
+    intervals: str | None = None,
+) -> Callable[[list[TeamGame], StudyInputs], BoardMethod]:
+    """A boards method from a fit of log-strengths on hyperedges (``fit_strengths(edges,
+    players, prior)``) and the probability that team A beats team B under them; with
+    ``intervals`` (a model of :func:`~bridgerank.ratings.uncertainty.bootstrap_intervals`),
+    the kept ratings have bootstrap intervals (``[rate] bootstrap_resamples``)."""
+
+    def make(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+        settings = inputs.settings
+        if settings is None:
+            raise ValueError("the boards methods need the [rate] settings")
+        index = index_players(games)  # every player of every game: one numbering
+
+        def predict(train: list[TeamGame], test: list[TeamGame]) -> np.ndarray:
+            edges = _hyperedges(train, index, settings.weighting)
+            s = np.nan_to_num(fit_strengths(edges, len(index), settings.prior))
+            chance = probability(s)
+            return np.array(
+                [chance([index[p] for p in g.team_a], [index[p] for p in g.team_b]) for g in test]
+            )
+
+        def rate(games: list[TeamGame]) -> dict[Hashable, tuple]:
+            edges = _hyperedges(games, index, settings.weighting)
+            s = fit_strengths(edges, len(index), settings.prior)
+            low = high = None
+            if intervals and settings.bootstrap_resamples:
+                low, high = bootstrap_intervals(
+                    edges, len(index), intervals, settings.bootstrap_resamples
+                )
+            return {
+                player: (
+                    float(s[i]),
+                    None if low is None else float(low[i]),
+                    None if high is None else float(high[i]),
+                )
+                for player, i in index.items()
+            }
+
+        return BoardMethod(predict, rate)
+
+    return make
 
 
-def _scores(probabilities: list[float], games: list[TeamGame]) -> dict[str, float | None]:
-    p = np.asarray(probabilities)
-    y = np.asarray([_outcome(game) for game in games])
+HBT = Method(
+    "hbt",
+    "hypergraph Bradley-Terry: a team's strength multiplies its players'",
+    strength_method(_fit_hbt, _hbt_probability, intervals="hbt"),
+)
+GBT = Method(
+    "gbt",
+    "generalized Bradley-Terry (Huang et al.): a team's strength adds its players'",
+    strength_method(_fit_gbt, _gbt_probability),
+)
+BT = Method(
+    "bt",
+    "classical Bradley-Terry on the one-against-one games every board implies",
+    strength_method(_fit_bt, _bt_probability),
+)
+
+
+def _scores(probabilities: np.ndarray, games: list[TeamGame]) -> dict[str, float | None]:
+    p = np.asarray(probabilities, dtype=float)
+    y = np.asarray([outcome(game) for game in games])
     decided = y != 0.5
     accuracy = float(np.mean((p[decided] > 0.5) == (y[decided] == 1))) if decided.any() else None
     return {"log_loss": log_loss(p, y), "accuracy": accuracy, "test_games": len(games)}
 
 
-def _points_baseline(train: list[TeamGame], test: list[TeamGame], points: dict) -> list[float]:
-    """P(A wins) = sigma(beta * (sum log(1 + mp) of A - of B)), beta fitted on training games."""
-
-    def strength(team):
-        return sum(np.log1p(points.get(player) or 0.0) for player in team)
-
-    x_train = np.array([strength(g.team_a) - strength(g.team_b) for g in train])
-    y_train = np.array([_outcome(g) for g in train])
-
-    def loss(beta: float) -> float:
-        return log_loss(1 / (1 + np.exp(-beta * x_train)), y_train)
-
-    beta = minimize_scalar(loss, bounds=(-5, 5), method="bounded").x if len(train) else 0.0
-    return [
-        float(1 / (1 + np.exp(-beta * (strength(g.team_a) - strength(g.team_b))))) for g in test
-    ]
-
-
 def validate(
-    games: list[TeamGame], split: float, weighting: str, prior: bool, points: dict
+    games: list[TeamGame], split: float, methods: Mapping[str, BoardMethod]
 ) -> list[dict[str, Any]]:
     """Fit each method on the earliest ``split`` of the games, score it on the rest."""
     cut = int(len(games) * split)
     train, test = games[:cut], games[cut:]
     if not train or not test:
         return []
-    index = index_players(games)
-    edges = _hyperedges(train, index, weighting)
-    rows = []
-    for method in ("hbt", "gbt", "bt"):
-        s = np.nan_to_num(_fit_strengths(method, edges, len(index), prior))
-        probability = _team_probability(method, s)
-        predicted = [
-            probability([index[p] for p in g.team_a], [index[p] for p in g.team_b]) for g in test
-        ]
-        rows.append({"method": method, **_scores(predicted, test)})
-    rates = win_rates(train)
-    predicted = [
-        float(
-            np.clip(
-                0.5
-                + np.mean([rates.get(p, (0.5, 0))[0] for p in g.team_a])
-                - np.mean([rates.get(p, (0.5, 0))[0] for p in g.team_b]),
-                0.01,
-                0.99,
-            )
-        )
-        for g in test
+    return [
+        {"method": name, **_scores(method.predict(train, test), test)}
+        for name, method in methods.items()
     ]
-    rows.append({"method": "win rate", **_scores(predicted, test)})
-    rows.append(
-        {"method": "WBF masterpoints", **_scores(_points_baseline(train, test, points), test)}
-    )
-    return rows
 
 
-def _share_strength(rankings: list[Ranking]) -> dict:
-    """Share of opponents each player's pairs finished ahead of (ties half), per player."""
-    beaten: dict = {}
-    met: dict = {}
-    for ranking in rankings:
-        for i, team in enumerate(ranking.teams):
-            wins = sum(
-                1.0 if ranking.places[i] < other else 0.5 if ranking.places[i] == other else 0.0
-                for j, other in enumerate(ranking.places)
-                if j != i
-            )
-            for player in team:
-                beaten[player] = beaten.get(player, 0.0) + wins
-                met[player] = met.get(player, 0) + len(ranking.teams) - 1
-    return {player: beaten[player] / met[player] for player in met}
+# --- pair rankings: multiplayer Elo and the win rate ----------------------------------------
 
 
 def elo_methods(
@@ -178,8 +195,8 @@ def elo_methods(
     prequential search replays its rankings some twenty times.
     """
 
-    def head(items: list[Ranking]) -> list[Ranking]:
-        return items[:calibration] if calibration else items
+    def head(items: list[Ranking]) -> Games:
+        return Games.from_rankings(items[:calibration] if calibration else items)
 
     cut = int(len(rankings) * split)
     train, test = rankings[:cut], rankings[cut:]
@@ -195,19 +212,20 @@ def elo_methods(
     train_games, all_games = Games.from_rankings(train), Games.from_rankings(rankings)
     for method in ("elo", "dlo"):
         if train and test:
-            k_train, _ = calibrate(Games.from_rankings(head(train)), method, xatol=1e-3)
-            trained = replay(train_games, method, k_train).by_player(train_games)
+            _, trained_run = calibrated_elo(train_games, method, head(train), xatol=1e-3)
+            trained = trained_run.by_player(train_games)
 
             def mean_rating(team: tuple, by_player: dict[Hashable, float] = trained) -> float:
                 return float(np.mean([by_player.get(p, 0.0) for p in team]))
 
             validation.append(
-                {"task": "pair rankings", "method": method, **pairwise_scores(test, mean_rating)}
+                {"task": RANKINGS_TASK, "method": method, **pairwise_scores(test, mean_rating)}
             )
-        k, _ = calibrate(Games.from_rankings(head(rankings)), method, xatol=1e-3)
-        outcome = replay(all_games, method, k, keep_history=True)
-        ratings = outcome.by_player(all_games)
-        histories[method] = outcome.history_by_player(all_games)
+        k, outcome_run = calibrated_elo(
+            all_games, method, head(rankings), xatol=1e-3, keep_history=True
+        )
+        ratings = outcome_run.by_player(all_games)
+        histories[method] = outcome_run.history_by_player(all_games)
         rows.extend(
             {
                 "player": str(player),
@@ -226,14 +244,14 @@ def elo_methods(
                 )
             )
     if train and test:
-        share = _share_strength(train)
+        share = ranking_shares(train)
 
         def logit(t):
             value = float(np.clip(np.mean([share.get(p, 0.5) for p in t]), 0.01, 0.99))
             return 400 * np.log10(value / (1 - value))
 
         validation.append(
-            {"task": "pair rankings", "method": "win rate", **pairwise_scores(test, logit)}
+            {"task": RANKINGS_TASK, "method": "win_rate", **pairwise_scores(test, logit)}
         )
     return rows, validation, verdict, histories
 
@@ -258,49 +276,37 @@ def rate_results(
     par_of : callable
         The double dummy par of a board for North-South, or None when it is not known.
     section : RateSettings
+
+    Notes
+    -----
+    The methods of team and single-table boards are those of the boards registry
+    (:mod:`registry`); those that keep ratings are fitted again on every game for the
+    ``ratings`` table.
     """
     team = team_games(boards, names)
     single = single_table_games(boards, names, par_of)
     games = sorted(team + single, key=lambda game: game.when)
-    index = index_players(games)
-    players = list(index)
     rows: list[dict[str, Any]] = []
     validation: list[dict[str, Any]] = []
     if games:
-        edges = _hyperedges(games, index, section.weighting)
-        played = win_rates(games)
-        low = high = None
-        if section.bootstrap_resamples:
-            low, high = bootstrap_intervals(edges, len(index), "hbt", section.bootstrap_resamples)
-        for method in ("hbt", "gbt", "bt"):
-            s = _fit_strengths(method, edges, len(index), section.prior)
-            for i, player in enumerate(players):
-                rows.append(
-                    {
-                        "player": str(player),
-                        "method": method,
-                        "rating": float(s[i]),
-                        "low": float(low[i]) if method == "hbt" and low is not None else None,
-                        "high": float(high[i]) if method == "hbt" and high is not None else None,
-                        "games": played[player][1],
-                    }
-                )
-        rows.extend(
-            {
-                "player": str(player),
-                "method": "win rate",
-                "rating": rate,
-                "low": None,
-                "high": None,
-                "games": count,
-            }
-            for player, (rate, count) in played.items()
-        )
-        validation = [
-            {"task": "boards (team and single-table)", **row}
-            for row in validate(
-                games, section.train_share, section.weighting, section.prior, points
+        played = board_shares(games)
+        methods = registry("boards").make(games, StudyInputs(section, points))
+        for name, method in methods.items():
+            if method.rate is None:
+                continue
+            rows.extend(
+                {
+                    "player": str(player),
+                    "method": name,
+                    "rating": rating,
+                    "low": low,
+                    "high": high,
+                    "games": played[player][1],
+                }
+                for player, (rating, low, high) in method.rate(games).items()
             )
+        validation = [
+            {"task": BOARDS_TASK, **row} for row in validate(games, section.train_share, methods)
         ]
     rankings = pair_rankings(boards, names, section.min_tables)
     skill: dict[str, Any] = {}

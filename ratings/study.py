@@ -14,7 +14,7 @@ what that choice adds. Covariates are each player's measures from earlier dates 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 import numpy as np
 
@@ -23,41 +23,21 @@ from bridgerank.ratings.covariates import newcomer_choice
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline import fit_headline
-from bridgerank.ratings.walkforward import (
-    default_methods,
-    headline_method,
-    paired_bootstrap,
-    session_metrics,
-    walk_forward,
-    wbf_points_method,
-)
+from bridgerank.ratings.holdout import validation_rows, walk_forward
+from bridgerank.ratings.registry import StudyInputs, registry
+from bridgerank.ratings.walkforward import SESSIONS, session_target
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import RateSettings
 
 # Fewer periods than this and there is nothing to walk forward over.
 MIN_PERIODS = 4
-# The headline with double dummy measures as each player's prior centre is validated beside
-# it when the dds stage left evidence on at least this share of the tables.
-MIN_EVIDENCE_COVERAGE = 0.5
 DD_METHOD = "headline_dd"
-# The headline whose prior is always centred on the average player, never moved by the
-# newcomer prior: what choosing that prior adds.
-PLAIN_METHOD = "headline_plain"
-WBF_METHOD = "headline_wbf"
-# WBF points are a baseline (and a prior centre) when at least this share of the players are
-# on the lists: a club's three listed players say nothing of the other 462.
-MIN_LISTED_SHARE = 0.1
-_GAINS = (
-    "pearson_gain",
-    "pearson_gain_low",
-    "pearson_gain_high",
-    "rmse_gain",
-    "rmse_gain_low",
-    "rmse_gain_high",
-)
 
 
 @dataclass
 class HeadlineResults:
-    """Rows of the three tables, and a summary for the stage's log."""
+    """Rows of the four tables, and a summary for the stage's log."""
 
     ratings: list[dict[str, Any]] = field(default_factory=list)
     validation: list[dict[str, Any]] = field(default_factory=list)
@@ -74,10 +54,12 @@ def headline_study(
     progress=None,
     evidence: BoardEvidence | None = None,
     points: Mapping[str, float] | None = None,
+    settings: RateSettings | None = None,
 ) -> HeadlineResults:
-    """Fit, validate and bound the headline rating (see the module docstring); with the dds
-    stage's ``evidence``, validate the headline with past double dummy measures beside it;
-    with WBF masterpoints per player (``points``), the federations' ranking as a baseline."""
+    """Fit, validate and bound the headline rating (see the module docstring): every method
+    of the sessions registry (:mod:`registry`) walked forward beside it; with the dds stage's
+    ``evidence``, the headline with past double dummy measures; with WBF masterpoints per
+    player (``points``), the federations' ranking as a baseline and as a prior centre."""
     tables = field_tables(boards, player_of, min_tables)
     results = HeadlineResults()
     if len(tables) == 0:
@@ -114,45 +96,10 @@ def headline_study(
     if len(tables.periods) < MIN_PERIODS:
         results.summary["validation"] = f"fewer than {MIN_PERIODS} dates: not validated"
         return results
-    methods = default_methods()
-    listed = sum(1 for player in tables.players if str(player) in (points or {}))
-    if points and listed >= MIN_LISTED_SHARE * len(tables.players):
-        methods["wbf_points"] = wbf_points_method(points)
-        # the federation's points as every player's prior centre: what results add to them
-        methods[WBF_METHOD] = headline_method(
-            lambda train: np.log1p([[points.get(str(p), 0.0)] for p in train.players])
-        )
-    methods[PLAIN_METHOD] = headline_method(newcomers=False)
-    if evidence is not None and evidence.coverage(tables) >= MIN_EVIDENCE_COVERAGE:
-        methods[DD_METHOD] = headline_method(evidence.player_measures)
-    run = walk_forward(tables, methods, progress=progress)
-    test_sessions = len(np.unique(run.session))
-    test_periods = len(np.unique(run.period))
-    for method in run.predictions:
-        metrics = session_metrics(
-            run.predicted(method), run.actual, run.session, run.variance(method)
-        )
-        row: dict[str, Any] = dict.fromkeys(_GAINS)  # every row has every column
-        row |= {
-            "method": method,
-            **metrics,
-            "pair_sessions": len(run.actual),
-            "sessions": test_sessions,
-            "periods": test_periods,
-        }
-        if method != "headline" and bootstrap:
-            gains = paired_bootstrap(run, "headline", method, bootstrap)
-            pearson, rmse = gains["pearson"], gains["rmse"]
-            row.update(
-                pearson_gain=pearson[0],
-                pearson_gain_low=pearson[1],
-                pearson_gain_high=pearson[2],
-                # positive: the headline's error is smaller
-                rmse_gain=-rmse[0],
-                rmse_gain_low=-rmse[2],
-                rmse_gain_high=-rmse[1],
-            )
-        results.validation.append(row)
+    inputs = StudyInputs(settings, points or {}, evidence)
+    methods = registry("sessions").make(tables, inputs)
+    run = walk_forward(tables, methods, session_target, progress=progress)
+    results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
     variance = run.variance("headline")
     results.predictions = [
         {
@@ -163,17 +110,18 @@ def headline_study(
             "sd": None if variance is None else float(np.sqrt(variance[index])),
         }
         for index, (period, session, predicted, actual) in enumerate(
-            zip(run.period, run.session, run.predicted("headline"), run.actual)
+            zip(run.period, run.group, run.predicted("headline"), run.actual)
         )
     ]
-    headline_row = results.validation[0]
+    rows = {row["method"]: row for row in results.validation}
+    headline_row = rows["headline"]
     results.summary["validation"] = {
-        "pair_sessions": len(run.actual),
+        "pair_sessions": len(run),
         "pearson": headline_row["pearson"],
         "rmse": headline_row["rmse"],
         "coverage_80": headline_row["coverage_80"],
     }
-    dd_row = next((row for row in results.validation if row["method"] == DD_METHOD), None)
+    dd_row = rows.get(DD_METHOD)
     if dd_row is not None:
         # the row's gains are the headline's over it: their negatives are what dd adds
         results.summary["dd_evidence"] = {

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from bridgerank.cleaning.clean.audit import exclusion_table, records_read
 from bridgerank.pipeline.report.svg import disc
+from bridgerank.ratings.registry import method_descriptions
 
 
 @dataclass(frozen=True)
@@ -56,26 +57,6 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
     return pd.read_sql(text(query), conn, params=params)
 
 
-# What each method of the held-out table is, for a reader who knows none of them.
-_METHOD_NAMES = {
-    "headline": "headline rating (player strengths, ridge, centred on the field; "
-    "newcomer prior when the training data choose it)",
-    "headline_dd": "headline with past double dummy measures as each player's prior centre",
-    "headline_plain": "headline with its prior always centred on the average player",
-    "shrunk_mean": "each player's mean matchpoint share, shrunk toward 50%",
-    "win_rate": "share of other tables beaten",
-    "elo": "multiplayer Elo (multielo)",
-    "dlo": "multiplayer Elo by ranking probabilities",
-    "elo_opponents": "multiplayer Elo (multielo), less the opponents' Elo at the table",
-    "dlo_opponents": "Elo by ranking probabilities, less the opponents' at the table",
-    "wbf_points": "WBF open masterpoints (a line in the pair's summed log points)",
-    "headline_wbf": "headline with WBF masterpoints as each player's prior centre",
-    "coin": "everyone 50%",
-    "imp_average": "each player's past IMPs per board",
-    "hbt": "hypergraph Bradley-Terry on boards won and lost, scaled to IMPs",
-}
-
-
 @section("headline", "Who plays well: the headline rating", "headline.html.j2")
 def _headline(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "headline_ratings"):
@@ -90,7 +71,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     validation = None
     if _has(conn, "session_validation"):
         validation = _frame(conn, "select * from session_validation order by rmse")
-        validation.insert(1, "what", validation["method"].map(_METHOD_NAMES).fillna(""))
+        validation.insert(1, "what", validation["method"].map(method_descriptions()).fillna(""))
     ceiling: dict[str, float] = (
         dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
         if _has(conn, "validation_ceiling")

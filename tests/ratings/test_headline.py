@@ -14,8 +14,14 @@ from bridgerank.pipeline.stages import open_store
 from bridgerank.ratings.ceiling import icc, retest_correlation
 from bridgerank.ratings.field import FieldTables, field_tables, matchpoint_shares, pair_sessions
 from bridgerank.ratings.headline import Design, fit_headline, fit_strengths
+from bridgerank.ratings.holdout import LEVELS, score
 from bridgerank.ratings.tables import HeadlineRating, SessionValidation, ValidationCeiling
-from bridgerank.ratings.walkforward import session_metrics
+from bridgerank.ratings.walkforward import SESSIONS
+
+
+def session_metrics(predicted, actual, session, variance=None):
+    """The session table's measures (:data:`walkforward.SESSIONS`) of one method."""
+    return score(predicted, actual, session, variance, SESSIONS.measures, LEVELS)
 
 
 def _board(table: int, contract: str, declarer: str, result: int, date="2017.01.02", board=1):
@@ -258,7 +264,10 @@ def test_a_covariate_moves_the_prior_centre_only_as_far_as_it_predicts():
 
 
 def test_wbf_points_baseline_follows_the_points():
-    from bridgerank.ratings.walkforward import coin, walk_forward, wbf_points_method
+    from bridgerank.ratings.baselines import WBF_SESSIONS
+    from bridgerank.ratings.holdout import walk_forward
+    from bridgerank.ratings.registry import StudyInputs
+    from bridgerank.ratings.walkforward import coin, session_target
 
     truth, tables, _ = _simulated(deals=400)
     # masterpoints that grow with true strength; a third of the players are not on the lists
@@ -267,12 +276,11 @@ def test_wbf_points_baseline_follows_the_points():
         for player in tables.players
         if player % 3
     }
-    run = walk_forward(tables, {"wbf_points": wbf_points_method(points), "coin": coin})
-    informed = session_metrics(run.predicted("wbf_points"), run.actual, run.session)
+    wbf = WBF_SESSIONS.make(tables, StudyInputs(points=points))
+    run = walk_forward(tables, {"wbf_points": wbf, "coin": coin}, session_target)
+    informed = session_metrics(run.predicted("wbf_points"), run.actual, run.group)
     assert informed["pearson"] > 0.1  # pairs change every deal here: sessions are noisy
-    assert (
-        informed["rmse"] < session_metrics(run.predicted("coin"), run.actual, run.session)["rmse"]
-    )
+    assert informed["rmse"] < session_metrics(run.predicted("coin"), run.actual, run.group)["rmse"]
     # the line is fitted on the training sessions: its variance is theirs, not zero
     assert np.all(run.variance("wbf_points") > 0)
 
@@ -435,7 +443,7 @@ def test_the_newcomer_prior_is_chosen_where_newcomers_are_weaker():
 
 
 def test_elo_with_opponents_counts_who_sat_opposite():
-    from bridgerank.ratings.walkforward import _expected_beaten
+    from bridgerank.ratings.baselines import expected_beaten as _expected_beaten
 
     # one deal at two tables: the same North-South strength, East-West 0 at table 1 and
     # 400 at table 2. Alone, both North-South pairs expect half; with the opponents, the

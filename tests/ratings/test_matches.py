@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.matches import (
     TeamBoards,
     _design,
@@ -14,8 +15,8 @@ from bridgerank.ratings.matches import (
     fit_imps,
     headline_imps,
     match_metrics,
+    match_target,
     team_boards,
-    walk_forward_matches,
 )
 
 
@@ -127,7 +128,7 @@ def test_the_sparse_fit_is_the_dense_ridge_solution():
 
 def test_walk_forward_beats_a_coin_with_honest_intervals():
     _, data = _simulated()
-    run = walk_forward_matches(data, {"headline": headline_imps, "coin": coin_imps})
+    run = walk_forward(data, {"headline": headline_imps, "coin": coin_imps}, match_target)
     ours = match_metrics(run.predicted("headline"), run.actual, run.variance("headline"))
     coin = match_metrics(run.predicted("coin"), run.actual, None)
     assert ours["rmse"] < coin["rmse"] and ours["pearson"] > 0.4

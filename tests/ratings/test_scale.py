@@ -40,7 +40,7 @@ def test_thousand_single_table_boards_with_four_thousand_players():
     results = rate_results(_single_table_boards(1000), {}, {}, lambda board: 420, settings)
     assert results.summary["single_table_games"] == 1000
     assert results.summary["players"] == 4000
-    for method in ("hbt", "gbt", "bt", "win rate"):
+    for method in ("hbt", "gbt", "bt", "win_rate"):
         rows = [row for row in results.ratings if row["method"] == method]
         assert len(rows) == 4000 and len({row["player"] for row in rows}) == 4000
         assert all(np.isfinite(row["rating"]) for row in rows)
@@ -50,7 +50,7 @@ def test_thousand_single_table_boards_with_four_thousand_players():
         "hbt",
         "gbt",
         "bt",
-        "win rate",
-        "WBF masterpoints",
+        "win_rate",
+        "wbf_points",
     }
     assert all(row["test_games"] == 200 for row in results.validation)

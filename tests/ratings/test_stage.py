@@ -113,8 +113,8 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
             "select low, rating, high from ratings where method = 'hbt' "
             "and player = 'Lorenzo Lauria'"
         ).fetchone()
-    assert set(methods) == {"hbt", "gbt", "bt", "win rate"} and len(set(methods.values())) == 1
-    assert set(validation) == {"hbt", "gbt", "bt", "win rate", "WBF masterpoints"}
+    assert set(methods) == {"hbt", "gbt", "bt", "win_rate"} and len(set(methods.values())) == 1
+    assert set(validation) == {"hbt", "gbt", "bt", "win_rate", "wbf_points"}
     assert all(0 < loss < 5 for loss in validation.values())
     assert lauria[0] <= lauria[1] <= lauria[2]
     html = (tmp_path / "report" / "methods.html").read_text()

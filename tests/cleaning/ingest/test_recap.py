@@ -126,7 +126,7 @@ def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
             "select games from ratings where method = 'dlo' and player = 'Karl Mauzey'"
         ).fetchone()
     assert len(events) == 2 and sum(events.values()) == 192 + 240 - 10 - 2
-    assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win rate"} <= validated
+    assert set(rated) == {"elo", "dlo"} and {"elo", "dlo", "win_rate"} <= validated
     assert mauzey is not None and mauzey[0] > 0
     assert runner.invoke(main, ["report", "--out", str(tmp_path)]).exit_code == 0
     html = (tmp_path / "report" / "methods.html").read_text()

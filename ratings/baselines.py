@@ -1,0 +1,327 @@
+"""The baselines every rating is measured against, each written once: WBF masterpoints, the
+win rate and multiplayer Elo.
+
+Each baseline is one per-player standing (:func:`wbf_standing`, :func:`player_shares`,
+:func:`calibrated_elo`), turned into a forecast by each kind of held-out unit in the way the
+unit asks (:mod:`registry`): a pair's session percentage, a team match's IMP margin, who wins
+a board. The names are the ones the validation tables store: ``wbf_points``, ``win_rate``,
+``elo``, ``dlo`` (and ``elo_opponents``, ``dlo_opponents`` for pair sessions).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.games import TeamGame, log_loss
+from bridgerank.ratings.holdout import Forecast, Target
+from bridgerank.ratings.matches import TeamBoards, scaled_baseline
+from bridgerank.ratings.registry import BoardMethod, Method, StudyInputs
+from bridgerank.ratings.replay import Games, Replay, calibrate, replay
+
+__all__ = [
+    "MIN_LISTED_SHARE",
+    "calibrated_elo",
+    "player_shares",
+    "wbf_listed",
+    "wbf_standing",
+]
+
+# WBF points are a baseline of pair sessions (and a prior centre) when at least this share of
+# the players are on the lists: a club's three listed players say nothing of the other 462.
+MIN_LISTED_SHARE = 0.1
+
+
+# --- WBF masterpoints ---------------------------------------------------------------------
+
+
+def wbf_standing(points: Mapping[str, float], players: Iterable[Hashable]) -> np.ndarray:
+    """Each player's ``log(1 + WBF open masterpoints)``, 0 for a player not on the lists."""
+    return np.array([np.log1p(points.get(str(player)) or 0.0) for player in players])
+
+
+def wbf_listed(points: Mapping[str, float], players: Sequence[Hashable]) -> bool:
+    """Whether at least :data:`MIN_LISTED_SHARE` of the players are on the WBF lists."""
+    listed = sum(1 for player in players if str(player) in points)
+    return bool(points) and listed >= MIN_LISTED_SHARE * len(players)
+
+
+def _wbf_sessions(data: FieldTables, inputs: StudyInputs):
+    """A pair's percentage is a straight line in its players' summed standing, fitted by least
+    squares on the training pair-sessions; its variance is the training residuals'."""
+    points = inputs.points
+    if not wbf_listed(points, data.players):
+        return None
+
+    def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
+        value = wbf_standing(points, train.players)  # one player list for train and test
+        seen = pair_sessions(train)
+        x = value[seen.pair].sum(axis=1)
+        design = np.column_stack([np.ones_like(x), x])
+        coefficients, *_ = np.linalg.lstsq(design, seen.percent, rcond=None)
+        residual = seen.percent - design @ coefficients
+        variance = float(residual @ residual / max(len(x) - 2, 1))
+        predicted = coefficients[0] + coefficients[1] * value[target.detail.pair].sum(axis=1)
+        return Forecast(predicted, np.full(len(predicted), variance))
+
+    return predict
+
+
+def _wbf_matches(data: TeamBoards, inputs: StudyInputs):
+    """A board's IMPs are a straight line in the teams' summed standings' difference."""
+    points = inputs.points
+    if not points:
+        return None
+    return scaled_baseline(lambda train: wbf_standing(points, train.players))
+
+
+def _team_sum(value: Mapping[Hashable, float], team: Sequence[Hashable]) -> float:
+    return float(sum(value[player] for player in team))
+
+
+def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+    """P(team A wins) = sigma(beta (A's summed standing - B's)), beta fitted on the training
+    games by log-loss."""
+    players = list(dict.fromkeys(p for game in games for p in game.team_a + game.team_b))
+    value = dict(zip(players, wbf_standing(inputs.points, players)))
+
+    def difference(game: TeamGame) -> float:
+        return _team_sum(value, game.team_a) - _team_sum(value, game.team_b)
+
+    def predict(train: list[TeamGame], test: list[TeamGame]) -> np.ndarray:
+        x_train = np.array([difference(game) for game in train])
+        y_train = np.array([outcome(game) for game in train])
+
+        def loss(beta: float) -> float:
+            return log_loss(1 / (1 + np.exp(-beta * x_train)), y_train)
+
+        beta = minimize_scalar(loss, bounds=(-5, 5), method="bounded").x if train else 0.0
+        return np.array([1 / (1 + np.exp(-beta * difference(game))) for game in test])
+
+    return BoardMethod(predict)
+
+
+WBF_SESSIONS = Method(
+    "wbf_points", "WBF open masterpoints (a line in the pair's summed log points)", _wbf_sessions
+)
+WBF_MATCHES = Method(
+    "wbf_points", "WBF open masterpoints (a line in the teams' summed log points)", _wbf_matches
+)
+WBF_BOARDS = Method(
+    "wbf_points", "WBF open masterpoints (logistic in the teams' summed log points)", _wbf_boards
+)
+
+
+# --- win rate -----------------------------------------------------------------------------
+
+
+def player_shares(
+    who: np.ndarray,
+    score: np.ndarray,
+    players: int,
+    weight: np.ndarray | None = None,
+    shrink: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's share won: the (``weight``-ed) mean of the ``score`` (0 to 1; a tie 1/2)
+    of every entry ``who`` played, shrunk toward 1/2 by ``shrink`` entries' weight (a player
+    with none: 1/2); and each player's total weight.
+
+    The one win rate: of boards (score 1, 1/2 or 0), of tables against the field (a
+    matchpoint share), of pairs beaten in a ranking (weight: the pairs met)."""
+    weight = np.ones(len(who)) if weight is None else weight
+    total = np.bincount(who, weights=weight * (score - 0.5), minlength=players)
+    count = np.bincount(who, weights=weight, minlength=players)
+    return 0.5 + total / np.maximum(count + shrink, 1), count
+
+
+def table_shares(tables: FieldTables, shrink: float = 0.0) -> np.ndarray:
+    """Each player's mean matchpoint share at the tables played (share of tables beaten)."""
+    who = np.concatenate([tables.seats[:, seat] for seat in range(4)])
+    score = np.concatenate([tables.share] * 2 + [1 - tables.share] * 2)
+    return player_shares(who, score, len(tables.players), shrink=shrink)[0]
+
+
+def pair_share_forecast(shares: np.ndarray, target: Target) -> Forecast:
+    """A pair's percentage: the mean of its two players' shares, times 100."""
+    return Forecast(100 * shares[target.detail.pair].mean(axis=1))
+
+
+def _win_rate_sessions(data: FieldTables, inputs: StudyInputs):
+    def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
+        return pair_share_forecast(table_shares(train), target)
+
+    return predict
+
+
+def outcome(game: TeamGame) -> float:
+    """Team A's result of a board: 1 won, 1/2 tied, 0 lost."""
+    return 1.0 if game.net > 0 else 0.0 if game.net < 0 else 0.5
+
+
+def board_shares(games: Sequence[TeamGame]) -> dict[Hashable, tuple[float, int]]:
+    """Each player's share of boards won (ties half) and boards played, in first-seen order."""
+    index: dict[Hashable, int] = {}
+    who, score = [], []
+    for game in games:
+        result = outcome(game)
+        for team, value in ((game.team_a, result), (game.team_b, 1 - result)):
+            for player in team:
+                who.append(index.setdefault(player, len(index)))
+                score.append(value)
+    shares, count = player_shares(
+        np.array(who, dtype=np.int64), np.array(score, dtype=float), len(index)
+    )
+    return {player: (float(shares[i]), int(count[i])) for player, i in index.items()}
+
+
+def _win_rate_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+    def predict(train: list[TeamGame], test: list[TeamGame]) -> np.ndarray:
+        rates = board_shares(train)
+
+        def mean(team) -> float:
+            return float(np.mean([rates.get(p, (0.5, 0))[0] for p in team]))
+
+        return np.array(
+            [float(np.clip(0.5 + mean(g.team_a) - mean(g.team_b), 0.01, 0.99)) for g in test]
+        )
+
+    def rate(games: list[TeamGame]) -> dict[Hashable, tuple[float, float | None, float | None]]:
+        return {player: (share, None, None) for player, (share, _) in board_shares(games).items()}
+
+    return BoardMethod(predict, rate)
+
+
+WIN_RATE_SESSIONS = Method(
+    "win_rate", "share of other tables beaten (the players' mean)", _win_rate_sessions
+)
+WIN_RATE_BOARDS = Method("win_rate", "share of boards won (ties half)", _win_rate_boards)
+
+
+def ranking_shares(rankings: Sequence[Any]) -> dict[Hashable, float]:
+    """Each player's share of the opponents his pairs finished ahead of in the rankings (ties
+    half), weighted by the opponents met."""
+    index: dict[Hashable, int] = {}
+    who, score, weight = [], [], []
+    for ranking in rankings:
+        others = len(ranking.teams) - 1
+        for i, team in enumerate(ranking.teams):
+            place = ranking.places[i]
+            wins = sum(
+                1.0 if place < other else 0.5 if place == other else 0.0
+                for j, other in enumerate(ranking.places)
+                if j != i
+            )
+            for player in team:
+                who.append(index.setdefault(player, len(index)))
+                score.append(wins / others)
+                weight.append(others)
+    shares, _ = player_shares(
+        np.array(who, dtype=np.int64),
+        np.array(score, dtype=float),
+        len(index),
+        np.array(weight, dtype=float),
+    )
+    return {player: float(shares[i]) for player, i in index.items()}
+
+
+# --- multiplayer Elo ------------------------------------------------------------------------
+
+
+def calibrated_elo(
+    games: Games,
+    kind: str,
+    calibration: Games | None = None,
+    k: float | None = None,
+    xatol: float = 1e-6,
+    keep_history: bool = False,
+) -> tuple[float, Replay]:
+    """Multiplayer Elo (``elo``: multielo; ``dlo``: ranking probabilities) replayed over
+    ``games``, K calibrated by prequential loss on ``calibration`` (default: the games) unless
+    given; returns K and the replay."""
+    if k is None:
+        k = calibrate(calibration if calibration is not None else games, kind, xatol=xatol)[0]
+    return k, replay(games, kind, k, keep_history=keep_history)
+
+
+def deal_slices(tables: FieldTables) -> list[np.ndarray]:
+    """The table indices of each deal."""
+    order = np.argsort(tables.group, kind="stable")
+    groups = tables.group[order]
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    return np.split(order, starts[1:])
+
+
+def ranking_games(tables: FieldTables) -> Games:
+    """Each deal twice, as a ranking of its North-South pairs and of its East-West pairs."""
+    members, places = [], []
+    for rows in deal_slices(tables):
+        shares = tables.share[rows]
+        for seats, sign in (((0, 1), 1.0), ((2, 3), -1.0)):
+            values = sign * shares
+            members.append(tables.seats[rows][:, list(seats)])
+            places.append(1 + (values[None, :] > values[:, None]).sum(axis=1))
+    return Games(list(range(len(tables.players))), members, places)
+
+
+def expected_beaten(tables: FieldTables, ratings: np.ndarray, seats, opponents=()) -> np.ndarray:
+    """Each table's expected share of the same-direction pairs beaten, from the Elo ratings
+    of the pair at ``seats`` (less its ``opponents``' at the table, if any)."""
+    team = ratings[tables.seats[:, list(seats)]].mean(axis=1)
+    if opponents:
+        team = team - ratings[tables.seats[:, list(opponents)]].mean(axis=1)
+    out = np.empty(len(team))
+    for rows in deal_slices(tables):
+        values = team[rows]
+        beaten = 1 / (1 + 10 ** ((values[None, :] - values[:, None]) / 400))
+        out[rows] = (beaten.sum(axis=1) - 0.5) / max(len(rows) - 1, 1)
+    return out
+
+
+def _elo_sessions(kind: str, opponents: bool):
+    """Elo replayed over the training deals: a pair's expected share at a table is its
+    expected fraction of the same-direction pairs beaten, judged by its own rating alone or
+    (``opponents``) by its rating minus its opponents' at that table - in a field
+    matchpointed on one deal, who sat opposite moves a pair's score, and the headline counts
+    it, so a fair baseline does too. K is calibrated on the first training set and kept for
+    the later, larger ones; the two predictions of a kind share one replay per training set
+    (through the study's ``shared``)."""
+
+    def make(data: FieldTables, inputs: StudyInputs):
+        state = inputs.shared.setdefault(("elo sessions", kind), {})
+
+        def ratings_of(train: FieldTables) -> np.ndarray:
+            key = (len(train), int(train.period.max()))
+            if state.get("key") != key:
+                games = ranking_games(train)
+                k, run = calibrated_elo(games, kind, k=state.get("k"))
+                state.update(key=key, k=k, ratings=run.ratings)
+            return state["ratings"]
+
+        def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
+            ratings = ratings_of(train)
+            ns = expected_beaten(test, ratings, (0, 1), (2, 3) if opponents else ())
+            ew = expected_beaten(test, ratings, (2, 3), (0, 1) if opponents else ())
+            return Forecast(pair_percent(test, ns, ew))
+
+        return predict
+
+    return make
+
+
+ELO_SESSIONS = Method("elo", "multiplayer Elo (multielo)", _elo_sessions("elo", False))
+ELO_OPPONENTS_SESSIONS = Method(
+    "elo_opponents",
+    "multiplayer Elo (multielo), less the opponents' Elo at the table",
+    _elo_sessions("elo", True),
+)
+DLO_SESSIONS = Method(
+    "dlo", "multiplayer Elo by ranking probabilities", _elo_sessions("dlo", False)
+)
+DLO_OPPONENTS_SESSIONS = Method(
+    "dlo_opponents",
+    "Elo by ranking probabilities, less the opponents' at the table",
+    _elo_sessions("dlo", True),
+)

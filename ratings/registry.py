@@ -1,0 +1,195 @@
+"""Every rating method the rate stage validates, one registry per kind of held-out unit.
+
+A method is a :class:`Method`: its name (as the validation tables store it), a one-line
+description (the report's "what" column, :func:`method_descriptions`) and ``make``, which
+receives the whole data of its kind and the study's :class:`StudyInputs` (the ``[rate]``
+settings, the WBF points, the dds evidence) and returns the fitted-method function the
+harness calls, or None when the method does not apply to these data (no WBF points, no
+evidence). The kinds:
+
+========  =====================================  ==========================================
+kind      unit predicted, harness                 table
+========  =====================================  ==========================================
+sessions  a pair's session percentage,            ``session_validation``
+          walk-forward (:mod:`holdout`)
+matches   a team match's IMP margin,              ``match_validation``
+          walk-forward (:mod:`holdout`)
+boards    who wins a team or single-table board,  ``rating_validation`` (and the ratings
+          earliest ``train_share`` against the    fitted on every game in ``ratings``)
+          rest (:mod:`results`)
+========  =====================================  ==========================================
+
+The registries hold import strings (``module:NAME``), read when a study runs, so this module
+imports none of the methods (their modules import the harness and this module).
+
+Adding a method: write one module with a ``Method`` and add its import string to the
+registry of its kind below. It is then fitted, validated beside every other method of its kind
+and described in the report.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Mapping, TypeVar
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import RateSettings
+    from bridgerank.ratings.dd_prior import BoardEvidence
+
+__all__ = [
+    "KINDS",
+    "BoardMethod",
+    "Method",
+    "Registry",
+    "StudyInputs",
+    "method_descriptions",
+    "registry",
+]
+
+F = TypeVar("F")
+
+
+@dataclass
+class StudyInputs:
+    """What a method may use besides the data of its kind.
+
+    Attributes
+    ----------
+    settings : RateSettings or None
+        The ``[rate]`` settings (None: a study called without them, e.g. from a test).
+    points : mapping
+        Player name -> WBF open masterpoints (empty: no list matched).
+    evidence : BoardEvidence or None
+        The dds stage's per-board measures (None before it ran).
+    shared : dict
+        Work methods of one study share (one Elo replay serves two methods).
+    """
+
+    settings: RateSettings | None = None
+    points: Mapping[str, float] = field(default_factory=dict)
+    evidence: BoardEvidence | None = None
+    shared: dict[Any, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BoardMethod:
+    """A method of the boards kind, made: ``predict(train, test)`` gives P(team A wins) of
+    each test game (:class:`~bridgerank.ratings.games.TeamGame`) from the training games;
+    ``rate(games)``, when the method's ratings are kept, gives each player's
+    ``(rating, low, high)`` fitted on every game (None: no interval)."""
+
+    predict: Callable[[list, list], Any]
+    rate: Callable[[list], Mapping[Any, tuple[float, float | None, float | None]]] | None = None
+
+
+@dataclass(frozen=True)
+class Method(Generic[F]):
+    """A rating method of one kind: ``make(data, inputs)`` returns what the kind's harness
+    calls (for sessions and matches ``predict(train, test, target) -> Forecast``; for boards a
+    :class:`~bridgerank.ratings.results.BoardMethod`), or None when it does not apply."""
+
+    name: str
+    description: str
+    make: Callable[[Any, StudyInputs], F | None]
+
+
+class Registry:
+    """The methods of one kind, in validation order, by import string."""
+
+    def __init__(self, kind: str, entries: list[str]) -> None:
+        self.kind = kind
+        self.entries = list(entries)
+
+    def add(self, entry: str) -> None:
+        """Register ``"module:NAME"`` (a :class:`Method`) after the others."""
+        if entry not in self.entries:
+            self.entries.append(entry)
+
+    def remove(self, entry: str) -> None:
+        self.entries.remove(entry)
+
+    def methods(self) -> list[Method]:
+        """The methods, imported; a name may be registered once per kind."""
+        found: list[Method] = []
+        for entry in self.entries:
+            module, _, name = entry.partition(":")
+            method = getattr(importlib.import_module(module), name)
+            if not isinstance(method, Method):
+                raise TypeError(f"{entry} is not a rating Method")
+            if any(other.name == method.name for other in found):
+                raise ValueError(f"two {self.kind} methods named {method.name!r}")
+            found.append(method)
+        return found
+
+    def __iter__(self) -> Iterator[Method]:
+        return iter(self.methods())
+
+    def make(self, data: Any, inputs: StudyInputs) -> dict[str, Any]:
+        """Every method that applies to ``data``, made: name -> what the harness calls."""
+        made = {}
+        for method in self.methods():
+            fitted = method.make(data, inputs)
+            if fitted is not None:
+                made[method.name] = fitted
+        return made
+
+
+_R = "bridgerank.ratings."
+
+KINDS: dict[str, Registry] = {
+    "sessions": Registry(
+        "sessions",
+        [
+            _R + "walkforward:HEADLINE",
+            _R + "walkforward:COIN",
+            _R + "baselines:WIN_RATE_SESSIONS",
+            _R + "walkforward:SHRUNK_MEAN",
+            _R + "baselines:ELO_SESSIONS",
+            _R + "baselines:ELO_OPPONENTS_SESSIONS",
+            _R + "baselines:DLO_SESSIONS",
+            _R + "baselines:DLO_OPPONENTS_SESSIONS",
+            _R + "baselines:WBF_SESSIONS",
+            _R + "walkforward:HEADLINE_WBF",
+            _R + "walkforward:HEADLINE_PLAIN",
+            _R + "walkforward:HEADLINE_DD",
+        ],
+    ),
+    "matches": Registry(
+        "matches",
+        [
+            _R + "matches:HEADLINE",
+            _R + "matches:COIN",
+            _R + "matches:IMP_AVERAGE",
+            _R + "matches:HBT",
+            _R + "baselines:WBF_MATCHES",
+            _R + "matches:HEADLINE_WBF",
+        ],
+    ),
+    "boards": Registry(
+        "boards",
+        [
+            _R + "results:HBT",
+            _R + "results:GBT",
+            _R + "results:BT",
+            _R + "baselines:WIN_RATE_BOARDS",
+            _R + "baselines:WBF_BOARDS",
+        ],
+    ),
+}
+
+
+def registry(kind: str) -> Registry:
+    """The registry of ``kind`` (``sessions``, ``matches`` or ``boards``)."""
+    return KINDS[kind]
+
+
+def method_descriptions(kind: str | None = None) -> dict[str, str]:
+    """Method name -> one-line description, for a reader who knows none of them; of one kind,
+    or of all (a name shared by kinds - ``headline``, ``coin`` - described by its first)."""
+    kinds = [KINDS[kind]] if kind else list(KINDS.values())
+    described: dict[str, str] = {}
+    for found in kinds:
+        for method in found:
+            described.setdefault(method.name, method.description)
+    return described

@@ -1,0 +1,89 @@
+"""Adding a rating method takes one module and one registry line: a toy method
+(tests/ratings/toy_method.py) registered per kind is validated beside every other method, in
+every held-out table of its kind, by the rate stage's own study code on small real slices
+(two ACBL club recaps; the 1955 Bermuda Bowl's first boards and an Olympiad's vugraph) whose
+boards are spread over four dates an event, so that there is something to walk forward
+over."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from click.testing import CliRunner
+
+from bridgerank.core.settings import default_settings
+from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.stages import open_store
+from bridgerank.ratings.registry import method_descriptions, registry
+from bridgerank.ratings.stage import load_inputs
+
+TOY = "tests.ratings.toy_method:FIELD_MEAN_"
+
+
+def _boards(tmp_path, *sources):
+    """The boards of ``sources`` as the rate stage reads them, each event's boards spread
+    over four dates by board number (a source without a date: 2000.01.01)."""
+    result = CliRunner().invoke(
+        main, ["run", *map(str, sources), "--to", "match", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
+    with engine.connect() as conn:
+        boards, names, _ = load_inputs(conn)
+    engine.dispose()
+    for board in boards:
+        board["date"] = f"{board['date'] or '2000.01.01'}.{board['board_no'] % 4}"
+    return boards, names
+
+
+@pytest.fixture
+def toy():
+    """Register the toy method of a kind for one test (the one line a new method adds)."""
+    added = []
+
+    def register(kind: str) -> None:
+        entry = TOY + kind.upper()
+        registry(kind).add(entry)
+        added.append((kind, entry))
+
+    yield register
+    for kind, entry in added:
+        registry(kind).remove(entry)
+
+
+def test_a_toy_session_method_is_validated_beside_the_others(tmp_path, test_data, toy):
+    from bridgerank.ratings.study import headline_study
+
+    toy("sessions")
+    boards, names = _boards(tmp_path, test_data / "acbl")
+    results = headline_study(boards, names, bootstrap=20)
+    rows = {row["method"]: row for row in results.validation}
+    assert {"headline", "coin", "win_rate", "elo", "field_mean"} <= set(rows)
+    found = rows["field_mean"]
+    assert found["pair_sessions"] == rows["headline"]["pair_sessions"] > 0
+    # one value for every pair of a test date: an error like the coin's
+    assert found["rmse"] == pytest.approx(rows["coin"]["rmse"], rel=0.05)
+    assert found["pearson_gain_low"] is not None  # compared with the headline
+    assert method_descriptions("sessions")["field_mean"].endswith("(a toy)")
+
+
+def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, test_data, toy):
+    from bridgerank.ratings.matches import match_study
+    from bridgerank.ratings.results import rate_results
+
+    toy("matches")
+    toy("boards")
+    boards, names = _boards(
+        tmp_path, test_data / "bermuda1955_head.pbn", test_data / "vugraph-00070.lin"
+    )
+    rows, summary = match_study(boards, names, bootstrap=20)
+    methods = {row["method"] for row in rows}
+    assert {"headline", "coin", "imp_average", "hbt", "field_mean"} <= methods
+    assert isinstance(summary["validation"], dict)  # validated
+    settings = dataclasses.replace(default_settings().rate, bootstrap_resamples=0)
+    results = rate_results(boards, names, {}, lambda board: None, settings)
+    validated = {row["method"] for row in results.validation}
+    assert {"hbt", "gbt", "bt", "win_rate", "wbf_points", "field_mean"} <= validated
+    # the toy keeps no ratings of its own (its BoardMethod has no ``rate``)
+    assert "field_mean" not in {row["method"] for row in results.ratings}
