@@ -6,7 +6,7 @@ players' WBF open masterpoints ``mp`` and placing points ``pp`` (match stage) an
 players' headline rating ``headline`` (rate stage: strength measured from results); players below
 the opportunity thresholds (thesis Table 9, configurable) are left out, and a sweep over
 scaled thresholds shows what the choice costs. All result tables are replaced in the stage's
-last transaction.
+last transaction, with its ledger row (:meth:`~bridgerank.core.stage.StageContext.finish`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import select
 
 from bridgerank.cleaning.match.tables import Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
+from bridgerank.core.store import Base
 from bridgerank.dds.tables import PlayerRates
 from bridgerank.ratings.tables import HeadlineRating
+from bridgerank.regression.summary import RegressSummary
 from bridgerank.regression.tables import REGRESSION_TABLES
 
 # Every response the pipeline offers (the settings choose among them).
@@ -62,17 +64,20 @@ def pipeline_data(conn) -> tuple[pd.DataFrame, pd.DataFrame]:
     return rates.drop(columns=["player_id"]), responses[list(RESPONSES)]
 
 
-def _write(conn: Connection, frames: dict[str, pd.DataFrame]) -> None:
-    """Replace every result table; a table the study produced nothing for is left empty."""
+def _rows(frames: dict[str, pd.DataFrame]) -> dict[type[Base], list[dict[str, Any]]]:
+    """The rows of every result table (missing values as None); a table the study produced
+    nothing for has none, and is left empty."""
+    rows: dict[type[Base], list[dict[str, Any]]] = {}
     for model in REGRESSION_TABLES:
-        conn.execute(delete(model))
         frame = frames.get(model.__tablename__)
-        if frame is not None and not frame.empty:
-            rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
-            conn.execute(model.__table__.insert(), rows)
+        found = frame is not None and not frame.empty
+        rows[model] = (
+            frame.astype(object).where(frame.notna(), None).to_dict("records") if found else []
+        )
+    return rows
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> RegressSummary:
     """Run the study on the pipeline's tables (see the module docstring)."""
     import pandas as pd
 
@@ -85,7 +90,7 @@ def run(context: StageContext) -> dict[str, Any]:
     with context.engine.connect() as conn:
         rates, points = pipeline_data(conn)
     frames: dict[str, pd.DataFrame] = {}
-    summary: dict[str, Any] = {"players_with_rates": len(rates), "players_with_points": len(points)}
+    summary = RegressSummary(players_with_rates=len(rates), players_with_points=len(points))
     if len(points):
         result = run_regression(
             apply_thresholds(rates, thresholds), points, section.responses, section
@@ -97,17 +102,14 @@ def run(context: StageContext) -> dict[str, Any]:
         frames["regression_sweep"] = threshold_sweep(
             rates, points, section.responses, thresholds, section.sweep_factors, section
         )
-        summary.update(
-            datasets={s.key: s.n for s in result.datasets},
-            chosen=result.chosen_from or None,
-            chosen_adj_r2=result.chosen.adj_r2 if result.chosen else None,
-            notes=[f"{s.key}: {s.note}" for s in result.datasets if s.note],
-        )
+        summary.datasets = {s.key: s.n for s in result.datasets}
+        summary.chosen = result.chosen_from or None
+        summary.chosen_adj_r2 = result.chosen.adj_r2 if result.chosen else None
+        summary.notes = [f"{s.key}: {s.note}" for s in result.datasets if s.note]
     else:
-        summary["notes"] = ["no player with mistake rates has WBF points or a headline rating"]
+        summary.notes = ["no player with mistake rates has WBF points or a headline rating"]
     with context.engine.begin() as conn:
-        _write(conn, frames)
-        context.finish(conn, summary)
+        context.finish(conn, summary, replace=_rows(frames))
     return summary
 
 
@@ -118,4 +120,5 @@ REGRESS_STAGE = Stage(
     optional_reads=(WbfPlayer, HeadlineRating),
     writes=REGRESSION_TABLES,
     settings_sections=("regress",),
+    summary_type=RegressSummary,
 )

@@ -58,10 +58,10 @@ def test_stage_reproduces_table_16_from_the_database(tmp_path, shared_data):
         overrides={"regress": {"bootstrap_resamples": 10, "sweep_factors": [1.0]}}
     )
     outcome = run_stages(engine, settings, [get_stage("regress")])[0]
-    assert outcome.summary["chosen"] == (
+    assert outcome.summary.chosen == (
         "pp, unweighted, predictors negative and significant in all three"
     )
-    assert round(outcome.summary["chosen_adj_r2"], 4) == 0.0693
+    assert round(outcome.summary.chosen_adj_r2, 4) == 0.0693
     with engine.connect() as conn:
         ranking = pd.read_sql("select * from rankings", conn)
         models = pd.read_sql("select * from regression_models", conn)
@@ -106,9 +106,9 @@ def test_the_headline_rating_is_a_response(tmp_path, shared_data):
     )
     outcome = run_stages(engine, settings, [get_stage("regress")])[0]
     engine.dispose()
-    assert outcome.summary["players_with_points"] == 200
-    assert outcome.summary["chosen"].startswith("headline")
-    assert outcome.summary["chosen_adj_r2"] > 0.6
+    assert outcome.summary.players_with_points == 200
+    assert outcome.summary.chosen.startswith("headline")
+    assert outcome.summary.chosen_adj_r2 > 0.6
     with open_store(f"sqlite:///{tmp_path / 'db.sqlite'}").connect() as conn:
         chosen = pd.read_sql("select * from chosen_model", conn).iloc[0]
     assert "defender_mistakes_per_card_played_as_defender" in chosen["variables"]
@@ -128,8 +128,8 @@ def test_stage_without_enough_players_says_so(tmp_path):
         conn.execute(insert(TableVersion).values(name="player_rates", version="x"))
     outcome = run_stages(engine, load_settings(), [get_stage("regress")])[0]
     engine.dispose()
-    assert outcome.summary["players_with_rates"] == 3
-    assert outcome.summary["notes"]
+    assert outcome.summary.players_with_rates == 3
+    assert outcome.summary.notes
 
 
 def test_regress_command_on_files(tmp_path, shared_data):
