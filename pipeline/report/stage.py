@@ -30,6 +30,7 @@ from bridgerank.dds.tables import (
     TableEvidence,
 )
 from bridgerank.pipeline.report.staging import make_staging, remove_dead_staging
+from bridgerank.pipeline.report.summary import ReportSummary
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     DiscPoint,
@@ -148,11 +149,23 @@ def export_csv(engine: Engine, folder: Path) -> list[Path]:
 
 
 def report_path(settings: Settings) -> Path:
-    """The report's front page: ``<out>/report/index.html``."""
+    """The report's front page: ``<out>/report/index.html``.
+
+    Parameters
+    ----------
+    settings : Settings
+        Its ``[store]`` section's ``out`` is the output folder.
+
+    Returns
+    -------
+    Path
+        Where the stage writes the site's front page (the CSV files go beside the site, in
+        ``<out>/csv``).
+    """
     return Path(settings.store.out) / "report" / "index.html"
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def run(context: StageContext) -> ReportSummary:
     """Write the report and the CSV exports.
 
     Both are written beside their final places first (a staging folder, :mod:`staging`) and
@@ -174,13 +187,13 @@ def run(context: StageContext) -> dict[str, Any]:
             data = read_site_data(conn)
         site = write_site(staging / "report", data, methods, context.settings.run.jobs)
         csv_files = export_csv(context.engine, staging / "csv")
-        summary = {
-            "report": str(path),
-            "pages": site.pages,
-            "bytes": site.bytes,
-            "site_seconds": round(site.seconds, 1),
-            "csv_tables": len(csv_files),
-        }
+        summary = ReportSummary(
+            report=str(path),
+            pages=site.pages,
+            bytes=site.bytes,
+            site_seconds=round(site.seconds, 1),
+            csv_tables=len(csv_files),
+        )
         with context.engine.begin() as conn:
             context.finish(conn, summary, outputs=())
         _publish(staging, path)
@@ -234,4 +247,5 @@ REPORT_STAGE = Stage(
     settings_sections=("store",),
     extra_input=_extra_input,
     incomplete=_report_missing,
+    summary_type=ReportSummary,
 )
