@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+import sqlite3
+from contextlib import closing
 from functools import lru_cache
 from pathlib import Path
 
@@ -78,6 +80,8 @@ RUN_BY = {
     # docs/stages.md's name matching on the whole corpus (slow: 30 s of ingest and clean)
     "bridgerank run ../shared/data/pbn ../shared/data/lin --to match": f"{SELF}::"
     "test_the_corpus_name_matching_as_shown",
+    # docs/ratings.md's ACBL recaps, then `bridgerank rate` (slow: 7 minutes on 2 busy cores)
+    "bridgerank run ../shared/data/acbl --to match": f"{SELF}::test_the_acbl_recaps_as_shown",
     "bridgerank run SOURCES --to match": "tests/pipeline/test_end_to_end.py::"
     "test_new_sources_rerun_clean",
     "bridgerank run --only report": "tests/pipeline/test_report_staging.py::"
@@ -96,10 +100,6 @@ NOT_RUN = {
     "bridgerank run ../shared/data/pbn ../shared/data/lin --out out/corpus": _CORPUS,
     "bridgerank run ../shared/data/travellers/valet --to rate": _VALET,
     "bridgerank run ../shared/data/travellers/valet --to match": _VALET,
-    "bridgerank run ../shared/data/acbl --to match": (
-        "every ACBL recap, copies included; tests/cleaning/ingest/test_recap.py (slow) reads "
-        "them all and the headline test rates ../shared/data/acbl/results"
-    ),
 }
 
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)
@@ -289,3 +289,35 @@ def test_the_corpus_name_matching_as_shown(tmp_path, shared_data):
     assert "match: 741 of 2,659 raw names matched to the 724 WBF players" in output
     assert "(16 ambiguous, 1,918 unmatched: 6 robots, 142 handles)" in output
     assert "board-seats covered: 100,809 of 166,712 (60.5%)" in output
+
+
+@pytest.mark.slow
+def test_the_acbl_recaps_as_shown(tmp_path, shared_data):
+    """docs/ratings.md's paragraph on the ACBL club recaps: the files, records and boards, then
+    the rate stage's pair rankings, held-out orders and skill-o-meter."""
+    (command,) = [command for command in RUN_BY if command.endswith("/acbl --to match")]
+    shared = str(shared_data())
+    words = [word.replace("../shared/data", shared) for word in shlex.split(command)[1:]]
+    runner = CliRunner()
+    run = runner.invoke(main, [*words, "--out", str(tmp_path)])
+    assert run.exit_code == 0, run.output
+    output = " ".join(run.output.split())
+    assert "ingest: 33,481 records from 220 files (111 already stored, 109 ingested)" in output
+    assert "clean: 33,481 records, 32,647 boards kept, 834 excluded" in output
+    rate = runner.invoke(main, ["rate", "--out", str(tmp_path)])
+    assert rate.exit_code == 0, rate.output
+    output = " ".join(rate.output.split())
+    assert "rate: 465 players rated in" in output and "5,348 pair rankings" in output
+    assert "K* 4.34, rating spread 22.4 over 401 regular players" in output
+    assert "decided by skill 11% of the time" in output
+    with closing(sqlite3.connect(tmp_path / "bridgerank.db")) as db:
+        rows = db.execute(
+            "select method, log_loss, accuracy, test_games from rating_validation"
+            " where task = 'pair rankings'"
+        ).fetchall()
+    scores = {method: (round(loss, 4), round(right, 3), n) for method, loss, right, n in rows}
+    assert scores == {
+        "elo": (0.6877, 0.540, 73600),
+        "dlo": (0.6877, 0.541, 73600),
+        "win_rate": (0.6873, 0.543, 73600),
+    }
