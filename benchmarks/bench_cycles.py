@@ -1,7 +1,8 @@
 """The rate stage's "who beats whom" section on a database that has been through the match
 stage, against a baseline measured in the same run: Elo of the game (spec 6.2) fitted once
 per hold-out on each matrix, the cheapest method, so the ratio says what the whole protocol
-(six methods, the noise reference, the synthetic games) costs on top.
+(six methods, the noise reference) costs on top. The synthetic games of the paper's protocol
+are no part of the stage: ``bench_gamematrix_synthetic.py`` runs them.
 
 Prints the seconds of reading the boards, of building the matrices, of the whole section, of
 the baseline, the ratio, and whether the section stays under a minute; then each game's
@@ -12,16 +13,13 @@ With --neural the neural decomposition (spec 6.7, needs the `neural` extra) is s
 the first `neural_seeds` hold-outs of each game, and timed apart: the minute is for the six
 other methods.
 
---only bridge (synthetic) leaves out the synthetic (bridge) games.
-
-Usage: python benchmarks/bench_cycles.py DATABASE_URL [--neural] [--only bridge|synthetic]
+Usage: python benchmarks/bench_cycles.py DATABASE_URL [--neural]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from dataclasses import replace
 
 import numpy as np
 
@@ -39,11 +37,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database")
     parser.add_argument("--neural", action="store_true", help="score the neural method too")
-    parser.add_argument("--only", choices=("bridge", "synthetic"), help="one kind of game")
     options = parser.parse_args()
     settings = default_settings().rate.cycles
-    if options.only == "bridge":
-        settings = replace(settings, synthetic_discs=())
     engine = open_store(options.database, create=False)
     began = time.perf_counter()
     with engine.connect() as conn:
@@ -51,7 +46,7 @@ def main() -> None:
     read = time.perf_counter() - began
 
     began = time.perf_counter()
-    games = [] if options.only == "synthetic" else bridge_games(boards, names, settings)
+    games = bridge_games(boards, names, settings)
     built = time.perf_counter() - began
 
     def study(neural: NeuralOptions | None) -> GameFindings:
@@ -59,9 +54,6 @@ def main() -> None:
             games,
             settings.discs,
             settings.seeds,
-            settings.synthetic_players,
-            settings.synthetic_discs,
-            settings.synthetic_seeds,
             neural=neural,
             neural_seeds=settings.neural_seeds,
         )

@@ -9,7 +9,6 @@ the ratings, so a forecast of it would be no forecast.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
@@ -24,7 +23,7 @@ from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
 from bridgerank.ratings.stage import load_inputs
-from bridgerank.ratings.tables import HeadlineRating, Prediction
+from bridgerank.ratings.tables import FittedHeadline, HeadlineRating, Prediction
 
 
 @dataclass
@@ -63,23 +62,27 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
 
 
 def _ratings(conn):
+    """The stored headline ratings with the fit's penalty and variances, and when the rate
+    stage fitted them."""
     from bridgerank.ratings.predict import StoredRatings
 
     rows = conn.execute(select(HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd))
     rating = {player: (value, sd) for player, value, sd in rows}
-    run = conn.execute(
-        select(StageRun.summary, StageRun.finished_at)
+    fit = conn.execute(
+        select(
+            FittedHeadline.penalty, FittedHeadline.residual_variance, FittedHeadline.form_variance
+        )
+    ).first()
+    if not rating or fit is None or fit.residual_variance is None:
+        raise StageNotReady("predict", "rate")
+    fitted = conn.execute(
+        select(StageRun.finished_at)
         .where(StageRun.stage == "rate")
         .order_by(StageRun.id.desc())
         .limit(1)
-    ).first()
-    fit = json.loads(run.summary).get("headline", {}) if run else {}
-    if not rating or "residual_variance" not in fit:
-        raise StageNotReady("predict", "rate")
-    stored = StoredRatings(
-        rating, fit["residual_variance"], fit.get("form_variance", 0.0), fit["penalty"]
-    )
-    return stored, run.finished_at.strftime("%Y-%m-%d %H:%M:%S")
+    ).scalar()
+    stored = StoredRatings(rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty)
+    return stored, fitted.strftime("%Y-%m-%d %H:%M:%S") if fitted else ""
 
 
 def predict(

@@ -1,7 +1,8 @@
 """The rate stage's part on who beats whom: game matrices among the strongest pairs and the
-teams of the largest team events, and synthetic games of known make-up, each classified,
-decomposed into discs and used to score the methods of spec section 6
-(:mod:`bridgerank.ratings.gamematrix`)."""
+teams of the largest team events, each classified, decomposed into discs and used to score
+the methods of spec section 6 (:mod:`bridgerank.ratings.gamematrix`). The same protocol on
+synthetic games of known make-up needs no data and runs in a benchmark
+(``benchmarks/bench_gamematrix_synthetic.py``), not in every rate run."""
 
 from __future__ import annotations
 
@@ -42,9 +43,9 @@ def cycle_study(
     settings: CycleSettings,
     progress: Progress = no_progress,
 ) -> GameFindings:
-    """Every game of :func:`bridge_games` and the synthetic games, described and scored (with
-    the neural decomposition when the settings ask for it and PyTorch is installed; when it
-    is not, a one-line error before any work)."""
+    """Every game of :func:`bridge_games`, described and scored (with the neural
+    decomposition when the settings ask for it and PyTorch is installed; when it is not, a
+    one-line error before any work)."""
     neural = None
     if settings.neural:
         require_torch()
@@ -53,9 +54,6 @@ def cycle_study(
         bridge_games(boards, names, settings),
         settings.discs,
         settings.seeds,
-        settings.synthetic_players,
-        settings.synthetic_discs,
-        settings.synthetic_seeds,
         progress,
         neural,
         settings.neural_seeds,

@@ -15,31 +15,43 @@ ratings kept are then fitted on all games, with bootstrap intervals for HBT.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, select
 
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
+from bridgerank.core.summary import from_plain
 from bridgerank.dds.tables import TableEvidence
+from bridgerank.ratings.summaries import (
+    HeadlineSummary,
+    MatchSummary,
+    RateSummary,
+    ResultsSummary,
+)
 from bridgerank.ratings.tables import (
     DiscPoint,
+    FittedHeadline,
     GameMethodScore,
     GameStructure,
     HeadlineRating,
     MatchValidation,
+    RateInputs,
     Rating,
     RatingHistory,
     RatingValidation,
     SessionPrediction,
     SessionValidation,
+    SkillOMeter,
     ValidationCeiling,
 )
 
 if TYPE_CHECKING:
     from bridgerank.ratings.dd_prior import BoardEvidence
+
+T = TypeVar("T")
 
 BOARD_COLUMNS = (
     "id",
@@ -113,7 +125,55 @@ def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
     return boards, names, points
 
 
-def run(context: StageContext) -> dict[str, Any]:
+def _typed(kind: type[T], value: T | Mapping[str, Any]) -> T:
+    """A study's summary as its type, from the dict of a study not yet typed (an empty dict
+    there meant "none": the field's default)."""
+    if isinstance(value, kind):
+        return value
+    return from_plain(kind, {key: item for key, item in dict(value).items() if item != {}})
+
+
+def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
+    """The ``headline_fit`` row: what the headline was fitted on, its penalty and variances."""
+    return [
+        {
+            "id": 1,
+            "tables": headline.tables,
+            "players": headline.players,
+            "sessions": headline.sessions,
+            "penalty": headline.penalty,
+            "newcomer_prior": headline.newcomer_prior,
+            "residual_variance": headline.residual_variance,
+            "form_variance": headline.form_variance,
+            "not_fitted": headline.note or None,
+            "not_validated": headline.not_validated or None,
+        }
+    ]
+
+
+def input_rows(results: ResultsSummary) -> list[dict[str, Any]]:
+    """The ``rate_inputs`` row: the games of each kind rated, and the players."""
+    return [
+        {
+            "id": 1,
+            "team_games": results.team_games,
+            "single_table_games": results.single_table_games,
+            "pair_rankings": results.pair_rankings,
+            "players": results.players,
+        }
+    ]
+
+
+def skill_rows(results: ResultsSummary) -> list[dict[str, Any]]:
+    """The ``skill_o_meter`` row (none without a reading): from the ``dlo`` ratings."""
+    skill = results.skill_o_meter
+    if skill is None:
+        return []
+    reading = {"k": skill.k, "sigma": skill.sigma, "p": skill.p, "players": skill.players}
+    return [{"method": "dlo", **reading}]
+
+
+def run(context: StageContext) -> RateSummary:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
     from bridgerank.ratings.cycles import cycle_study
@@ -136,31 +196,36 @@ def run(context: StageContext) -> dict[str, Any]:
         evidence,
         points,
     )
-    match_rows, results.summary["matches"] = match_study(
-        boards, names, points, settings.validation_bootstrap
-    )
-    results.summary["headline"] = headline.summary
+    match_rows, matches = match_study(boards, names, points, settings.validation_bootstrap)
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
-    results.summary["cycles"] = cycles.summary()
+    summary = RateSummary(
+        results=_typed(ResultsSummary, results.summary),
+        headline=_typed(HeadlineSummary, headline.summary),
+        matches=_typed(MatchSummary, matches),
+        cycles=cycles.summary(),
+    )
     with context.engine.begin() as conn:
-        for model, table_rows in (
-            (Rating, results.ratings),
-            (RatingValidation, results.validation),
-            (RatingHistory, results.history),
-            (HeadlineRating, headline.ratings),
-            (SessionValidation, headline.validation),
-            (ValidationCeiling, headline.ceiling),
-            (SessionPrediction, headline.predictions),
-            (MatchValidation, match_rows),
-            (GameStructure, cycles.structure),
-            (GameMethodScore, cycles.scores),
-            (DiscPoint, cycles.points),
-        ):
-            conn.execute(delete(model))
-            if table_rows:
-                conn.execute(model.__table__.insert(), table_rows)
-        context.finish(conn, results.summary)
-    return results.summary
+        context.finish(
+            conn,
+            summary,
+            replace={
+                Rating: results.ratings,
+                RatingValidation: results.validation,
+                RatingHistory: results.history,
+                RateInputs: input_rows(summary.results),
+                SkillOMeter: skill_rows(summary.results),
+                HeadlineRating: headline.ratings,
+                FittedHeadline: fit_rows(summary.headline),
+                SessionValidation: headline.validation,
+                ValidationCeiling: headline.ceiling,
+                SessionPrediction: headline.predictions,
+                MatchValidation: match_rows,
+                GameStructure: cycles.structure,
+                GameMethodScore: cycles.scores,
+                DiscPoint: cycles.points,
+            },
+        )
+    return summary
 
 
 RATE_STAGE = Stage(
@@ -172,7 +237,10 @@ RATE_STAGE = Stage(
         Rating,
         RatingValidation,
         RatingHistory,
+        RateInputs,
+        SkillOMeter,
         HeadlineRating,
+        FittedHeadline,
         SessionValidation,
         SessionPrediction,
         ValidationCeiling,
@@ -182,4 +250,5 @@ RATE_STAGE = Stage(
         DiscPoint,
     ),
     settings_sections=("rate",),
+    summary_type=RateSummary,
 )

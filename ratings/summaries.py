@@ -8,8 +8,8 @@ and :class:`CycleSummary` (who beats whom, :func:`bridgerank.ratings.cycles.cycl
 :class:`RateSummary` composes them: the stage's closing lines and its line in ``bridgerank
 status``. The ledger keeps it as JSON, for history only; what another command needs later
 (the headline's penalty and variances, the skill-o-meter's reading, the game counts) is in
-the tables :class:`~bridgerank.ratings.tables.HeadlineFit` and
-:class:`~bridgerank.ratings.tables.RateInputs`.
+the tables :class:`~bridgerank.ratings.tables.FittedHeadline` (``headline_fit``),
+:class:`~bridgerank.ratings.tables.RateInputs` and :class:`~bridgerank.ratings.tables.SkillOMeter`.
 
 Every field has a default, so a summary written by an older version (or by a study that
 stopped early) still reads.
@@ -169,10 +169,17 @@ class RateSummary(StageSummary):
     matches: MatchSummary = field(default_factory=MatchSummary)
     cycles: CycleSummary = field(default_factory=CycleSummary)
 
+    def to_json(self) -> dict[str, Any]:
+        """As :meth:`StageSummary.to_json`, with the results' fields at the top: the layout
+        of the ledger's earlier rate runs (the report's table of runs shows a summary's top
+        values; old and new runs read alike)."""
+        data = super().to_json()
+        return {"seconds": data.pop("seconds"), **data.pop("results"), **data}
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RateSummary:
-        """As :meth:`StageSummary.from_json`, and from the untyped summaries of versions
-        before this one (the results' counts at the top, the cycles keyed by game)."""
+        """As :meth:`StageSummary.from_json` (from :meth:`to_json`'s layout), also from the
+        untyped summaries of earlier versions (their cycles keyed by game)."""
         if "results" not in data:
             # older versions kept an empty dict for "no skill-o-meter reading"
             data = dict(data, results=dict(data, skill_o_meter=data.get("skill_o_meter") or None))
@@ -227,8 +234,6 @@ class RateSummary(StageSummary):
                 f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs"
             )
         for found in self.cycles.games:
-            if found.entity == "synthetic":
-                continue
             noise = (
                 f" (a transitive game on these boards: {100 * found.noise_low:.0f}-"
                 f"{100 * (found.noise_high or 0.0):.0f}%)"

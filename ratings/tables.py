@@ -190,3 +190,99 @@ class DiscPoint(Base):
     x: Mapped[float] = mapped_column(Float)
     y: Mapped[float] = mapped_column(Float)
     rating: Mapped[float] = mapped_column(Float)
+
+
+class FittedHeadline(Base):
+    """The headline rating's fit: one row, what it was fitted on and what a forecast of a new
+    event needs besides the ratings (``bridgerank predict``).
+
+    Attributes
+    ----------
+    id : int
+        Always 1: the table holds the last fit only.
+    tables, players, sessions : int
+        Matchpointed tables (a deal at three or more tables of one event), players and
+        sessions fitted on; ``tables`` is 0 when no deal was played at enough tables.
+    penalty : float or None
+        The ridge penalty chosen (the strengths minimise the squared error plus ``penalty *
+        |theta|^2``, :mod:`bridgerank.ratings.headline`).
+    newcomer_prior : float or None
+        The prior centre's coefficient on log(1 + sessions played), chosen on the tables'
+        latest quarter (None: newcomers start where the regulars do).
+    residual_variance : float or None
+        A board's residual variance (matchpoint shares squared).
+    form_variance : float or None
+        What a pair's form on the day adds to a session's variance beyond the ratings'
+        uncertainty and the boards' luck (squared percentage points).
+    not_fitted : str or None
+        Why there is no fit (then every value above is empty).
+    not_validated : str or None
+        Why the fit was not validated on held-out sessions (None: it was, see
+        ``session_validation``).
+    """
+
+    __tablename__ = "headline_fit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tables: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    sessions: Mapped[int] = mapped_column(Integer)
+    penalty: Mapped[float | None] = mapped_column(Float)
+    newcomer_prior: Mapped[float | None] = mapped_column(Float)
+    residual_variance: Mapped[float | None] = mapped_column(Float)
+    form_variance: Mapped[float | None] = mapped_column(Float)
+    not_fitted: Mapped[str | None] = mapped_column(Text)
+    not_validated: Mapped[str | None] = mapped_column(Text)
+
+
+class RateInputs(Base):
+    """What the methods of ``ratings`` were rated on: one row, the games of each kind.
+
+    Attributes
+    ----------
+    id : int
+        Always 1: the table holds the last run only.
+    team_games : int
+        Team boards played in both rooms (two pairs against two pairs, by the net score).
+    single_table_games : int
+        Single-table boards scored against their double dummy par (none before dds runs).
+    pair_rankings : int
+        Deals played at three or more tables, each ranking its North-South pairs and its
+        East-West pairs by score (the multiplayer Elo methods' games).
+    players : int
+        Players with a rating by at least one method.
+    """
+
+    __tablename__ = "rate_inputs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    team_games: Mapped[int] = mapped_column(Integer)
+    single_table_games: Mapped[int] = mapped_column(Integer)
+    pair_rankings: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+
+
+class SkillOMeter(Base):
+    """The skill-o-meter's reading (Duersch, Lambrecht and Oechssler) on the pair rankings,
+    from the ratings of one Elo method (:mod:`bridgerank.ratings.skill`); no row without pair
+    rankings.
+
+    Attributes
+    ----------
+    method : str
+        The Elo method whose ratings are read (``dlo``: by ranking probabilities).
+    k : float
+        Its K, calibrated on the results.
+    sigma : float
+        The spread (sample standard deviation) of the regular players' ratings, Elo points.
+    p : float
+        In the benchmark of p-deterministic games (the stronger side wins with probability
+        p, otherwise chance decides), the p this spread corresponds to.
+    players : int
+        The regular players: those with at least ``[rate] regular_games`` games.
+    """
+
+    __tablename__ = "skill_o_meter"
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    k: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    p: Mapped[float] = mapped_column(Float)
+    players: Mapped[int] = mapped_column(Integer)

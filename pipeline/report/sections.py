@@ -57,6 +57,14 @@ def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
     return pd.read_sql(text(query), conn, params=params)
 
 
+def _first_row(conn: Connection, table: str, query: str = "") -> dict[str, Any] | None:
+    """The first row of ``table`` (of ``query`` on it), or None when it holds none."""
+    if not _has(conn, table):
+        return None
+    row = conn.execute(text(query or f'select * from "{table}"')).mappings().first()
+    return None if row is None else dict(row)
+
+
 @section("headline", "Who plays well: the headline rating", "headline.html.j2")
 def _headline(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "headline_ratings"):
@@ -77,10 +85,9 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         if _has(conn, "validation_ceiling")
         else {}
     )
-    runs = _frame(
-        conn, "select summary from stage_runs where stage = 'rate' order by id desc limit 1"
-    )
-    summary = json.loads(runs["summary"][0]).get("headline", {}) if len(runs) else {}
+    fit = _first_row(conn, "headline_fit")
+    # the fit's reason for no validation, where the template looks for it
+    summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
     matches = (
         _frame(conn, "select * from match_validation order by rmse")
@@ -248,13 +255,10 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
     validation = (
         _frame(conn, "select * from rating_validation") if _has(conn, "rating_validation") else None
     )
-    runs = _frame(
-        conn, "select summary from stage_runs where stage = 'rate' order by id desc limit 1"
-    )
-    summary = json.loads(runs["summary"][0]) if len(runs) else {}
-    skill = summary.get("skill_o_meter")
+    skill = _first_row(conn, "skill_o_meter", "select k, sigma, p, players from skill_o_meter")
+    inputs = _first_row(conn, "rate_inputs") or {}
     games = {
-        key: summary.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
+        key: inputs.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
     }
     plot = None
     if _has(conn, "rating_history"):
@@ -300,7 +304,7 @@ def _cycles(conn: Connection) -> dict[str, Any] | None:
     scores = _frame(conn, "select * from game_method_scores")
     points = _frame(conn, "select * from disc_points")
     games = []
-    for row in structure[structure["entity"] != "synthetic"].to_dict("records"):
+    for row in structure.to_dict("records"):
         mine = scores[scores["game"] == row["game"]]
         table = pd.DataFrame(
             {
@@ -330,44 +334,10 @@ def _cycles(conn: Connection) -> dict[str, Any] | None:
                 else None,
             }
         )
-    synthetic = structure[structure["entity"] == "synthetic"]["game"]
-    chosen = scores[scores["game"].isin(synthetic)]
-    overall = split = None
-    if len(chosen):
-        order = [_GAME_METHODS.get(m, m) for m in dict.fromkeys(chosen["method"])]
-        named = chosen.assign(method=chosen["method"].map(_GAME_METHODS).fillna(chosen["method"]))
-        overall = (
-            named.assign(
-                value=[
-                    f"{100 * a:.1f}" + (f" ± {100 * b:.1f}" if seeds > 1 else "")
-                    for a, b, seeds in zip(
-                        named["overall"], named["overall_sd"].fillna(0), named["seeds"]
-                    )
-                ]
-            )
-            .pivot(index="game", columns="method", values="value")[order]
-            .reset_index()
-        )
-        split = (
-            named.assign(
-                value=[
-                    f"({100 * a:.0f}, {100 * b:.0f}) {c:.3f}"
-                    for a, b, c in zip(named["train"], named["test"], named["test_log_loss"])
-                ]
-            )
-            .pivot(index="game", columns="method", values="value")[order]
-            .reset_index()
-        )
     neural = scores[scores["method"] == "neural"]
     return {
         "games": games,
         "neural_holdouts": int(neural["seeds"].max()) if len(neural) else None,
-        "synthetic_holdouts": int(chosen["seeds"].max()) if len(chosen) else None,
-        "synthetic": overall,
-        "synthetic_split": split,
-        "synthetic_players": int(structure[structure["entity"] == "synthetic"]["players"].max())
-        if len(synthetic)
-        else 0,
     }
 
 

@@ -34,15 +34,18 @@ from bridgerank.pipeline.report.summary import ReportSummary
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     DiscPoint,
+    FittedHeadline,
     GameMethodScore,
     GameStructure,
     HeadlineRating,
     MatchValidation,
+    RateInputs,
     Rating,
     RatingHistory,
     RatingValidation,
     SessionPrediction,
     SessionValidation,
+    SkillOMeter,
     ValidationCeiling,
 )
 from bridgerank.regression.tables import REGRESSION_TABLES
@@ -65,7 +68,10 @@ REPORTED_TABLES = (
     Rating,
     RatingValidation,
     RatingHistory,
+    RateInputs,
+    SkillOMeter,
     HeadlineRating,
+    FittedHeadline,
     SessionValidation,
     SessionPrediction,
     ValidationCeiling,
@@ -100,6 +106,7 @@ EXPORTED = (
     "ratings",
     "rating_validation",
     "headline_ratings",
+    "headline_fit",
     "session_validation",
     "session_predictions",
     "game_structure",

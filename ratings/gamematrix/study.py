@@ -1,6 +1,8 @@
-"""The rate stage's question on who beats whom: for each game matrix built from results (and
-for synthetic games of known make-up, the paper's protocol), the structure, the discs, the
-strongest cyclic component's points, and every method's held-out scores."""
+"""The rate stage's question on who beats whom: for each game matrix built from results, the
+structure, the discs, the strongest cyclic component's points, and every method's held-out
+scores (:func:`game_study`). The paper's protocol on synthetic games of known make-up
+(:func:`synthetic_study`) asks the same of games whose answer is known; it depends on no
+data, so it runs in ``benchmarks/bench_gamematrix_synthetic.py``, not in the rate stage."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from bridgerank.ratings.gamematrix.noise import NoiseReference, noise_reference
 from bridgerank.ratings.gamematrix.protocol import ProtocolRow, run_protocol
 from bridgerank.ratings.gamematrix.structure import Structure, classify
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
+from bridgerank.ratings.summaries import CycleSummary, GameSummary
+
+Protocol = Callable[[GameMatrix], list[ProtocolRow]]
+Job = tuple[str, str, GameMatrix, int, Protocol]
 
 
 @dataclass
@@ -29,20 +35,28 @@ class GameFindings:
     scores: list[dict[str, Any]] = field(default_factory=list)
     points: list[dict[str, Any]] = field(default_factory=list)
 
-    def summary(self) -> dict[str, Any]:
-        """For the ledger and the closing line: each game's kind, transitive share, best method."""
-        return {
-            row["game"]: {
-                "entity": row["entity"],
-                "kind": row["kind"],
-                "players": row["players"],
-                "transitive_share": round(row["transitive_share"], 3),
-                "noise_low": row["noise_low"] and round(row["noise_low"], 3),
-                "noise_high": row["noise_high"] and round(row["noise_high"], 3),
-                "best_method": row["best_method"],
-            }
-            for row in self.structure
-        }
+    def summary(self) -> CycleSummary:
+        """For the ledger and the closing lines: each game's kind, transitive share, best
+        method."""
+        return CycleSummary(
+            [
+                GameSummary(
+                    game=row["game"],
+                    entity=row["entity"],
+                    kind=row["kind"],
+                    players=row["players"],
+                    transitive_share=round(row["transitive_share"], 3),
+                    noise_low=_rounded(row["noise_low"]),
+                    noise_high=_rounded(row["noise_high"]),
+                    best_method=row["best_method"],
+                )
+                for row in self.structure
+            ]
+        )
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
 
 
 def completed_logits(game: GameMatrix) -> np.ndarray:
@@ -89,7 +103,7 @@ def describe(
     entity: str,
     game: GameMatrix,
     comparisons: int,
-    protocol: Callable[[GameMatrix], list[ProtocolRow]],
+    protocol: Protocol,
     findings: GameFindings,
 ) -> None:
     """Classify ``game``, decompose it, score the methods, and append the rows."""
@@ -152,40 +166,63 @@ def game_study(
     games: Sequence[BridgeGame],
     discs: int,
     seeds: int,
-    synthetic_players: int,
-    synthetic_discs: Sequence[int],
-    synthetic_seeds: int,
     progress: Callable[[Iterable[Any], str, int], Iterable[Any]] | None = None,
     neural: NeuralOptions | None = None,
     neural_seeds: int = 3,
 ) -> GameFindings:
-    """Describe every bridge game, then the synthetic games (``synthetic_players`` players, a
-    transitive part and each count of ``synthetic_discs`` random discs), each over ``seeds``
-    (``synthetic_seeds``) hold-outs of about 19% of the pairs with ``discs`` cyclic
-    components per method (at least one on the synthetic games). With ``neural`` options the
-    neural decomposition is scored too, on the first ``neural_seeds`` hold-outs of each game.
-    """
+    """Describe every bridge game, each over ``seeds`` hold-outs of about 19% of the pairs with
+    ``discs`` cyclic components per method. With ``neural`` options the neural decomposition
+    is scored too, on the first ``neural_seeds`` hold-outs of each game."""
     methods = method_fitters(neural)
     limits = {NEURAL: neural_seeds}
-    jobs: list[tuple[str, str, GameMatrix, int, Callable[[GameMatrix], list[ProtocolRow]]]] = []
+    jobs: list[Job] = []
     for found in games:
 
         def bridge_protocol(game: GameMatrix, name: str = found.name) -> list[ProtocolRow]:
             return run_protocol(name, lambda rng: game, range(seeds), discs, methods, limits)
 
         jobs.append((found.name, found.entity, found.game, found.comparisons, bridge_protocol))
-    for count in synthetic_discs:
+    return _describe_all(jobs, progress)
+
+
+def synthetic_study(
+    players: int,
+    disc_counts: Sequence[int],
+    seeds: int,
+    discs: int = 1,
+    progress: Callable[[Iterable[Any], str, int], Iterable[Any]] | None = None,
+    neural: NeuralOptions | None = None,
+    neural_seeds: int = 3,
+) -> GameFindings:
+    """The paper's protocol on synthetic games: for each count of ``disc_counts``, games of
+    ``players`` players with a transitive part and that many random discs
+    (:func:`~bridgerank.ratings.gamematrix.synthetic.synthetic_game`), a new game drawn for
+    each of ``seeds`` hold-outs of about 19% of the pairs, every method fitted with ``discs``
+    cyclic components (at least one). The structure described is that of the first game
+    drawn (seed 0); its entity is ``synthetic``, and it has no noise band (its entries are
+    exact probabilities, not counts)."""
+    methods = method_fitters(neural)
+    limits = {NEURAL: neural_seeds}
+    jobs: list[Job] = []
+    for count in disc_counts:
         name = f"Synthetic: transitive + {count} disc{'' if count == 1 else 's'}"
 
         def draw(rng: np.random.Generator, count: int = count) -> GameMatrix:
-            return synthetic_game(synthetic_players, count, rng)
+            return synthetic_game(players, count, rng)
 
         def synthetic_protocol(
             game: GameMatrix, name: str = name, draw: Callable = draw
         ) -> list[ProtocolRow]:
-            return run_protocol(name, draw, range(synthetic_seeds), max(discs, 1), methods, limits)
+            return run_protocol(name, draw, range(seeds), max(discs, 1), methods, limits)
 
         jobs.append((name, "synthetic", draw(np.random.default_rng(0)), 0, synthetic_protocol))
+    return _describe_all(jobs, progress)
+
+
+def _describe_all(
+    jobs: Sequence[Job],
+    progress: Callable[[Iterable[Any], str, int], Iterable[Any]] | None,
+) -> GameFindings:
     findings = GameFindings()
     for job in (progress or (lambda items, label, total: items))(
         jobs, "cycles matrices", len(jobs)

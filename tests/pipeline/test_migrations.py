@@ -88,7 +88,7 @@ def test_a_database_of_an_earlier_version_runs_as_a_fresh_one(
         shutil.copyfileobj(packed, out)
     before = _query(old / "bridgerank.db", "select count(*) from raw_boards")
     output = _run("run", "--out", str(old), "--config", str(fast_settings))
-    assert "database schema unversioned brought to revision 0001" in output
+    assert f"database schema unversioned brought to revision {schema.head_revision()}" in output
     [copy] = old.glob("bridgerank.db.backup-unversioned-*")
     assert _query(copy, "select count(*) from raw_boards") == before  # the copy is the old one
     compared = assert_same_tables(
@@ -152,6 +152,7 @@ def test_a_later_revision_reruns_only_the_stages_whose_tables_it_changed(
 ):
     # A revision after the head, in a copy of the shipped ones: a column added to the dds
     # stage's table of player counts.
+    head = schema.head_revision()
     folder = tmp_path_factory.mktemp("migrations")
     shipped = ROOT / "pipeline" / "migrations"
     shutil.copytree(shipped, folder / "migrations", ignore=shutil.ignore_patterns("__pycache__"))
@@ -161,7 +162,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "9999"
-down_revision = "{schema.head_revision()}"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 rerun = ("dds",)
@@ -180,11 +181,30 @@ def upgrade():
 
     monkeypatch.setattr(schema, "_config", moved)
     output = _run("run", "--to", "dds", "--out", str(analysed.parent))
-    assert "database schema 0001 brought to revision 9999" in output
+    assert f"database schema {head} brought to revision 9999" in output
     assert "clean: up to date" in output and "match: up to date" in output
     # dds ran again (its boards already analysed are kept: it rebuilds its per-player tables)
     assert "dds: 0 boards analysed" in output and "12 done before" in output
     assert "note" in {row[1] for row in _query(analysed, "pragma table_info(player_stats)")}
+
+
+def test_a_database_at_revision_0001_gets_the_rate_tables_and_rates_again(analysed, fast_settings):
+    # Revision 0002: what predict and the report read of a rate run became tables.
+    out = ["--out", str(analysed.parent), "--config", str(fast_settings)]
+    _run("run", "--only", "rate", *out)
+    fitted = _query(analysed, "select * from headline_fit")
+    inputs = _query(analysed, "select * from rate_inputs")
+    assert len(fitted) == 1 and inputs == [(1, 6, 0, 0, 8)]  # six boards in both rooms
+    with sqlite3.connect(analysed) as conn:  # as revision 0001 left it
+        for table in ("headline_fit", "rate_inputs", "skill_o_meter"):
+            conn.execute(f"drop table {table}")
+        conn.execute("update alembic_version set version_num = '0001'")
+    output = _run("run", *out)
+    assert f"database schema 0001 brought to revision {schema.head_revision()}" in output
+    assert "dds: up to date" in output and "rate: up to date" not in output
+    assert _query(analysed, "select * from headline_fit") == fitted
+    assert _query(analysed, "select * from rate_inputs") == inputs
+    assert _query(analysed, "select count(*) from skill_o_meter") == [(0,)]
 
 
 def test_status_only_reads_even_in_a_read_only_folder(analysed, tmp_path_factory):
@@ -197,7 +217,7 @@ def test_status_only_reads_even_in_a_read_only_folder(analysed, tmp_path_factory
         files = sorted(path.name for path in view.iterdir())
         result = CliRunner().invoke(main, ["status", "--out", str(view)])
         assert result.exit_code == 1, result.output  # the stages after dds never ran
-        assert "(schema revision 0001; quick_check ok)" in result.output
+        assert f"(schema revision {schema.head_revision()}; quick_check ok)" in result.output
         assert "not up to date: rate, regress, report" in result.output
         assert sorted(path.name for path in view.iterdir()) == files
     finally:

@@ -4,6 +4,7 @@ it, kept, refused once the session is rated, and scored against its results."""
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.predict import read_boards
 from bridgerank.pipeline.stages import open_store
 from bridgerank.ratings.predict import StoredRatings, forecast
-from bridgerank.ratings.tables import Prediction
+from bridgerank.ratings.tables import FittedHeadline, Prediction
 
 # Two months of a club's sessions to rate, and the session after them to forecast.
 RATED = ("2017-01-02", "2017-01-09", "2017-01-16", "2017-01-23", "2017-02-06")
@@ -42,6 +43,12 @@ def test_forecast_then_results_then_score(acbl, tmp_path):
     _invoke("rate", "--out", out)
     engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
 
+    with engine.connect() as conn:
+        fit = conn.execute(select(FittedHeadline.__table__)).mappings().one()
+    # the fit is read from its table, never from the run log (which is history only)
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        db.execute("update stage_runs set summary = '{}'")
+    assert fit["tables"] > 0 and fit["residual_variance"] > 0 and fit["penalty"] > 0
     printed = _invoke("predict", str(acbl / NEXT), "--out", out)
     with engine.connect() as conn:
         stored = conn.execute(select(Prediction.__table__)).mappings().all()

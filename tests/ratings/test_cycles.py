@@ -16,9 +16,10 @@ from bridgerank.ratings.gamematrix.bridge import pair_game, team_game_matrices
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.gamematrix.noise import noise_reference
 from bridgerank.ratings.gamematrix.protocol import markdown_tables, run_protocol
-from bridgerank.ratings.gamematrix.study import game_study
+from bridgerank.ratings.gamematrix.study import game_study, synthetic_study
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
 from bridgerank.ratings.stage import load_inputs
+from bridgerank.ratings.summaries import CycleSummary, GameSummary
 
 _id = iter(range(1, 10_000))
 
@@ -134,9 +135,7 @@ def test_the_papers_ordering_on_a_synthetic_hybrid_game():
 
 
 def test_a_synthetic_transitive_game_is_found_transitive_and_elo_gets_it_right():
-    findings = game_study(
-        [], discs=1, seeds=1, synthetic_players=30, synthetic_discs=(0,), synthetic_seeds=2
-    )
+    findings = synthetic_study(players=30, disc_counts=(0,), seeds=2)
     [row] = findings.structure
     assert (row["kind"], row["transitive_share"], row["noise_low"]) == (
         "transitive",
@@ -145,6 +144,29 @@ def test_a_synthetic_transitive_game_is_found_transitive_and_elo_gets_it_right()
     )
     elo = next(score for score in findings.scores if score["method"] == "elo")
     assert elo["overall"] == 1.0
+
+
+def test_the_synthetic_study_describes_each_game_and_summarises_it_typed():
+    # the paper's protocol, small: its full size runs in benchmarks/bench_gamematrix_synthetic.py
+    findings = synthetic_study(players=20, disc_counts=(0, 2), seeds=1)
+    kinds = {row["game"]: row["kind"] for row in findings.structure}
+    assert kinds == {
+        "Synthetic: transitive + 0 discs": "transitive",
+        "Synthetic: transitive + 2 discs": "cyclic",
+    }
+    assert len(findings.scores) == 2 * 6
+    summary = findings.summary()
+    assert isinstance(summary, CycleSummary)
+    [transitive, cyclic] = summary.games
+    assert transitive == GameSummary(
+        game="Synthetic: transitive + 0 discs",
+        entity="synthetic",
+        kind="transitive",
+        players=20,
+        transitive_share=1.0,
+        best_method=transitive.best_method,
+    )
+    assert cyclic.transitive_share < 1 and cyclic.noise_low is None
 
 
 def test_the_1997_bermuda_bowl(tmp_path, shared_data):
@@ -163,9 +185,7 @@ def test_the_1997_bermuda_bowl(tmp_path, shared_data):
     )
     # the vugraph records hold 19 of the 91 matches, 554 boards
     assert (int(teams.game.mask.sum()) // 2, teams.comparisons) == (19, 554)
-    findings = game_study(
-        [teams], discs=1, seeds=5, synthetic_players=0, synthetic_discs=(), synthetic_seeds=0
-    )
+    findings = game_study([teams], discs=1, seeds=5)
     [row] = findings.structure
     assert row["kind"] == "hybrid"
     assert row["noise_low"] < row["transitive_share"]  # sampling noise explains the cycles

@@ -190,12 +190,15 @@ def test_the_rate_stage_scores_it_when_asked_and_the_report_shows_it(tmp_path, t
     from bridgerank.pipeline.cli import main
 
     runner = CliRunner()
-    lin = str(test_data / "vugraph-00070.lin")
-    assert runner.invoke(main, ["run", lin, "--to", "match", "--out", str(tmp_path)]).exit_code == 0
+    # one club session: a game matrix among its 8 strongest pairs
+    recap = str(test_data / "acbl" / "recap_e_20170724.html.gz")
+    matched = runner.invoke(main, ["run", recap, "--to", "match", "--out", str(tmp_path)])
+    assert matched.exit_code == 0, matched.output
     settings = tmp_path / "neural.toml"
     settings.write_text(
-        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nneural = true\nneural_steps = 60\n"
-        "synthetic_players = 16\nsynthetic_discs = [1]\nsynthetic_seeds = 2\nneural_seeds = 1\n"
+        "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 0\n[rate.cycles]\n"
+        "top_pairs = 8\nmin_boards = 5\nmin_common = 2\nseeds = 2\n"
+        "neural = true\nneural_steps = 60\nneural_seeds = 1\n"
     )
     options = ["--out", str(tmp_path), "--config", str(settings)]
     result = runner.invoke(main, ["rate", *options])
@@ -206,7 +209,7 @@ def test_the_rate_stage_scores_it_when_asked_and_the_report_shows_it(tmp_path, t
     assert seeds["neural"] == 1 and seeds["elo"] == 2
     assert runner.invoke(main, ["report", *options]).exit_code == 0
     html = (tmp_path / "report" / "methods.html").read_text()
-    assert "neural decomposition" in html
+    assert "neural decomposition" in html and "scored on the first hold-out of each" in html
 
 
 def test_the_best_method_is_chosen_among_those_scored_on_every_hold_out():
