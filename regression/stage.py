@@ -70,10 +70,10 @@ def _rows(frames: dict[str, pd.DataFrame]) -> dict[type[Base], list[dict[str, An
     rows: dict[type[Base], list[dict[str, Any]]] = {}
     for model in REGRESSION_TABLES:
         frame = frames.get(model.__tablename__)
-        found = frame is not None and not frame.empty
-        rows[model] = (
-            frame.astype(object).where(frame.notna(), None).to_dict("records") if found else []
-        )
+        if frame is None or frame.empty:
+            rows[model] = []
+        else:
+            rows[model] = frame.astype(object).where(frame.notna(), None).to_dict("records")
     return rows
 
 
