@@ -2,7 +2,7 @@
 rate stage ran on every run until it moved here: it depends on no data.
 
     python benchmarks/bench_gamematrix_synthetic.py [--players 100] [--discs 0 1 3]
-        [--seeds 3] [--neural]
+        [--seeds 3] [--neural [--neural-seeds 3] [--neural-steps 3000]]
 
 For each count of discs, games of ``--players`` players whose logits are a transitive part
 plus that many random disc games (``ratings.gamematrix.synthetic``), drawn anew for each of
@@ -18,7 +18,7 @@ study against a baseline measured in the same run, Elo of the game (the cheapest
 fitted once per hold-out on the same games, and their ratio.
 
 With --neural the neural decomposition (spec 6.7, needs the `neural` extra) is scored too,
-on the first hold-out of each game.
+on the first ``--neural-seeds`` hold-outs of each game (about a minute and a half a fit).
 """
 
 from __future__ import annotations
@@ -43,15 +43,21 @@ def main() -> None:
     )
     parser.add_argument("--seeds", type=int, default=3, help="hold-outs (a game drawn each)")
     parser.add_argument("--neural", action="store_true", help="score the neural method too")
+    parser.add_argument("--neural-seeds", type=int, default=3, help="its hold-outs")
+    parser.add_argument("--neural-steps", type=int, default=3000, help="its Adam steps a fit")
     options = parser.parse_args()
     neural = None
     if options.neural:
         require_torch()
-        neural = NeuralOptions()
+        neural = NeuralOptions(steps=options.neural_steps)
 
     began = time.perf_counter()
     findings = synthetic_study(
-        options.players, options.discs, options.seeds, neural=neural, neural_seeds=1
+        options.players,
+        options.discs,
+        options.seeds,
+        neural=neural,
+        neural_seeds=options.neural_seeds,
     )
     study = time.perf_counter() - began
 

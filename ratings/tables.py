@@ -139,19 +139,18 @@ class MatchValidation(Base):
 
 
 class GameStructure(Base):
-    """A game matrix of who beats whom (pairs, a team event, or a synthetic game): transitive,
+    """A game matrix of who beats whom (the strongest pairs, or a team event): transitive,
     cyclic or hybrid, how much of its logits ratings explain, its discs, the best method."""
 
     __tablename__ = "game_structure"
     game: Mapped[str] = mapped_column(Text, primary_key=True)
-    entity: Mapped[str] = mapped_column(String(16))  # pair, team or synthetic
+    entity: Mapped[str] = mapped_column(String(16))  # pair or team
     players: Mapped[int] = mapped_column(Integer)
     observed: Mapped[float] = mapped_column(Float)  # share of the pairs with an entry
     comparisons: Mapped[int] = mapped_column(Integer)  # boards compared among them
     kind: Mapped[str] = mapped_column(String(24))
     transitive_share: Mapped[float] = mapped_column(Float)
-    # 5%, mean and 95% of the share in transitive games measured on the same boards (not for
-    # synthetic games, which have exact entries)
+    # 5%, mean and 95% of the share in transitive games measured on the same boards
     noise_low: Mapped[float | None] = mapped_column(Float)
     noise_mean: Mapped[float | None] = mapped_column(Float)
     noise_high: Mapped[float | None] = mapped_column(Float)
