@@ -158,6 +158,17 @@ def _readable(engine: Engine, file: Path) -> Engine:
 
 
 _DRIVERS = {"postgresql": "pip install 'psycopg[binary]'", "mysql": "pip install pymysql"}
+# The modules SQLAlchemy's dialects import for a URL: a missing one is the user's to install;
+# any other import failing inside a stage is a bug of ours, and keeps its traceback.
+_DRIVER_MODULES = frozenset(
+    {"psycopg", "psycopg2", "pg8000", "asyncpg", "pymysql", "MySQLdb", "mysql", "sqlite3"}
+)
+
+
+def _is_missing_driver(problem: ImportError) -> bool:
+    """Whether an import failure is a database driver's (not bridgerank's own code)."""
+    name = (problem.name or "").split(".")[0]
+    return name in _DRIVER_MODULES or name == "_sqlite3"
 
 
 def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
@@ -225,6 +236,8 @@ def store_errors(url: str) -> Iterator[None]:
         ImportError,
         OSError,
     ) as problem:
+        if isinstance(problem, ImportError) and not _is_missing_driver(problem):
+            raise
         message, hint = _hint_for(problem, url)
         raise StoreError(message, hint) from problem
     except (exc.IntegrityError, exc.ProgrammingError) as problem:
