@@ -19,7 +19,7 @@ from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
 from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
 from bridgerank.ratings.matches import TeamBoards, scaled_baseline
-from bridgerank.ratings.registry import BoardMethod, Method, StudyInputs
+from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
 
 __all__ = [
@@ -82,7 +82,7 @@ def _team_sum(value: Mapping[Hashable, float], team: Sequence[Hashable]) -> floa
     return float(sum(value[player] for player in team))
 
 
-def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> SplitMethod:
     """P(team A wins) = sigma(beta (A's summed standing - B's)), beta fitted on the training
     games by log-loss."""
     players = list(dict.fromkeys(p for game in games for p in game.team_a + game.team_b))
@@ -101,7 +101,7 @@ def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
         beta = minimize_scalar(loss, bounds=(-5, 5), method="bounded").x if train else 0.0
         return np.array([1 / (1 + np.exp(-beta * difference(game))) for game in test])
 
-    return BoardMethod(predict)
+    return SplitMethod(predict)
 
 
 WBF_SESSIONS = Method(
@@ -177,7 +177,7 @@ def board_shares(games: Sequence[TeamGame]) -> dict[Hashable, tuple[float, int]]
     return {player: (float(shares[i]), int(count[i])) for player, i in index.items()}
 
 
-def _win_rate_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+def _win_rate_boards(games: list[TeamGame], inputs: StudyInputs) -> SplitMethod:
     def predict(train: list[TeamGame], test: list[TeamGame]) -> np.ndarray:
         rates = board_shares(train)
 
@@ -188,10 +188,12 @@ def _win_rate_boards(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
             [float(np.clip(0.5 + mean(g.team_a) - mean(g.team_b), 0.01, 0.99)) for g in test]
         )
 
-    def rate(games: list[TeamGame]) -> dict[Hashable, tuple[float, float | None, float | None]]:
-        return {player: (share, None, None) for player, (share, _) in board_shares(games).items()}
+    def rate(games: list[TeamGame]) -> Rated:
+        return Rated(
+            {player: (share, None, None) for player, (share, _) in board_shares(games).items()}
+        )
 
-    return BoardMethod(predict, rate)
+    return SplitMethod(predict, rate)
 
 
 WIN_RATE_SESSIONS = Method(
@@ -225,6 +227,27 @@ def ranking_shares(rankings: Sequence[Any]) -> dict[Hashable, float]:
         np.array(weight, dtype=float),
     )
     return {player: float(shares[i]) for player, i in index.items()}
+
+
+def _win_rate_rankings(rankings: list[Any], inputs: StudyInputs) -> SplitMethod:
+    """A pair's strength: the logit of its players' mean share of pairs beaten, in Elo
+    points (unseen: 1/2)."""
+
+    def predict(train: list[Any], test: list[Any]):
+        share = ranking_shares(train)
+
+        def logit(team) -> float:
+            value = float(np.clip(np.mean([share.get(p, 0.5) for p in team]), 0.01, 0.99))
+            return 400 * np.log10(value / (1 - value))
+
+        return logit
+
+    return SplitMethod(predict)
+
+
+WIN_RATE_RANKINGS = Method(
+    "win_rate", "share of the other pairs beaten on a deal (the players' mean)", _win_rate_rankings
+)
 
 
 # --- multiplayer Elo ------------------------------------------------------------------------
@@ -311,6 +334,39 @@ def _elo_sessions(kind: str, opponents: bool):
     return make
 
 
+def _elo_rankings(kind: str):
+    """Elo replayed over the pair rankings, a pair's strength its players' mean rating (0:
+    unseen); K calibrated (to 1e-3) on the first ``[rate] calibration_rankings`` rankings of
+    each set (0: all): the search replays them some twenty times."""
+
+    def make(rankings: list[Any], inputs: StudyInputs) -> SplitMethod:
+        settings = inputs.settings
+        calibration = settings.calibration_rankings if settings is not None else 0
+
+        def head(items: list[Any]) -> Games:
+            return Games.from_rankings(items[:calibration] if calibration else items)
+
+        def predict(train: list[Any], test: list[Any]):
+            games = Games.from_rankings(train)
+            _, run = calibrated_elo(games, kind, head(train), xatol=1e-3)
+            by_player = run.by_player(games)
+            return lambda team: float(np.mean([by_player.get(p, 0.0) for p in team]))
+
+        def rate(rankings: list[Any]) -> Rated:
+            games = Games.from_rankings(rankings)
+            k, run = calibrated_elo(games, kind, head(rankings), xatol=1e-3, keep_history=True)
+            ratings = {
+                player: (value, None, None) for player, value in run.by_player(games).items()
+            }
+            return Rated(ratings, run.history_by_player(games), k)
+
+        return SplitMethod(predict, rate)
+
+    return make
+
+
+ELO_RANKINGS = Method("elo", "multiplayer Elo (multielo)", _elo_rankings("elo"))
+DLO_RANKINGS = Method("dlo", "multiplayer Elo by ranking probabilities", _elo_rankings("dlo"))
 ELO_SESSIONS = Method("elo", "multiplayer Elo (multielo)", _elo_sessions("elo", False))
 ELO_OPPONENTS_SESSIONS = Method(
     "elo_opponents",

@@ -17,6 +17,9 @@ matches   a team match's IMP margin,              ``match_validation``
 boards    who wins a team or single-table board,  ``rating_validation`` (and the ratings
           earliest ``train_share`` against the    fitted on every game in ``ratings``)
           rest (:mod:`results`)
+rankings  which of two pairs finished ahead on a  ``rating_validation`` (task ``pair
+          deal played at several tables, split    rankings``), ``ratings``,
+          as the boards (:mod:`results`)          ``rating_history``
 ========  =====================================  ==========================================
 
 The registries hold import strings (``module:NAME``), read when a study runs, so this module
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterator, Mapping, TypeVar
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -39,7 +42,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
-    "BoardMethod",
+    "Rated",
+    "SplitMethod",
     "Method",
     "Registry",
     "StudyInputs",
@@ -72,22 +76,34 @@ class StudyInputs:
     shared: dict[Any, Any] = field(default_factory=dict)
 
 
+@dataclass
+class Rated:
+    """The ratings a method keeps, fitted on every game: each player's ``(rating, low,
+    high)`` (None: no interval); a replayed method also gives each player's history
+    ``[(game number, rating), ...]`` and the K it replayed with."""
+
+    ratings: Mapping[Hashable, tuple[float, float | None, float | None]]
+    history: Mapping[Hashable, list[tuple[int, float]]] | None = None
+    k: float | None = None
+
+
 @dataclass(frozen=True)
-class BoardMethod:
-    """A method of the boards kind, made: ``predict(train, test)`` gives P(team A wins) of
-    each test game (:class:`~bridgerank.ratings.games.TeamGame`) from the training games;
-    ``rate(games)``, when the method's ratings are kept, gives each player's
-    ``(rating, low, high)`` fitted on every game (None: no interval)."""
+class SplitMethod:
+    """A method of a time-split kind, made: ``predict(train, test)`` is fitted on the
+    training games and gives what the kind scores the test games with (boards: P(team A
+    wins) of each :class:`~bridgerank.ratings.games.TeamGame`; rankings: a pair's strength
+    on the Elo scale, a function of its players); ``rate(games)``, when the method's ratings
+    are kept (the ``ratings`` table), fits it on every game."""
 
     predict: Callable[[list, list], Any]
-    rate: Callable[[list], Mapping[Any, tuple[float, float | None, float | None]]] | None = None
+    rate: Callable[[list], Rated] | None = None
 
 
 @dataclass(frozen=True)
 class Method(Generic[F]):
     """A rating method of one kind: ``make(data, inputs)`` returns what the kind's harness
-    calls (for sessions and matches ``predict(train, test, target) -> Forecast``; for boards a
-    :class:`~bridgerank.ratings.results.BoardMethod`), or None when it does not apply."""
+    calls (for sessions and matches ``predict(train, test, target) -> Forecast``; for boards
+    and rankings a :class:`SplitMethod`), or None when it does not apply."""
 
     name: str
     description: str
@@ -176,11 +192,19 @@ KINDS: dict[str, Registry] = {
             _R + "baselines:WBF_BOARDS",
         ],
     ),
+    "rankings": Registry(
+        "rankings",
+        [
+            _R + "baselines:ELO_RANKINGS",
+            _R + "baselines:DLO_RANKINGS",
+            _R + "baselines:WIN_RATE_RANKINGS",
+        ],
+    ),
 }
 
 
 def registry(kind: str) -> Registry:
-    """The registry of ``kind`` (``sessions``, ``matches`` or ``boards``)."""
+    """The registry of ``kind`` (``sessions``, ``matches``, ``boards`` or ``rankings``)."""
     return KINDS[kind]
 
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Hashable, Mapping
 import numpy as np
 
 from bridgerank.core.sections import RateSettings
-from bridgerank.ratings.baselines import board_shares, calibrated_elo, outcome, ranking_shares
+from bridgerank.ratings.baselines import board_shares, outcome
 from bridgerank.ratings.bt import Hypergraph, fit, fit_hbt_newton
 from bridgerank.ratings.games import (
     Ranking,
@@ -25,12 +25,11 @@ from bridgerank.ratings.games import (
     single_table_games,
     team_games,
 )
-from bridgerank.ratings.registry import BoardMethod, Method, StudyInputs, registry
-from bridgerank.ratings.replay import Games
+from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs, registry
 from bridgerank.ratings.skill import read_spread
 from bridgerank.ratings.uncertainty import bootstrap_intervals
 
-__all__ = ["RatingResults", "elo_methods", "rate_results", "validate"]
+__all__ = ["RatingResults", "rate_results", "validate", "validate_rankings"]
 
 BOARDS_TASK = "boards (team and single-table)"
 RANKINGS_TASK = "pair rankings"
@@ -102,13 +101,13 @@ def strength_method(
     fit_strengths: Callable[[list, int, bool], np.ndarray],
     probability: Callable[[np.ndarray], Callable[[list[int], list[int]], float]],
     intervals: str | None = None,
-) -> Callable[[list[TeamGame], StudyInputs], BoardMethod]:
+) -> Callable[[list[TeamGame], StudyInputs], SplitMethod]:
     """A boards method from a fit of log-strengths on hyperedges (``fit_strengths(edges,
     players, prior)``) and the probability that team A beats team B under them; with
     ``intervals`` (a model of :func:`~bridgerank.ratings.uncertainty.bootstrap_intervals`),
     the kept ratings have bootstrap intervals (``[rate] bootstrap_resamples``)."""
 
-    def make(games: list[TeamGame], inputs: StudyInputs) -> BoardMethod:
+    def make(games: list[TeamGame], inputs: StudyInputs) -> SplitMethod:
         settings = inputs.settings
         if settings is None:
             raise ValueError("the boards methods need the [rate] settings")
@@ -122,7 +121,7 @@ def strength_method(
                 [chance([index[p] for p in g.team_a], [index[p] for p in g.team_b]) for g in test]
             )
 
-        def rate(games: list[TeamGame]) -> dict[Hashable, tuple]:
+        def rate(games: list[TeamGame]) -> Rated:
             edges = _hyperedges(games, index, settings.weighting)
             s = fit_strengths(edges, len(index), settings.prior)
             low = high = None
@@ -130,16 +129,18 @@ def strength_method(
                 low, high = bootstrap_intervals(
                     edges, len(index), intervals, settings.bootstrap_resamples
                 )
-            return {
-                player: (
-                    float(s[i]),
-                    None if low is None else float(low[i]),
-                    None if high is None else float(high[i]),
-                )
-                for player, i in index.items()
-            }
+            return Rated(
+                {
+                    player: (
+                        float(s[i]),
+                        None if low is None else float(low[i]),
+                        None if high is None else float(high[i]),
+                    )
+                    for player, i in index.items()
+                }
+            )
 
-        return BoardMethod(predict, rate)
+        return SplitMethod(predict, rate)
 
     return make
 
@@ -169,91 +170,57 @@ def _scores(probabilities: np.ndarray, games: list[TeamGame]) -> dict[str, float
     return {"log_loss": log_loss(p, y), "accuracy": accuracy, "test_games": len(games)}
 
 
+def _split(games: list, share: float) -> tuple[list, list]:
+    """The earliest ``share`` of the games (already in time order), and the rest."""
+    cut = int(len(games) * share)
+    return games[:cut], games[cut:]
+
+
 def validate(
-    games: list[TeamGame], split: float, methods: Mapping[str, BoardMethod]
+    games: list[TeamGame], split: float, methods: Mapping[str, SplitMethod]
 ) -> list[dict[str, Any]]:
-    """Fit each method on the earliest ``split`` of the games, score it on the rest."""
-    cut = int(len(games) * split)
-    train, test = games[:cut], games[cut:]
+    """Fit each boards method on the earliest ``split`` of the games, score it on the rest
+    (log-loss, accuracy on decided boards)."""
+    train, test = _split(games, split)
     if not train or not test:
         return []
     return [
-        {"method": name, **_scores(method.predict(train, test), test)}
+        {"task": BOARDS_TASK, "method": name, **_scores(method.predict(train, test), test)}
         for name, method in methods.items()
     ]
 
 
-# --- pair rankings: multiplayer Elo and the win rate ----------------------------------------
+def validate_rankings(
+    rankings: list[Ranking], split: float, methods: Mapping[str, SplitMethod]
+) -> list[dict[str, Any]]:
+    """Fit each rankings method on the earliest ``split`` of the rankings, score it on every
+    decided pair of pairs of the rest (:func:`~bridgerank.ratings.games.pairwise_scores`)."""
+    train, test = _split(rankings, split)
+    if not train or not test:
+        return []
+    return [
+        {
+            "task": RANKINGS_TASK,
+            "method": name,
+            **pairwise_scores(test, method.predict(train, test)),
+        }
+        for name, method in methods.items()
+    ]
 
 
-def elo_methods(
-    rankings: list[Ranking], split: float, min_games: int, calibration: int = 0
-) -> tuple[list[dict], list[dict], dict[str, Any], dict]:
-    """Multiplayer Elo on pair rankings: ratings, validation rows, skill-o-meter, histories.
-
-    K is calibrated on the first ``calibration`` rankings of each set (0: all of them): the
-    prequential search replays its rankings some twenty times.
-    """
-
-    def head(items: list[Ranking]) -> Games:
-        return Games.from_rankings(items[:calibration] if calibration else items)
-
-    cut = int(len(rankings) * split)
-    train, test = rankings[:cut], rankings[cut:]
-    rows: list[dict[str, Any]] = []
-    validation: list[dict[str, Any]] = []
-    histories: dict[str, Any] = {}
-    verdict: dict[str, Any] = {}
-    games: dict = {}
-    for ranking in rankings:
-        for team in ranking.teams:
-            for player in team:
-                games[player] = games.get(player, 0) + 1
-    train_games, all_games = Games.from_rankings(train), Games.from_rankings(rankings)
-    for method in ("elo", "dlo"):
-        if train and test:
-            _, trained_run = calibrated_elo(train_games, method, head(train), xatol=1e-3)
-            trained = trained_run.by_player(train_games)
-
-            def mean_rating(team: tuple, by_player: dict[Hashable, float] = trained) -> float:
-                return float(np.mean([by_player.get(p, 0.0) for p in team]))
-
-            validation.append(
-                {"task": RANKINGS_TASK, "method": method, **pairwise_scores(test, mean_rating)}
-            )
-        k, outcome_run = calibrated_elo(
-            all_games, method, head(rankings), xatol=1e-3, keep_history=True
-        )
-        ratings = outcome_run.by_player(all_games)
-        histories[method] = outcome_run.history_by_player(all_games)
-        rows.extend(
-            {
-                "player": str(player),
-                "method": method,
-                "rating": value,
-                "low": None,
-                "high": None,
-                "games": games[player],
-            }
-            for player, value in ratings.items()
-        )
-        if method == "dlo":
-            verdict = asdict(
-                read_spread(
-                    k, list(ratings.values()), [games[player] for player in ratings], min_games
-                )
-            )
-    if train and test:
-        share = ranking_shares(train)
-
-        def logit(t):
-            value = float(np.clip(np.mean([share.get(p, 0.5) for p in t]), 0.01, 0.99))
-            return 400 * np.log10(value / (1 - value))
-
-        validation.append(
-            {"task": RANKINGS_TASK, "method": "win_rate", **pairwise_scores(test, logit)}
-        )
-    return rows, validation, verdict, histories
+def _kept(name: str, rated: Rated, played: Mapping[Hashable, int]) -> list[dict[str, Any]]:
+    """The ``ratings`` rows of a method's kept ratings."""
+    return [
+        {
+            "player": str(player),
+            "method": name,
+            "rating": rating,
+            "low": low,
+            "high": high,
+            "games": played[player],
+        }
+        for player, (rating, low, high) in rated.ratings.items()
+    ]
 
 
 def rate_results(
@@ -279,44 +246,47 @@ def rate_results(
 
     Notes
     -----
-    The methods of team and single-table boards are those of the boards registry
-    (:mod:`registry`); those that keep ratings are fitted again on every game for the
-    ``ratings`` table.
+    The methods are those of the boards and the rankings registries (:mod:`registry`): each
+    is fitted on the earliest ``train_share`` of its games and scored on the rest; those that
+    keep ratings are fitted again on every game (the ``ratings`` table, and the histories of
+    the replayed ones). The skill-o-meter reads the ranking-probability Elo (``dlo``): its K
+    and its ratings of the regular players.
     """
+    inputs = StudyInputs(section, points)
     team = team_games(boards, names)
     single = single_table_games(boards, names, par_of)
     games = sorted(team + single, key=lambda game: game.when)
     rows: list[dict[str, Any]] = []
     validation: list[dict[str, Any]] = []
     if games:
-        played = board_shares(games)
-        methods = registry("boards").make(games, StudyInputs(section, points))
+        played = {player: count for player, (_, count) in board_shares(games).items()}
+        methods = registry("boards").make(games, inputs)
+        for name, method in methods.items():
+            if method.rate is not None:
+                rows.extend(_kept(name, method.rate(games), played))
+        validation = validate(games, section.train_share, methods)
+    rankings = pair_rankings(boards, names, section.min_tables)
+    skill: dict[str, Any] = {}
+    histories: dict[str, Any] = {}
+    if rankings:
+        in_rankings: dict[Hashable, int] = {}
+        for ranking in rankings:
+            for team_players in ranking.teams:
+                for player in team_players:
+                    in_rankings[player] = in_rankings.get(player, 0) + 1
+        methods = registry("rankings").make(rankings, inputs)
+        validation.extend(validate_rankings(rankings, section.train_share, methods))
         for name, method in methods.items():
             if method.rate is None:
                 continue
-            rows.extend(
-                {
-                    "player": str(player),
-                    "method": name,
-                    "rating": rating,
-                    "low": low,
-                    "high": high,
-                    "games": played[player][1],
-                }
-                for player, (rating, low, high) in method.rate(games).items()
-            )
-        validation = [
-            {"task": BOARDS_TASK, **row} for row in validate(games, section.train_share, methods)
-        ]
-    rankings = pair_rankings(boards, names, section.min_tables)
-    skill: dict[str, Any] = {}
-    histories: dict = {}
-    if rankings:
-        elo_rows, elo_validation, skill, histories = elo_methods(
-            rankings, section.train_share, section.regular_games, section.calibration_rankings
-        )
-        rows.extend(elo_rows)
-        validation.extend(elo_validation)
+            rated = method.rate(rankings)
+            rows.extend(_kept(name, rated, in_rankings))
+            if rated.history is not None:
+                histories[name] = rated.history
+            if name == "dlo" and rated.k is not None:
+                ratings = [rating for rating, _, _ in rated.ratings.values()]
+                counts = [in_rankings[player] for player in rated.ratings]
+                skill = asdict(read_spread(rated.k, ratings, counts, section.regular_games))
     summary = {
         "team_games": len(team),
         "single_table_games": len(single),

@@ -1,14 +1,15 @@
 """Adding a rating method takes one module and one registry line: a toy method
 (tests/ratings/toy_method.py) registered per kind is validated beside every other method, in
-every held-out table of its kind, by the rate stage's own study code on small real slices
-(two ACBL club recaps; the 1955 Bermuda Bowl's first boards and an Olympiad's vugraph) whose
-boards are spread over four dates an event, so that there is something to walk forward
-over."""
+every held-out table of its kind (sessions, matches, boards, pair rankings), by the rate
+stage's own study code on small real slices (two ACBL club recaps; the 1955 Bermuda Bowl's
+first boards and an Olympiad's vugraph) whose boards are spread over four dates an event, so
+that there is something to walk forward over."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -52,10 +53,12 @@ def toy():
         registry(kind).remove(entry)
 
 
-def test_a_toy_session_method_is_validated_beside_the_others(tmp_path, test_data, toy):
+def test_a_toy_session_and_ranking_method_are_validated_beside_the_others(tmp_path, test_data, toy):
+    from bridgerank.ratings.results import rate_results
     from bridgerank.ratings.study import headline_study
 
     toy("sessions")
+    toy("rankings")
     boards, names = _boards(tmp_path, test_data / "acbl")
     results = headline_study(boards, names, bootstrap=20)
     rows = {row["method"]: row for row in results.validation}
@@ -66,6 +69,12 @@ def test_a_toy_session_method_is_validated_beside_the_others(tmp_path, test_data
     assert found["rmse"] == pytest.approx(rows["coin"]["rmse"], rel=0.05)
     assert found["pearson_gain_low"] is not None  # compared with the headline
     assert method_descriptions("sessions")["field_mean"].endswith("(a toy)")
+    # the deals played at three tables or more, as rankings of their pairs
+    settings = dataclasses.replace(default_settings().rate, bootstrap_resamples=0)
+    results = rate_results(boards, names, {}, lambda board: None, settings)
+    ranked = {row["method"]: row for row in results.validation if row["task"] == "pair rankings"}
+    assert set(ranked) == {"elo", "dlo", "win_rate", "field_mean"}
+    assert ranked["field_mean"]["log_loss"] == pytest.approx(np.log(2))  # a coin's
 
 
 def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, test_data, toy):
@@ -85,5 +94,5 @@ def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, 
     results = rate_results(boards, names, {}, lambda board: None, settings)
     validated = {row["method"] for row in results.validation}
     assert {"hbt", "gbt", "bt", "win_rate", "wbf_points", "field_mean"} <= validated
-    # the toy keeps no ratings of its own (its BoardMethod has no ``rate``)
+    # the toy keeps no ratings of its own (its SplitMethod has no ``rate``)
     assert "field_mean" not in {row["method"] for row in results.ratings}
