@@ -11,11 +11,16 @@ Bradley-Terry (strengths add), classical Bradley-Terry on the pairs every board 
 the plain share of boards won. Each is fitted on the earliest 80% of the games (by date) and
 scored on the rest (log-loss, accuracy on decided boards), beside a WBF-points baseline; the
 ratings kept are then fitted on all games, with bootstrap intervals for HBT.
+
+The run returns a :class:`~bridgerank.ratings.summaries.RateSummary` (its closing lines, the
+ledger's history); what another command reads of it is in tables: the headline's fit
+(``headline_fit``, for ``bridgerank predict`` and the report), the games rated
+(``rate_inputs``) and the skill-o-meter's reading (``skill_o_meter``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar, cast
 
 from sqlalchemy import Connection, select
 
@@ -130,7 +135,8 @@ def _typed(kind: type[T], value: T | Mapping[str, Any]) -> T:
     there meant "none": the field's default)."""
     if isinstance(value, kind):
         return value
-    return from_plain(kind, {key: item for key, item in dict(value).items() if item != {}})
+    plain = cast("Mapping[str, Any]", value)
+    return from_plain(kind, {key: item for key, item in plain.items() if item != {}})
 
 
 def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
