@@ -89,6 +89,6 @@ def _convert(hint: Any, value: Any) -> Any:
         return {key: _convert(args[1], item) for key, item in value.items()}
     if args and origin not in (list, dict, tuple):  # X | None, Optional[X]
         for arg in args:
-            if arg is not type(None) and dataclasses.is_dataclass(arg) and isinstance(value, dict):
+            if isinstance(arg, type) and dataclasses.is_dataclass(arg) and isinstance(value, dict):
                 return from_plain(arg, value)
     return value
