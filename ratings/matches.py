@@ -37,6 +37,7 @@ from bridgerank.ratings.holdout import (
     walk_forward,
 )
 from bridgerank.ratings.registry import Method, StudyInputs, registry
+from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -337,14 +338,14 @@ def match_study(
     bootstrap: int = 1000,
     min_periods: int = 4,
     settings: RateSettings | None = None,
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], MatchSummary]:
     """The ``match_validation`` rows (one per method of the matches registry,
     :mod:`registry`) and a summary, on the team boards of ``boards``; no rows with fewer than
     ``min_periods`` dates. Every method's gains are the headline's over it."""
     data = team_boards(boards, player_of)
-    summary: dict[str, Any] = {"team_boards": len(data), "players": len(data.players)}
+    summary = MatchSummary(team_boards=len(data), players=len(data.players))
     if len(np.unique(data.period)) < min_periods:
-        summary["validation"] = f"fewer than {min_periods} dates of team matches: not validated"
+        summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
     inputs = StudyInputs(settings, points or {})
     run = walk_forward(data, registry("matches").make(data, inputs), match_target)
@@ -352,10 +353,10 @@ def match_study(
         return [], summary
     rows = validation_rows(run, MATCHES, "headline", bootstrap)
     headline = next(row for row in rows if row["method"] == "headline")
-    summary["validation"] = {
-        "matches": headline["matches"],
-        "pearson": headline["pearson"],
-        "rmse": headline["rmse"],
-        "coverage_80": headline["coverage_80"],
-    }
+    summary.validation = MatchValidationSummary(
+        matches=headline["matches"],
+        pearson=headline["pearson"],
+        rmse=headline["rmse"],
+        coverage_80=headline["coverage_80"],
+    )
     return rows, summary

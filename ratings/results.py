@@ -27,6 +27,7 @@ from bridgerank.ratings.games import (
 )
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs, registry
 from bridgerank.ratings.skill import read_spread
+from bridgerank.ratings.summaries import ResultsSummary, SkillSummary
 from bridgerank.ratings.uncertainty import bootstrap_intervals
 
 __all__ = ["RatingResults", "rate_results", "validate", "validate_rankings"]
@@ -42,7 +43,7 @@ class RatingResults:
     ratings: list[dict[str, Any]] = field(default_factory=list)
     validation: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: ResultsSummary = field(default_factory=ResultsSummary)
 
 
 def _hyperedges(games: list[TeamGame], index: dict, weighting: str):
@@ -266,7 +267,7 @@ def rate_results(
                 rows.extend(_kept(name, method.rate(games), played))
         validation = validate(games, section.train_share, methods)
     rankings = pair_rankings(boards, names, section.min_tables)
-    skill: dict[str, Any] = {}
+    skill: SkillSummary | None = None
     histories: dict[str, Any] = {}
     if rankings:
         in_rankings: dict[Hashable, int] = {}
@@ -286,19 +287,20 @@ def rate_results(
             if name == "dlo" and rated.k is not None:
                 ratings = [rating for rating, _, _ in rated.ratings.values()]
                 counts = [in_rankings[player] for player in rated.ratings]
-                skill = asdict(read_spread(rated.k, ratings, counts, section.regular_games))
-    summary = {
-        "team_games": len(team),
-        "single_table_games": len(single),
-        "pair_rankings": len(rankings),
-        "players": len({row["player"] for row in rows}),
-        "validation": {
+                reading = read_spread(rated.k, ratings, counts, section.regular_games)
+                skill = SkillSummary(**asdict(reading))
+    summary = ResultsSummary(
+        team_games=len(team),
+        single_table_games=len(single),
+        pair_rankings=len(rankings),
+        players=len({row["player"] for row in rows}),
+        validation={
             f"{row['task']}: {row['method']}": round(row["log_loss"], 4)
             for row in validation
             if row["log_loss"] is not None
         },
-        "skill_o_meter": skill,
-    }
+        skill_o_meter=skill,
+    )
     history_rows = [
         {"method": method, "player": str(player), "game": number, "rating": value}
         for method, history in histories.items()

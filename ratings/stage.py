@@ -201,8 +201,11 @@ def run(context: StageContext) -> RateSummary:
         context.progress,
         evidence,
         points,
+        settings=settings,
     )
-    match_rows, matches = match_study(boards, names, points, settings.validation_bootstrap)
+    match_rows, matches = match_study(
+        boards, names, points, settings.validation_bootstrap, settings=settings
+    )
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     summary = RateSummary(
         results=_typed(ResultsSummary, results.summary),

@@ -25,6 +25,11 @@ from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline import fit_headline
 from bridgerank.ratings.holdout import validation_rows, walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
+from bridgerank.ratings.summaries import (
+    DdEvidenceSummary,
+    HeadlineSummary,
+    HeadlineValidationSummary,
+)
 from bridgerank.ratings.walkforward import SESSIONS, session_target
 
 if TYPE_CHECKING:
@@ -43,7 +48,7 @@ class HeadlineResults:
     validation: list[dict[str, Any]] = field(default_factory=list)
     ceiling: list[dict[str, Any]] = field(default_factory=list)
     predictions: list[dict[str, Any]] = field(default_factory=list)
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: HeadlineSummary = field(default_factory=HeadlineSummary)
 
 
 def headline_study(
@@ -63,7 +68,7 @@ def headline_study(
     tables = field_tables(boards, player_of, min_tables)
     results = HeadlineResults()
     if len(tables) == 0:
-        results.summary = {"tables": 0, "note": "no deal played at enough tables of one event"}
+        results.summary = HeadlineSummary(note="no deal played at enough tables of one event")
         return results
     fit = fit_headline(tables, candidates=newcomer_choice())
     sessions = pair_sessions(tables)
@@ -82,19 +87,17 @@ def headline_study(
         for index, player in enumerate(tables.players)
     ]
     results.ceiling = ceiling(tables)
-    results.summary = {
-        "tables": len(tables),
-        "players": len(tables.players),
-        "sessions": len(tables.sessions),
-        "penalty": fit.penalty,
-        # chosen on the tables' latest quarter: do newcomers start below the regulars?
-        "newcomer_prior": None if fit.coefficients is None else float(fit.coefficients[0]),
-        # what a forecast of a new event needs besides the ratings (bridgerank predict)
-        "residual_variance": fit.residual_variance,
-        "form_variance": fit.form_variance,
-    }
+    results.summary = HeadlineSummary(
+        tables=len(tables),
+        players=len(tables.players),
+        sessions=len(tables.sessions),
+        penalty=fit.penalty,
+        newcomer_prior=None if fit.coefficients is None else float(fit.coefficients[0]),
+        residual_variance=fit.residual_variance,
+        form_variance=fit.form_variance,
+    )
     if len(tables.periods) < MIN_PERIODS:
-        results.summary["validation"] = f"fewer than {MIN_PERIODS} dates: not validated"
+        results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"
         return results
     inputs = StudyInputs(settings, points or {}, evidence)
     methods = registry("sessions").make(tables, inputs)
@@ -115,18 +118,18 @@ def headline_study(
     ]
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]
-    results.summary["validation"] = {
-        "pair_sessions": len(run),
-        "pearson": headline_row["pearson"],
-        "rmse": headline_row["rmse"],
-        "coverage_80": headline_row["coverage_80"],
-    }
+    results.summary.validation = HeadlineValidationSummary(
+        pair_sessions=len(run),
+        pearson=headline_row["pearson"],
+        rmse=headline_row["rmse"],
+        coverage_80=headline_row["coverage_80"],
+    )
     dd_row = rows.get(DD_METHOD)
     if dd_row is not None:
         # the row's gains are the headline's over it: their negatives are what dd adds
-        results.summary["dd_evidence"] = {
-            "pearson": dd_row["pearson"],
-            "pearson_added": None if dd_row["pearson_gain"] is None else -dd_row["pearson_gain"],
-            "rmse": dd_row["rmse"],
-        }
+        results.summary.dd_evidence = DdEvidenceSummary(
+            pearson=dd_row["pearson"],
+            pearson_added=None if dd_row["pearson_gain"] is None else -dd_row["pearson_gain"],
+            rmse=dd_row["rmse"],
+        )
     return results

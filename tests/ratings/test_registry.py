@@ -89,7 +89,7 @@ def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, 
     rows, summary = match_study(boards, names, bootstrap=20)
     methods = {row["method"] for row in rows}
     assert {"headline", "coin", "imp_average", "hbt", "field_mean"} <= methods
-    assert isinstance(summary["validation"], dict)  # validated
+    assert summary.validation is not None and summary.validation.matches > 0
     settings = dataclasses.replace(default_settings().rate, bootstrap_resamples=0)
     results = rate_results(boards, names, {}, lambda board: None, settings)
     validated = {row["method"] for row in results.validation}

@@ -38,8 +38,8 @@ def test_thousand_single_table_boards_with_four_thousand_players():
     # about 3 s (the dense Newton solves took over 20 minutes): speed is measured by
     # benchmarks/bench_hbt_scale.py, not asserted here
     results = rate_results(_single_table_boards(1000), {}, {}, lambda board: 420, settings)
-    assert results.summary["single_table_games"] == 1000
-    assert results.summary["players"] == 4000
+    assert results.summary.single_table_games == 1000
+    assert results.summary.players == 4000
     for method in ("hbt", "gbt", "bt", "win_rate"):
         rows = [row for row in results.ratings if row["method"] == method]
         assert len(rows) == 4000 and len({row["player"] for row in rows}) == 4000
