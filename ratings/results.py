@@ -1,8 +1,11 @@
 """Ratings of every player from a database's results, and how well each method predicts
 results it has not seen: the work of the ``rate`` stage, without the database.
 
-See :mod:`bridgerank.ratings.stage` for the games and the methods; :func:`rate_results`
-takes the boards as rows and returns the tables' rows.
+See :mod:`bridgerank.ratings.stage` for the games; the methods are those of the boards and
+the rankings registries (:mod:`registry`; the Bradley-Terry family is defined here, the
+baselines in :mod:`baselines`), each fitted on the earliest ``train_share`` of its games and
+scored on the rest. :func:`rate_results` takes the boards as rows and returns the tables'
+rows.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ do not? - answered on held-out sessions. Each fit of the headline chooses on its
 data whether a newcomer prior (the number of sessions each player had played,
 :mod:`covariates`) moves the prior centres; the row ``headline_plain`` never uses it, to show
 what that choice adds. Covariates are each player's measures from earlier dates only.
+
+The methods are those of the sessions registry (:mod:`registry`), walked forward by the
+held-out harness (:mod:`holdout`) with the target of :data:`walkforward.SESSIONS`.
 """
 
 from __future__ import annotations
@@ -30,14 +33,14 @@ from bridgerank.ratings.summaries import (
     HeadlineSummary,
     HeadlineValidationSummary,
 )
-from bridgerank.ratings.walkforward import SESSIONS, session_target
+from bridgerank.ratings.walkforward import HEADLINE_DD, SESSIONS, session_target
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
 
 # Fewer periods than this and there is nothing to walk forward over.
 MIN_PERIODS = 4
-DD_METHOD = "headline_dd"
+DD_METHOD = HEADLINE_DD.name
 
 
 @dataclass
