@@ -96,3 +96,30 @@ def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, 
     assert {"hbt", "gbt", "bt", "win_rate", "wbf_points", "field_mean"} <= validated
     # the toy keeps no ratings of its own (its SplitMethod has no ``rate``)
     assert "field_mean" not in {row["method"] for row in results.ratings}
+
+
+def test_every_registered_method_fits_its_tables_and_is_described():
+    from bridgerank.ratings.registry import KINDS
+    from bridgerank.ratings.tables import (
+        MatchValidation,
+        Rating,
+        RatingValidation,
+        SessionValidation,
+    )
+
+    tables = {
+        "sessions": (SessionValidation,),
+        "matches": (MatchValidation,),
+        "boards": (RatingValidation, Rating),
+        "rankings": (RatingValidation, Rating),
+    }
+    assert set(KINDS) == set(tables)
+    for kind, found in KINDS.items():
+        methods = found.methods()
+        assert methods and methods[0].name in {"headline", "hbt", "elo"}
+        for method in methods:
+            for table in tables[kind]:
+                assert len(method.name) <= table.__table__.c.method.type.length, method.name
+            assert method.description and "\n" not in method.description, method.name
+    described = method_descriptions()
+    assert {"headline", "wbf_points", "win_rate", "elo", "hbt", "imp_average"} <= set(described)
