@@ -13,9 +13,11 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -98,13 +100,40 @@ def private_server() -> Iterator[str]:
         check=True,
         capture_output=True,
     )
+    postmaster = 0
     try:
+        # pg_ctl leaves the server running on its own: its pid, to see it gone after the stop
+        postmaster = int((data / "postmaster.pid").read_text().split()[0])
         yield f"postgresql+psycopg://bridgerank@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run(
             [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True
         )
         shutil.rmtree(folder, ignore_errors=True)
+        if postmaster:
+            _gone_or_killed(postmaster)
+
+
+def _gone_or_killed(pid: int, grace: float = 30.0) -> None:
+    """Wait for a stopped server to end; one still running after ``grace`` seconds is killed
+    and is an error: a test session leaves no server behind."""
+    deadline = time.monotonic() + grace
+    while _running(pid):
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            raise RuntimeError(f"the PostgreSQL server (pid {pid}) outlived its stop: killed")
+        time.sleep(0.1)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is not running
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:  # gone meanwhile; or no /proc here, and the signal said it runs
+        return not Path("/proc/self").exists()
 
 
 def new_database(server: str) -> str:

@@ -15,11 +15,16 @@ from bridgerank.dds.workers import CRASH_ENV
 from bridgerank.pipeline.cli import main
 from tests.paths import TEST_DATA
 
+pytestmark = pytest.mark.dds
+
 SLICE = TEST_DATA / "bermuda1955_head.pbn"  # 12 records, 6 deals
 
 
 def _run(out, *args):
-    result = CliRunner().invoke(main, ["run", *map(str, args), "--out", str(out)])
+    """``bridgerank run`` up to the dds stage (or ``--to`` where ``args`` say): what these
+    tests check is written by dds; the stages after it would only cost time."""
+    stop = [] if "--to" in args else ["--to", "dds"]
+    result = CliRunner().invoke(main, ["run", *map(str, args), *stop, "--out", str(out)])
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -136,6 +141,7 @@ def test_boards_whose_worker_died_are_analysed_by_the_next_run(tmp_path, monkeyp
 # slow: tests/dds/test_dask_cluster.py compares a whole database made on a real cluster (with a
 # worker killed mid-run) with loky's, a superset of this check; run with -m slow
 @pytest.mark.slow
+@pytest.mark.dask
 def test_dask_cluster_gives_the_same_results(tmp_path):
     distributed = pytest.importorskip("distributed")
     loky_run = tmp_path / "loky"

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
 
+pytestmark = pytest.mark.dds  # every test reads one run through the report
+
 # Names a hand record could carry: markup, an event handler, template syntax, a formula
 # (no double quotes: PBN's tag values end at one).
 HOSTILE = {
@@ -21,7 +23,6 @@ HOSTILE = {
     "Adam Meredith": "{{ 7*7 }} {% raw %}",
     "Kenneth Konstam": "=HYPERLINK(A1)",
 }
-CHROMIUM = Path("/usr/bin/chromium")
 # Where the screenshots go (a developer looks at them; CI keeps them with the build).
 SCREENSHOTS = Path(os.environ.get("BRIDGERANK_SCREENSHOTS", "build/screenshots"))
 
@@ -125,11 +126,7 @@ def test_stale_exports_are_removed_and_a_missing_site_is_rewritten(hostile_run):
     assert "report: up to date" in once_more.output
 
 
-@pytest.mark.skipif(
-    not CHROMIUM.exists() and not os.environ.get("BRIDGERANK_REQUIRE_BROWSER"),
-    reason="Debian's chromium is not installed",
-)
-def test_every_page_loads_in_chromium_with_names_inert(hostile_run):
+def test_every_page_loads_in_chromium_with_names_inert(hostile_run, chromium):
     from playwright.sync_api import sync_playwright
 
     folder, _ = hostile_run
@@ -141,7 +138,7 @@ def test_every_page_loads_in_chromium_with_names_inert(hostile_run):
     outside: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
+            executable_path=str(chromium),
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         page = browser.new_page(viewport={"width": 1200, "height": 900})

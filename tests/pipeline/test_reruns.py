@@ -14,6 +14,7 @@ import pytest
 from tests.paths import TEST_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.dds  # runs to the dds stage, again after each edit
 
 
 @pytest.fixture(scope="module")

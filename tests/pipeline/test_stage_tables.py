@@ -11,6 +11,8 @@ from bridgerank.core.settings import load_settings
 from bridgerank.core.store import Base, open_engine
 from bridgerank.pipeline.stages import all_stages, run_stages
 
+pytestmark = pytest.mark.dds  # every stage runs, the solver's included
+
 KERNEL = {"stage_runs", "table_versions"}  # the ledger's own tables, written by the runner
 _WRITE = re.compile(
     r"^\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|"

@@ -61,6 +61,7 @@ def hostile_run(tmp_path_factory, test_data):
     return out, output
 
 
+@pytest.mark.dds
 def test_the_database_keeps_the_text_as_it_came(hostile_run):
     out, _ = hostile_run
     with sqlite3.connect(out / "bridgerank.db") as db:
@@ -70,6 +71,7 @@ def test_the_database_keeps_the_text_as_it_came(hostile_run):
     assert events == {EVENT} and PLAYER in norths and FILE in paths
 
 
+@pytest.mark.dds
 def test_pages_and_csv_files_show_escapes_and_hold_no_control_character(hostile_run):
     out, _ = hostile_run
     files = sorted((out / "report").rglob("*.html")) + sorted((out / "csv").glob("*.csv"))
@@ -91,6 +93,7 @@ def test_pages_and_csv_files_show_escapes_and_hold_no_control_character(hostile_
     assert player in (out / "csv" / "player_stats.csv").read_text()
 
 
+@pytest.mark.dds
 def test_the_terminal_gets_escapes(hostile_run):
     out, output = hostile_run
     assert _hidden(output) == [] and "1 not bridge data" in output
