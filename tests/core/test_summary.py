@@ -18,9 +18,7 @@ import pytest
 from bridgerank.core.summary import StageSummary
 from bridgerank.pipeline.stages import all_stages
 
-# The rate stage's summary is converted on its own (ratings/summaries.py).
-NOT_HERE = {"rate"}
-STAGES = [stage for stage in all_stages() if stage.name not in NOT_HERE]
+STAGES = all_stages()
 
 
 def _dataclasses_in(kind: type) -> list[type]:
