@@ -103,12 +103,8 @@ class StageContext:
         for table in outputs if outputs is not None else self.stage.writes:
             ledger.bump_table(conn, table.__tablename__, self.fingerprint)
         seconds = round(time.perf_counter() - self._clock, 3)
-        if isinstance(summary, dict):  # TRANSITION: untyped summaries, until every stage is typed
-            summary["seconds"] = seconds
-            record = dict(summary)
-        else:
-            summary.seconds = seconds
-            record = summary.to_json()
+        summary.seconds = seconds
+        record = summary.to_json()
         record["fingerprint_parts"] = self.parts
         ledger.record_run(
             conn,

@@ -16,7 +16,6 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
 from bridgerank.core.errors import BridgerankError, StoreError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
@@ -110,111 +109,11 @@ class _Session:
 _WIDTH = 100
 
 
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    """``1 file``, ``2 files``, with thousands separators."""
-    return f"{count:,} {word if count == 1 else plural or word + 's'}"
-
-
 def _echo_wrapped(text: str, indent: str = "  ") -> None:
     """``text`` on lines of at most :data:`_WIDTH` characters, continued under ``indent``."""
     import textwrap
 
     click.echo(textwrap.fill(text, _WIDTH, subsequent_indent=indent + "  ", break_long_words=False))
-
-
-def _print_ingest(summary: dict[str, Any]) -> None:
-    files = summary.get("files", {})
-    parts = ", ".join(f"{count} {status}" for status, count in sorted(files.items()))
-    click.echo(
-        f"ingest: {_plural(summary.get('records', 0), 'record')} from "
-        f"{_plural(sum(files.values()), 'file')} ({parts or 'none'}) in "
-        f"{summary['seconds']:.1f} s"
-    )
-    for error in summary.get("errors", []):
-        click.echo(f"  error: {visible(str(error))}", err=True)
-
-
-def _print_clean(summary: dict[str, Any]) -> None:
-    click.echo(
-        f"clean: {summary['records']:,} records, {summary['kept']:,} boards kept, "
-        f"{summary['excluded']:,} excluded, in {summary['seconds']:.1f} s"
-    )
-    click.echo(
-        f"  auctions usable: {summary['auctions_kept']:,}   plays usable: {summary['plays_kept']:,}"
-    )
-    titles = {
-        "board": "boards excluded",
-        "auction": "auctions blanked",
-        "play": "plays blanked",
-        "note": "notes (nothing dropped)",
-    }
-    for level, title in titles.items():
-        counts = summary["reasons"].get(level, {})
-        if not counts:
-            continue
-        click.echo(f"  {title}: {sum(counts.values()):,}")
-        for reason in reasons_of_level(level):
-            if reason.code in counts:
-                _echo_wrapped(
-                    f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}",
-                    " " * 44,
-                )
-        for code in counts.keys() - REASON_BY_CODE.keys():
-            click.echo(f"    {counts[code]:>8,}  {code}")
-
-
-def _print_match(summary: dict[str, Any]) -> None:
-    _echo_wrapped(
-        f"match: {summary['matched']:,} of {_plural(summary['raw_names'], 'raw name')} "
-        f"matched to the {summary['wbf_players']:,} WBF players in {summary['seconds']:.1f} s "
-        f"({summary['ambiguous']:,} ambiguous, {summary['unmatched']:,} unmatched: "
-        f"{_plural(summary['robots'], 'robot')}, {_plural(summary['handles'], 'handle')})"
-    )
-    click.echo(
-        f"  board-seats covered: {summary['seats_matched']:,} of {summary['seats']:,} "
-        f"({100 * summary['seat_share_matched']:.1f}%); players: {summary['players']:,}"
-    )
-    click.echo(
-        "  by reason: "
-        + ", ".join(f"{reason} {count:,}" for reason, count in summary["reasons"].items())
-    )
-    for problem in summary.get("wbf_problems", []):
-        _echo_wrapped(f"  WBF list line not read: {visible(str(problem))}")
-
-
-def _print_dds(summary: dict[str, Any]) -> None:
-    _echo_wrapped(
-        f"dds: {_plural(summary['analysed_now'], 'board')} analysed in "
-        f"{summary['seconds']:.1f} s ({summary['skipped']:,} skipped, "
-        f"{summary['failed']:,} failed), {summary['already_done']:,} done before; "
-        f"{_plural(summary['new_tables'], 'new table')}; {_plural(summary['players'], 'player')}"
-    )
-    for reason, board in summary.get("reasons", {}).items():
-        click.echo(f"  board {board}: {visible(str(reason))}")
-
-
-def _print_regress(summary: dict[str, Any]) -> None:
-    click.echo(
-        f"regress: {summary['players_with_points']:,} players with WBF points or a headline "
-        "rating, of "
-        f"{summary['players_with_rates']:,} with rates; in {summary['seconds']:.1f} s"
-    )
-    datasets = summary.get("datasets", {})
-    if datasets and not any(datasets.values()):
-        # one line, not a line per dataset and another per note saying the same
-        _echo_wrapped(
-            "  no player is above the thresholds in any dataset: nothing to regress "
-            "(it needs more boards per player)"
-        )
-        return
-    for dataset, players in datasets.items():
-        click.echo(f"  {dataset}: {_plural(players, 'player')} above the thresholds")
-    if summary.get("chosen"):
-        click.echo(
-            f"  chosen model: {summary['chosen']} (adjusted R2 {summary['chosen_adj_r2']:.4f})"
-        )
-    for note in summary.get("notes", []):
-        _echo_wrapped(f"  note: {note}")
 
 
 def _sas_p(value: float) -> str:
@@ -256,89 +155,6 @@ def _print_study(result) -> None:
         )
 
 
-def _print_rate(summary: dict[str, Any]) -> None:
-    click.echo(
-        f"rate: {_plural(summary['players'], 'player')} rated in {summary['seconds']:.1f} s "
-        f"from {_plural(summary['team_games'], 'team board')}, "
-        f"{_plural(summary.get('pair_rankings', 0), 'pair ranking')}, "
-        f"{_plural(summary.get('single_table_games', 0), 'board')} vs par"
-    )
-    if summary.get("validation"):
-        # "games: method" keys: one group per kind of game, each method once
-        groups: dict[str, list[str]] = {}
-        for key, loss in summary["validation"].items():
-            games, _, method = key.rpartition(": ")
-            groups.setdefault(games or "games", []).append(f"{method} {loss:.3f}")
-        _echo_wrapped(
-            "  held-out log-loss per board (a coin: 0.693): "
-            + "; ".join(f"{games}: {', '.join(parts)}" for games, parts in groups.items())
-        )
-    headline = summary.get("headline") or {}
-    if headline.get("tables"):
-        click.echo(
-            f"  headline rating: {headline['players']:,} players from {headline['tables']:,} "
-            f"matchpointed tables in {headline['sessions']:,} sessions (penalty "
-            f"{headline['penalty']:g})"
-        )
-        checked = headline.get("validation")
-        if isinstance(checked, dict):
-            _echo_wrapped(
-                f"  held-out sessions ({checked['pair_sessions']:,} pair-sessions, walk-forward):"
-                f" Pearson {checked['pearson']:.3f}, RMSE {checked['rmse']:.2f} points, "
-                f"80% intervals cover {100 * checked['coverage_80']:.0f}%"
-            )
-        elif checked:
-            click.echo(f"  held-out sessions: {checked}")
-    matches = (summary.get("matches") or {}).get("validation")
-    if isinstance(matches, dict):
-        pearson = "-" if matches["pearson"] is None else f"{matches['pearson']:.3f}"
-        click.echo(
-            f"  held-out team matches ({matches['matches']:,}, walk-forward): IMP headline "
-            f"Pearson {pearson}, RMSE {matches['rmse']:.1f} IMPs"
-        )
-    for game, found in (summary.get("cycles") or {}).items():
-        if found["entity"] == "synthetic":
-            continue
-        noise = (
-            f" (a transitive game on these boards: {100 * found['noise_low']:.0f}-"
-            f"{100 * found['noise_high']:.0f}%)"
-            if found["noise_low"] is not None
-            else ""
-        )
-        _echo_wrapped(
-            f"  who beats whom, {game} ({found['players']}): {found['kind']}, "
-            f"{100 * found['transitive_share']:.0f}% transitive{noise}"
-        )
-    skill = summary.get("skill_o_meter") or {}
-    if skill:
-        _echo_wrapped(
-            f"  skill-o-meter: K* {skill['k']:.2f}, rating spread {skill['sigma']:.1f} over "
-            f"{skill['players']:,} regular players: like a game decided by skill "
-            f"{100 * skill['p']:.0f}% of the time"
-        )
-
-
-def _print_report(summary: dict[str, Any]) -> None:
-    pages = summary.get("pages", 1)
-    # the site's path is printed once, as the run's last line
-    click.echo(
-        f"report: {_plural(pages, 'page')} ({summary['bytes'] / 1e6:.1f} MB), "
-        f"{_plural(summary['csv_tables'], 'table')} as CSV in "
-        f"{Path(summary['report']).parent.parent / 'csv'}"
-    )
-
-
-_PRINTERS = {
-    "ingest": _print_ingest,
-    "clean": _print_clean,
-    "match": _print_match,
-    "dds": _print_dds,
-    "rate": _print_rate,
-    "regress": _print_regress,
-    "report": _print_report,
-}
-
-
 def _echo_line(line: str, err: bool = False) -> None:
     """One of a summary's lines, wrapped at :data:`_WIDTH` under its own indent."""
     import textwrap
@@ -349,15 +165,11 @@ def _echo_line(line: str, err: bool = False) -> None:
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
-    from bridgerank.core.summary import StageSummary
-
-    if outcome.status == "ran" and isinstance(outcome.summary, StageSummary):
+    if outcome.status == "ran" and outcome.summary is not None:
         for line in outcome.summary.lines():
             _echo_line(line)
         for line in outcome.summary.warnings():
             _echo_line(line, err=True)
-    elif outcome.status == "ran":
-        _PRINTERS[outcome.stage](outcome.summary)
     elif outcome.status == "idle":
         click.echo(f"{outcome.stage}: {outcome.note}")
     else:
@@ -409,7 +221,9 @@ def _run(
         )
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
-    report_page = Path(session.settings.store.out) / "report" / "index.html"
+    from bridgerank.pipeline.report.stage import report_path
+
+    report_page = report_path(session.settings)
     if report_page.exists() and any(stage.name == "report" for stage in selected):
         click.echo(f"report: {report_page}")
 

@@ -14,8 +14,6 @@ from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
-from bridgerank.core.summary import StageSummary
-from bridgerank.dds.stage import failed_boards
 from bridgerank.pipeline.schema import current_revision, head_revision
 from bridgerank.pipeline.schema_check import (
     KERNEL,
@@ -26,39 +24,6 @@ from bridgerank.pipeline.schema_check import (
     stale_stages,
 )
 from bridgerank.pipeline.stages import all_stages, get_stage, stage_names
-
-
-def _brief(stage: str, summary: dict[str, Any]) -> str:
-    """One line on what a stage's last run produced."""
-    if stage == "ingest":
-        files = sum(summary.get("files", {}).values())
-        return f"{summary.get('records', 0):,} records from {files:,} files"
-    if stage == "clean":
-        return (
-            f"{summary.get('kept', 0):,} boards kept of {summary.get('records', 0):,}, "
-            f"{summary.get('excluded', 0):,} excluded"
-        )
-    if stage == "match":
-        return (
-            f"{summary.get('matched', 0):,} of {summary.get('raw_names', 0):,} names matched, "
-            f"{100 * summary.get('seat_share_matched', 0):.1f}% of board-seats"
-        )
-    if stage == "dds":
-        return (
-            f"{summary.get('boards', 0):,} boards, {summary.get('failed', 0):,} failed, "
-            f"{summary.get('players', 0):,} players"
-        )
-    if stage == "rate":
-        return (
-            f"{summary.get('players', 0):,} players from {summary.get('team_games', 0):,} team "
-            f"boards and {summary.get('pair_rankings', 0):,} pair rankings"
-        )
-    if stage == "regress":
-        chosen = summary.get("chosen")
-        return f"chosen: {chosen}" if chosen else "; ".join(summary.get("notes", [])[:1])
-    if stage == "report":
-        return str(summary.get("report", ""))
-    return ""
 
 
 def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
@@ -111,17 +76,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                     state = "up to date"
             except StageNotReady:
                 state = "not ready"
-        if stage.summary_type is StageSummary:  # a stage not yet typed (going away)
-            brief = _brief(name, summary)
-        else:
-            brief = stage.summary_type.from_json(summary).brief() if last else ""
-        if name == "dds" and last and stage.status_detail is None:
-            with engine.connect() as conn:
-                failed = failed_boards(conn)
-            if failed:  # how many boards could not be analysed, and why
-                brief += "; failed: " + ", ".join(
-                    f"{count:,} {reason[:60]}" for reason, count in sorted(failed.items())
-                )
+        brief = stage.summary_type.from_json(summary).brief() if last else ""
         if last and stage.status_detail is not None:
             here = StageContext(engine=engine, settings=settings, stage=stage)
             detail = stage.status_detail(here)
