@@ -91,12 +91,16 @@ class StageContext:
             The tables whose version is bumped (default: every table the stage writes; ``()``
             for a stage whose tables were committed piece by piece).
         replace : mapping of ORM class to rows, optional
-            Tables whose whole content is the result: emptied, then filled with these rows.
+            Tables whose whole content is the result: emptied, then filled with these rows, in
+            the mapping's order (a table holding keys of another comes after it).
         """
         from bridgerank.core import ledger
 
-        for model, rows in (replace or {}).items():
+        # emptied last-first and filled first-last, so a table may hold keys of one before it
+        replaced = list((replace or {}).items())
+        for model, _rows in reversed(replaced):
             conn.execute(model.__table__.delete())
+        for model, rows in replaced:
             batch = list(rows)
             if batch:
                 conn.execute(model.__table__.insert(), batch)

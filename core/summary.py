@@ -21,7 +21,10 @@ import typing
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["StageSummary", "plural", "from_plain"]
+__all__ = ["WIDTH", "StageSummary", "plural", "from_plain"]
+
+# The closing summary fits a terminal: the CLI wraps longer lines at this width.
+WIDTH = 100
 
 S = TypeVar("S", bound="StageSummary")
 D = TypeVar("D")

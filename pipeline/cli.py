@@ -19,6 +19,7 @@ import click
 from bridgerank.core.errors import BridgerankError, StoreError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
+from bridgerank.core.summary import WIDTH
 from bridgerank.core.untrusted import visible
 from bridgerank.pipeline.progress import progress
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
@@ -105,15 +106,11 @@ class _Session:
         self.jobs = self.settings.run.jobs
 
 
-# The closing summary fits a terminal: longer lines are wrapped at this width.
-_WIDTH = 100
-
-
 def _echo_wrapped(text: str, indent: str = "  ") -> None:
-    """``text`` on lines of at most :data:`_WIDTH` characters, continued under ``indent``."""
+    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent``."""
     import textwrap
 
-    click.echo(textwrap.fill(text, _WIDTH, subsequent_indent=indent + "  ", break_long_words=False))
+    click.echo(textwrap.fill(text, WIDTH, subsequent_indent=indent + "  ", break_long_words=False))
 
 
 def _sas_p(value: float) -> str:
@@ -156,12 +153,12 @@ def _print_study(result) -> None:
 
 
 def _echo_line(line: str, err: bool = False) -> None:
-    """One of a summary's lines, wrapped at :data:`_WIDTH` under its own indent."""
+    """One of a summary's lines, wrapped at ``WIDTH`` under its own indent."""
     import textwrap
 
     indent = line[: len(line) - len(line.lstrip())]
-    wrapped = textwrap.fill(line, _WIDTH, subsequent_indent=indent + "    ", break_long_words=False)
-    click.echo(wrapped if len(line) > _WIDTH else line, err=err)
+    wrapped = textwrap.fill(line, WIDTH, subsequent_indent=indent + "  ", break_long_words=False)
+    click.echo(wrapped if len(line) > WIDTH else line, err=err)
 
 
 def _print_outcome(outcome: StageOutcome) -> None:

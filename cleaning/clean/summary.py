@@ -6,7 +6,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from bridgerank.cleaning.clean.reasons import REASON_BY_CODE, reasons_of_level
-from bridgerank.core.summary import StageSummary
+from bridgerank.core.summary import WIDTH, StageSummary
 
 __all__ = ["BoardChanges", "CleanSummary"]
 
@@ -18,8 +18,7 @@ _TITLES = {
     "note": "notes (nothing dropped)",
 }
 # A reason's line is wrapped here rather than by the CLI: its description continues under
-# the description's column, not under the line's indent. The CLI's width.
-_WIDTH = 100
+# the description's column, not under the line's indent.
 _DESCRIPTION_COLUMN = 46
 
 
@@ -85,7 +84,7 @@ class CleanSummary(StageSummary):
                     line = f"    {counts[reason.code]:>8,}  {reason.code:<30} {reason.description}"
                     found += textwrap.wrap(
                         line,
-                        _WIDTH,
+                        WIDTH,
                         subsequent_indent=" " * _DESCRIPTION_COLUMN,
                         break_long_words=False,
                     )

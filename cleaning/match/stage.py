@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.matcher import Match, NameMatcher
@@ -146,30 +146,24 @@ def run(context: StageContext) -> MatchSummary:
         seat_share_matched=round(matched_seats / total_seats, 4) if total_seats else 0.0,
         wbf_problems=problems,
     )
-    # Not finish(replace=...): that empties and fills one table after another, and players
-    # and name_matches hold keys of the tables before them, so all three are emptied first.
+    # players and name_matches hold keys of the tables before them: finish empties the
+    # three last-first and fills them first-last
+    wbf_rows = [
+        {
+            "id": index + 1,
+            "name": entry.name,
+            "country": entry.country,
+            "mp": entry.mp,
+            "pp": entry.pp,
+            "source": f"{entry.source}:{entry.line}",
+            "code": entry.code,
+        }
+        for index, entry in enumerate(entries)
+    ]
     with context.engine.begin() as conn:
-        for table in (NameMatch, Player, WbfPlayer):
-            conn.execute(delete(table))
-        conn.execute(
-            WbfPlayer.__table__.insert(),
-            [
-                {
-                    "id": index + 1,
-                    "name": entry.name,
-                    "country": entry.country,
-                    "mp": entry.mp,
-                    "pp": entry.pp,
-                    "source": f"{entry.source}:{entry.line}",
-                    "code": entry.code,
-                }
-                for index, entry in enumerate(entries)
-            ],
+        context.finish(
+            conn, summary, replace={WbfPlayer: wbf_rows, Player: players, NameMatch: rows}
         )
-        if players:
-            conn.execute(Player.__table__.insert(), players)
-            conn.execute(NameMatch.__table__.insert(), rows)
-        context.finish(conn, summary)
     return summary
 
 
