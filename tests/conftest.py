@@ -2,9 +2,10 @@
 the markers that say what a test needs; no test leaves a process behind.
 
 What a test needs is marked here from the fixtures it uses (pyproject.toml lists the markers):
-``shared_data`` (../shared/data), ``postgres`` (a server), ``browser`` (Chromium). Modules
-mark ``dds`` (the solver on a whole pipeline) and ``dask`` (a cluster) themselves. A test with
-none of these and not ``slow`` is marked ``fast``: ``pytest -m fast`` is the inner loop.
+``shared_data`` (../shared/data), ``postgres`` (a server), ``browser`` (Chromium), ``torch``
+(PyTorch: tests/ratings/test_neural.py's fixture, training networks). Modules mark ``dds``
+(the solver on a whole pipeline) and ``dask`` (a cluster) themselves. A test with none of
+these and not ``slow`` is marked ``fast``: ``pytest -m fast`` is the inner loop.
 
 Each of those needs skips when missing, and says why; CI sets ``BRIDGERANK_REQUIRE_*``
 (``SHARED_DATA``, ``POSTGRES``, ``BROWSER``, ``TORCH``) so that there it fails instead: the
@@ -32,9 +33,10 @@ MARK_BY_FIXTURE = {
     "shared_data": "shared_data",
     "postgres_server": "postgres",
     "chromium": "browser",
+    "torch": "torch",
 }
 # What keeps a test out of the fast selection.
-NOT_FAST = ("slow", "dds", "dask", "postgres", "browser", "shared_data")
+NOT_FAST = ("slow", "dds", "dask", "postgres", "browser", "shared_data", "torch")
 
 
 def pytest_configure(config):
