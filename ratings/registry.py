@@ -23,7 +23,9 @@ rankings  which of two pairs finished ahead on a  ``rating_validation`` (task ``
 ========  =====================================  ==========================================
 
 The registries hold import strings (``module:NAME``), read when a study runs, so this module
-imports none of the methods (their modules import the harness and this module).
+imports none of the methods (their modules import the harness and this module). The code
+fingerprint of the rate stage follows imports, not strings: :func:`registered_code` is its
+extra input, so that an edit to a method's module reruns the stage.
 
 Adding a method: write one module with a ``Method`` and add its import string to the
 registry of its kind below. It is then fitted, validated beside every other method of its kind
@@ -48,6 +50,7 @@ __all__ = [
     "Registry",
     "StudyInputs",
     "method_descriptions",
+    "registered_code",
     "registry",
 ]
 
@@ -217,3 +220,13 @@ def method_descriptions(kind: str | None = None) -> dict[str, str]:
         for method in found:
             described.setdefault(method.name, method.description)
     return described
+
+
+def registered_code(context: Any = None) -> dict[str, str]:
+    """The code fingerprint of every registered method's module (its source and all it
+    imports, read, not imported: :func:`bridgerank.core.codehash.code_fingerprint`), by
+    module; the rate stage's extra input (``context`` unused)."""
+    from bridgerank.core.codehash import code_fingerprint
+
+    modules = {entry.partition(":")[0] for found in KINDS.values() for entry in found.entries}
+    return {module: code_fingerprint(module) for module in sorted(modules)}

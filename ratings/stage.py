@@ -30,6 +30,7 @@ from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.summary import from_plain
 from bridgerank.dds.tables import TableEvidence
+from bridgerank.ratings.registry import registered_code
 from bridgerank.ratings.summaries import (
     HeadlineSummary,
     MatchSummary,
@@ -258,6 +259,8 @@ RATE_STAGE = Stage(
         GameMethodScore,
         DiscPoint,
     ),
+    # the methods' modules are named by string in the registries: their code counts too
+    extra_input=registered_code,
     settings_sections=("rate",),
     summary_type=RateSummary,
 )

@@ -123,3 +123,16 @@ def test_every_registered_method_fits_its_tables_and_is_described():
             assert method.description and "\n" not in method.description, method.name
     described = method_descriptions()
     assert {"headline", "wbf_points", "win_rate", "elo", "hbt", "imp_average"} <= set(described)
+
+
+def test_a_registered_methods_code_counts_in_the_rate_stages_fingerprint(toy):
+    from bridgerank.ratings.registry import registered_code
+    from bridgerank.ratings.stage import RATE_STAGE
+
+    # the registries name modules by string, which the import scan of the stage's code does
+    # not follow: their fingerprints are the stage's extra input
+    assert RATE_STAGE.extra_input is registered_code
+    before = registered_code()
+    assert "bridgerank.ratings.baselines" in before
+    toy("sessions")
+    assert set(registered_code()) - set(before) == {"tests.ratings.toy_method"}
