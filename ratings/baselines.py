@@ -23,9 +23,28 @@ from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
 
 __all__ = [
+    "DLO_OPPONENTS_SESSIONS",
+    "DLO_RANKINGS",
+    "DLO_SESSIONS",
+    "ELO_OPPONENTS_SESSIONS",
+    "ELO_RANKINGS",
+    "ELO_SESSIONS",
     "MIN_LISTED_SHARE",
+    "WBF_BOARDS",
+    "WBF_MATCHES",
+    "WBF_SESSIONS",
+    "WIN_RATE_BOARDS",
+    "WIN_RATE_RANKINGS",
+    "WIN_RATE_SESSIONS",
+    "board_shares",
     "calibrated_elo",
+    "expected_beaten",
+    "outcome",
+    "pair_share_forecast",
     "player_shares",
+    "ranking_games",
+    "ranking_shares",
+    "table_shares",
     "wbf_listed",
     "wbf_standing",
 ]

@@ -33,17 +33,21 @@ from scipy import stats
 
 __all__ = [
     "LEVELS",
+    "MEASURES",
     "Z80",
     "Forecast",
     "HeldOut",
+    "Kind",
     "Predict",
     "Target",
     "best_of",
+    "choose_on_latest_quarter",
     "coverage",
     "latest_quarter",
     "paired_gains",
     "pearson",
     "score",
+    "validation_rows",
     "walk_forward",
 ]
 
