@@ -83,7 +83,7 @@ def pytest_sessionfinish(session):
     if loky is not None and loky._executor is not None:
         loky._executor.shutdown(wait=True)
     left = processes.left_running(
-        [p for p in processes.ours() if not processes.kept(p, pool=False)]
+        [p for p in processes.ours() if not processes.kept(p, between_tests=False)]
     )
     if not left:
         return

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import processes
+
 URL_VARIABLE = "BRIDGERANK_TEST_POSTGRES"
 REQUIRE_VARIABLE = "BRIDGERANK_REQUIRE_POSTGRES"
 
@@ -104,6 +106,7 @@ def private_server() -> Iterator[str]:
     try:
         # pg_ctl leaves the server running on its own: its pid, to see it gone after the stop
         postmaster = int((data / "postmaster.pid").read_text().split()[0])
+        processes.serving(postmaster)
         yield f"postgresql+psycopg://bridgerank@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run(
@@ -111,6 +114,7 @@ def private_server() -> Iterator[str]:
         )
         shutil.rmtree(folder, ignore_errors=True)
         if postmaster:
+            processes.serving(postmaster, False)
             _gone_or_killed(postmaster)
 
 

@@ -28,6 +28,9 @@ GRACE_SECONDS = 30.0
 # and the resource trackers of loky and multiprocessing (they end with the interpreter).
 _POOL = "joblib.externals.loky.backend.popen_loky_posix"
 _TRACKER = "resource_tracker import main"
+# Servers that a fixture broader than a test holds (the private PostgreSQL server), and so
+# their own children: a test may start one without asking for it beforehand (getfixturevalue).
+_SERVING: set[int] = set()
 
 
 @dataclass(frozen=True)
@@ -124,12 +127,23 @@ def ours() -> list[Process]:
     return [Process(pid, table[pid][0], table[pid][2], _command(pid)) for pid in sorted(found)]
 
 
-def kept(process: Process, pool: bool = True) -> bool:
-    """A process of the session's own that is meant to outlive a test: its pool's workers
-    (``pool``) and its resource trackers."""
+def serving(pid: int, serves: bool = True) -> None:
+    """Say that a server outlives the tests (``serves``), or no longer does: once stopped, it
+    must be gone by the session's end like any other process."""
+    if serves:
+        _SERVING.add(pid)
+    else:
+        _SERVING.discard(pid)
+
+
+def kept(process: Process, between_tests: bool = True) -> bool:
+    """A process meant to outlive a test (``between_tests``: a server of the session and its
+    children, the session's own pool of workers) or the session (its resource trackers)."""
+    if between_tests and (process.pid in _SERVING or process.parent in _SERVING):
+        return True
     if process.parent != os.getpid():
         return False
-    return _TRACKER in process.command or (pool and _POOL in process.command)
+    return _TRACKER in process.command or (between_tests and _POOL in process.command)
 
 
 def left_running(processes: list[Process], grace: float = GRACE_SECONDS) -> list[Process]:
