@@ -7,7 +7,7 @@ rate stage ran on every run until it moved here: it depends on no data.
 For each count of discs, games of ``--players`` players whose logits are a transitive part
 plus that many random disc games (``ratings.gamematrix.synthetic``), drawn anew for each of
 ``--seeds`` hold-outs of about 19% of the pairs; every method is fitted on the rest with one
-cyclic component (:func:`bridgerank.ratings.gamematrix.study.synthetic_study`). The defaults
+cyclic component (:func:`bridgerank.ratings.gamematrix.game_study.synthetic_study`). The defaults
 are the sizes the rate stage ran.
 
 Prints what the study found: each game's structure (transitive, cyclic or hybrid; the share
@@ -29,9 +29,9 @@ import time
 import numpy as np
 
 from bridgerank.ratings.gamematrix.elo import game_elo
+from bridgerank.ratings.gamematrix.game_study import GameFindings, synthetic_study
 from bridgerank.ratings.gamematrix.matrix import holdout_mask
 from bridgerank.ratings.gamematrix.neural import NeuralOptions, require_torch
-from bridgerank.ratings.gamematrix.study import GameFindings, synthetic_study
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
 
 

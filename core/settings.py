@@ -105,6 +105,15 @@ def _field_types(cls: type) -> dict[str, Any]:
     return {field.name: hints[field.name] for field in dataclasses.fields(cls)}
 
 
+# Settings a release took away: (table..., key) -> where what it set went. A file still
+# setting one gets this, not a "did you mean" for a name it never misspelt.
+_RETIRED = {
+    ("rate", "cycles", key): "the synthetic games run in benchmarks/bench_gamematrix_synthetic.py"
+    ", not in the rate stage; delete the line"
+    for key in ("synthetic_players", "synthetic_discs", "synthetic_seeds")
+}
+
+
 def _unknown(key: str, known: typing.Iterable[str], where: str) -> SettingsError:
     close = difflib.get_close_matches(key, list(known), n=1)
     suggestion = f"; did you mean {close[0]!r}?" if close else ""
@@ -149,6 +158,10 @@ def _merge(
     ``origins`` records ``where`` for each value set."""
     types = _field_types(cls)
     for key, value in over.items():
+        if path + (key,) in _RETIRED:
+            raise SettingsError(
+                f"{_place(where, path)}: {key!r} is no longer a setting: {_RETIRED[path + (key,)]}"
+            )
         if key not in types:
             raise _unknown(key, types, _place(where, path))
         kind = types[key]

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from sqlalchemy import Connection, delete, func, select
 
-from bridgerank.bridge.ddtable import DDTable as StoredTable
+from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.codehash import code_fingerprint
@@ -32,10 +32,10 @@ from bridgerank.dds.tables import (
     BoardAnalysis,
     CallAnalysis,
     CardAnalysis,
-    DDTable,
     PlayerRates,
     PlayerStats,
     SeatStats,
+    StoredDDTable,
     TableEvidence,
 )
 from bridgerank.dds.workers import WORKER_DIED, ChunkResult, plan_chunks, run_chunks
@@ -104,7 +104,7 @@ def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
         if result.tables:
             upsert(
                 conn,
-                DDTable,
+                StoredDDTable,
                 [
                     {"deal_hash": h, "tricks": table.hex if table else None, "error": error}
                     for h, table, error in result.tables
@@ -260,8 +260,8 @@ def run(context: StageContext) -> DdsSummary:
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
         known = {
-            h: StoredTable.from_hex(t)
-            for h, t in conn.execute(select(DDTable.deal_hash, DDTable.tricks))
+            h: DDTable.from_hex(t)
+            for h, t in conn.execute(select(StoredDDTable.deal_hash, StoredDDTable.tricks))
             if t is not None
         }
     client = _connect_dask(section.scheduler, context.jobs) if section.backend == "dask" else None
@@ -343,7 +343,7 @@ DDS_STAGE = Stage(
     reads=(Board,),
     optional_reads=(NameMatch, Player),
     writes=(
-        DDTable,
+        StoredDDTable,
         BoardAnalysis,
         CardAnalysis,
         AuctionAnalysis,

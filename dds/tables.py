@@ -9,7 +9,7 @@ from bridgerank.core.store import Base
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, RATES
 
 
-class DDTable(Base):
+class StoredDDTable(Base):
     """One double dummy table per distinct deal, reused by every board and every run."""
 
     __tablename__ = "dd_tables"

@@ -23,7 +23,7 @@ from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
 from bridgerank.ratings.stage import load_inputs
-from bridgerank.ratings.tables import FittedHeadline, HeadlineRating, Prediction
+from bridgerank.ratings.tables import FittedHeadline, HeadlineRating, StoredForecast
 
 
 @dataclass
@@ -64,7 +64,7 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
 def _ratings(conn):
     """The stored headline ratings with the fit's penalty and variances, and when the rate
     stage fitted them."""
-    from bridgerank.ratings.predict import StoredRatings
+    from bridgerank.ratings.headline.forecast import StoredRatings
 
     rows = conn.execute(select(HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd))
     rating = {player: (value, sd) for player, value, sd in rows}
@@ -98,7 +98,7 @@ def predict(
         When a named file cannot be read or is no bridge data.
     """
     from bridgerank.ratings.field import period_of
-    from bridgerank.ratings.predict import actual_percentages, forecast, forecast_score
+    from bridgerank.ratings.headline.forecast import actual_percentages, forecast, forecast_score
 
     min_tables = settings.rate.min_tables
     outcome = PredictOutcome()
@@ -119,10 +119,10 @@ def predict(
         )
         if outcome.forecast:
             with run_lock(engine, what or "bridgerank predict"), engine.begin() as conn:
-                upsert(conn, Prediction, outcome.forecast)
+                upsert(conn, StoredForecast, outcome.forecast)
     actual = actual_percentages(stored_boards, min_tables)
     with engine.connect() as conn:
-        for kept in conn.execute(select(Prediction.__table__)).mappings():
+        for kept in conn.execute(select(StoredForecast.__table__)).mappings():
             key = (kept["event"], kept["session"], kept["player_a"], kept["player_b"])
             outcome.stored.append(dict(kept) | {"actual": actual.get(key)})
     outcome.score = forecast_score(outcome.stored)

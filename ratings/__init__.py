@@ -1,9 +1,14 @@
-"""Ratings from results: the Bradley-Terry family and the multiplayer Elo family.
+"""Ratings from results: the headline rating, the methods it is judged against, and the
+held-out harness that judges them all.
 
-The library works without the pipeline (no database, no settings): fit a model with
-:func:`fit` / :func:`fit_hbt_newton` on a :class:`Hypergraph`, replay multiplayer games with
-:func:`replay`, read the skill-o-meter with :func:`skill_o_meter`. ``bridgerank.ratings.stage``
-is the pipeline's ``rate`` stage and is not imported here.
+The library works without the pipeline (no database): build the field tables of pair events
+with :func:`field_tables` and fit the headline with :func:`fit_headline`; validate any
+registered method walk-forward with :func:`walk_forward` (the registries: :func:`registry`,
+one per kind of unit - a pair's session, a team match, a board, a pair ranking); fit the
+Bradley-Terry family with :func:`fit` / :func:`fit_hbt_newton` on a :class:`Hypergraph`, replay
+multiplayer Elo games with :func:`replay`, read the skill-o-meter with :func:`skill_o_meter`.
+Who beats whom is :mod:`bridgerank.ratings.gamematrix`. ``bridgerank.ratings.stage`` is the
+pipeline's ``rate`` stage and is not imported here.
 """
 
 from typing import TYPE_CHECKING
@@ -22,6 +27,7 @@ if TYPE_CHECKING:  # the names, for type checkers and editors
         log_likelihood,
     )
     from bridgerank.ratings.elo import EloTracker
+    from bridgerank.ratings.field import FieldTables, field_tables
     from bridgerank.ratings.games import (
         Ranking,
         TeamGame,
@@ -30,7 +36,10 @@ if TYPE_CHECKING:  # the names, for type checkers and editors
         single_table_games,
         team_games,
     )
+    from bridgerank.ratings.headline.fit import HeadlineFit, fit_headline
+    from bridgerank.ratings.holdout import Forecast, HeldOut, Target, walk_forward
     from bridgerank.ratings.plackett_luce import order_log_probability, position_matrix
+    from bridgerank.ratings.registry import Method, StudyInputs, method_descriptions, registry
     from bridgerank.ratings.replay import Games, Replay, calibrate, replay
     from bridgerank.ratings.skill import SkillReading, read_spread, skill_o_meter
     from bridgerank.ratings.uncertainty import bootstrap_intervals, elo_spread
@@ -40,7 +49,14 @@ __all__, __getattr__, __dir__ = _lazy_face(
     {
         "ConvergenceWarning": "bt",
         "EloTracker": "elo",
+        "FieldTables": "field",
         "Fit": "bt",
+        "Forecast": "holdout",
+        "HeadlineFit": "headline.fit",
+        "HeldOut": "holdout",
+        "Method": "registry",
+        "StudyInputs": "registry",
+        "Target": "holdout",
         "Games": "replay",
         "Hypergraph": "bt",
         "NoEstimate": "bt",
@@ -51,18 +67,23 @@ __all__, __getattr__, __dir__ = _lazy_face(
         "bootstrap_intervals": "uncertainty",
         "calibrate": "replay",
         "elo_spread": "uncertainty",
+        "field_tables": "field",
         "fit": "bt",
         "fit_bt": "bt",
         "fit_hbt_newton": "bt",
+        "fit_headline": "headline.fit",
         "log_likelihood": "bt",
+        "method_descriptions": "registry",
         "order_log_probability": "plackett_luce",
         "pair_rankings": "games",
         "pairwise_scores": "games",
         "position_matrix": "plackett_luce",
         "read_spread": "skill",
+        "registry": "registry",
         "replay": "replay",
         "single_table_games": "games",
         "skill_o_meter": "skill",
         "team_games": "games",
+        "walk_forward": "holdout",
     },
 )

@@ -18,9 +18,9 @@ from scipy.optimize import minimize_scalar
 from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
 from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
-from bridgerank.ratings.matches import TeamBoards, scaled_baseline
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
+from bridgerank.ratings.team_matches import TeamBoards, scaled_baseline
 
 __all__ = [
     "DLO_OPPONENTS_SESSIONS",

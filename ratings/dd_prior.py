@@ -10,7 +10,7 @@ measure to speak of):
   side.
 
 Computed on the tables it is given; the headline gives each table its players' measures from
-earlier periods only (:func:`~bridgerank.ratings.headline.past_columns`), since a measure of
+earlier periods only (:func:`~bridgerank.ratings.headline.fit.past_columns`), since a measure of
 the very boards a fit learns from carries their results.
 """
 

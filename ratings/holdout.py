@@ -2,13 +2,13 @@
 
 Data of any kind with a ``period`` per row and a ``subset(mask)`` (pair events as
 :class:`~bridgerank.ratings.field.FieldTables`, team matches as
-:class:`~bridgerank.ratings.matches.TeamBoards`) are taken period by period: each period of
-the later half is a test, every method fitted on all earlier periods only and asked for the
-units of the test period - a pair's session percentage, a team match's margin. What a unit
-is, and what happened in it, is the kind's *target* (:class:`Target`); the harness keeps every
-method's :class:`Forecast` beside the actual values (:class:`HeldOut`), scores them with one set
-of measures (:func:`score`: correlation, error, orders, interval coverage) and compares each
-method with a reference on the same resampled units (:func:`paired_gains`).
+:class:`~bridgerank.ratings.team_matches.TeamBoards`) are taken period by period: each
+period of the later half is a test, every method fitted on all earlier periods only and asked
+for the units of the test period - a pair's session percentage, a team match's margin. What a
+unit is, and what happened in it, is the kind's *target* (:class:`Target`); the harness keeps
+every method's :class:`Forecast` beside the actual values (:class:`HeldOut`), scores them with
+one set of measures (:func:`score`: correlation, error, orders, interval coverage) and compares
+each method with a reference on the same resampled units (:func:`paired_gains`).
 
 Settings are chosen on training data alone by the same split everywhere
 (:func:`latest_quarter`, :func:`best_of`): fitted on the earlier three quarters of the

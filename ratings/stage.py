@@ -183,10 +183,10 @@ def skill_rows(results: ResultsSummary) -> list[dict[str, Any]]:
 def run(context: StageContext) -> RateSummary:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
-    from bridgerank.ratings.cycles import cycle_study
-    from bridgerank.ratings.matches import match_study
+    from bridgerank.ratings.gamematrix.from_boards import cycle_study
+    from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.results import rate_results
-    from bridgerank.ratings.study import headline_study
+    from bridgerank.ratings.team_matches import match_study
 
     settings = context.settings.rate
     with context.engine.connect() as conn:

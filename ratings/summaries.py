@@ -2,9 +2,11 @@
 
 Each study returns its rows per table and one of these: :class:`ResultsSummary` (the methods
 rated on every kind of game, :func:`bridgerank.ratings.results.rate_results`),
-:class:`HeadlineSummary` (the headline rating, :func:`bridgerank.ratings.study.headline_study`),
-:class:`MatchSummary` (team matches held out, :func:`bridgerank.ratings.matches.match_study`)
-and :class:`CycleSummary` (who beats whom, :func:`bridgerank.ratings.cycles.cycle_study`).
+:class:`HeadlineSummary` (the headline rating,
+:func:`bridgerank.ratings.headline.session_study.headline_study`), :class:`MatchSummary` (team
+matches held out, :func:`bridgerank.ratings.team_matches.match_study`) and
+:class:`CycleSummary` (who beats whom,
+:func:`bridgerank.ratings.gamematrix.from_boards.cycle_study`).
 :class:`RateSummary` composes them: the stage's closing lines and its line in ``bridgerank
 status``. The ledger keeps it as JSON, for history only; what another command needs later
 (the headline's penalty and variances, the skill-o-meter's reading, the game counts) is in

@@ -93,7 +93,7 @@ class SessionPrediction(Base):
 
 
 class ValidationCeiling(Base):
-    """How predictable session percentages are at all (see :mod:`ratings.ceiling`)."""
+    """How predictable session percentages are at all (see :mod:`ratings.headline.ceiling`)."""
 
     __tablename__ = "validation_ceiling"
     measure: Mapped[str] = mapped_column(String(24), primary_key=True)
@@ -101,9 +101,9 @@ class ValidationCeiling(Base):
     n: Mapped[int] = mapped_column(Integer)
 
 
-class Prediction(Base):
+class StoredForecast(Base):
     """A forecast of a pair's session percentage, made by ``bridgerank predict`` before the
-    event's results were rated (:mod:`bridgerank.ratings.predict`); kept to be scored once
+    event's results were rated (:mod:`bridgerank.ratings.headline.forecast`); kept to be scored once
     the event is ingested. Not a stage's output: the stages never clear it."""
 
     __tablename__ = "predictions"
@@ -123,7 +123,7 @@ class Prediction(Base):
 
 class MatchValidation(Base):
     """Held-out team matches, walk-forward by date: the IMP headline and each baseline
-    (:mod:`bridgerank.ratings.matches`); margins in IMPs."""
+    (:mod:`bridgerank.ratings.team_matches`); margins in IMPs."""
 
     __tablename__ = "match_validation"
     method: Mapped[str] = mapped_column(String(16), primary_key=True)
@@ -204,7 +204,7 @@ class FittedHeadline(Base):
         sessions fitted on; ``tables`` is 0 when no deal was played at enough tables.
     penalty : float or None
         The ridge penalty chosen (the strengths minimise the squared error plus ``penalty *
-        |theta|^2``, :mod:`bridgerank.ratings.headline`).
+        |theta|^2``, :mod:`bridgerank.ratings.headline.fit`).
     newcomer_prior : float or None
         The prior centre's coefficient on log(1 + sessions played), chosen on the tables'
         latest quarter (None: newcomers start where the regulars do).

@@ -124,7 +124,7 @@ class ChosenModel(Base):
     coefficients: Mapped[str] = mapped_column(Text)  # JSON: variable -> coefficient
 
 
-class Ranking(Base):
+class ModelRanking(Base):
     """Players ranked by what the chosen model predicts, beside their actual response."""
 
     __tablename__ = "rankings"
@@ -144,5 +144,5 @@ REGRESSION_TABLES: tuple[type[Base], ...] = (
     RegressionSweep,
     RegressionPlot,
     ChosenModel,
-    Ranking,
+    ModelRanking,
 )

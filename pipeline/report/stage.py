@@ -119,7 +119,7 @@ EXPORTED = (
 
 def render(engine: Engine, settings: Settings, database: str = "") -> str:
     """The report's HTML for the current database."""
-    from bridgerank.pipeline.report.sections import SECTIONS
+    from bridgerank.pipeline.report.methods_page import SECTIONS
 
     sections = []
     with engine.connect() as conn:

@@ -50,7 +50,7 @@ def environment() -> Environment:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from bridgerank.pipeline.report.board_view import signed_score
-    from bridgerank.pipeline.report.sections import summary_text
+    from bridgerank.pipeline.report.methods_page import summary_text
 
     env = Environment(
         loader=PackageLoader("bridgerank.pipeline.report", "templates"),

@@ -84,7 +84,7 @@ HAND_LISTS = {
         {"dds.counters", "dds.auction_verdicts", "dds.card_verdicts"},
     ),
     "report": (
-        {"pipeline.report.stage", "pipeline.report.sections"},
+        {"pipeline.report.stage", "pipeline.report.methods_page"},
         {"cleaning.clean.audit", "cleaning.clean.reasons", "regression.diagnostics"},
     ),
 }

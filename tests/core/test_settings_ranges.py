@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import typing
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -203,8 +204,8 @@ def test_a_bad_value_is_one_error_line_naming_the_key_through_the_cli(tmp_path, 
         ('[rate]\nweighting = "IMPs"\n', "[rate] weighting = 'IMPs': must be one of 'board'"),
         ("[rate.cycles]\nalpha = 0\n", "[rate.cycles] alpha = 0.0: must be above 0"),
         (
-            "[rate.cycles]\nsynthetic_discs = [0, -1]\n",
-            "[rate.cycles] synthetic_discs[1] = -1: must be at least 0 and at most 50",
+            "[regress]\nsweep_factors = [0, -1]\n",
+            "[regress] sweep_factors[1] = -1.0: must be at least 0 and at most 100",
         ),
         (
             "[regress]\nresponses = []\n",
@@ -260,7 +261,7 @@ def test_the_shipped_defaults_pass():
         "[run]\njobs = 256\n",
         "[rate]\ntrain_share = 0.01\nbootstrap_resamples = 0\nvalidation_bootstrap = 10000\n",
         "[rate]\ntrain_share = 0.99\nmin_tables = 2\ncalibration_rankings = 0\n",
-        "[rate.cycles]\nsynthetic_discs = []\nteam_events = 0\ndiscs = 0\nalpha = 100\n",
+        "[rate.cycles]\nteam_events = 0\ndiscs = 0\nalpha = 100\n",
         "[dds]\nbackend = 'dask'\nscheduler = 'tcp://10.0.0.7:8786'\ndds_threads = 0\n",
         "[dds]\nscheduler = 'localhost:8786'\nchunk_deals = 1\nchunk_boards = 10000\nretries = 0\n",
         "[dds]\nscheduler = 'tls://[::1]:8786'\nretries = 10\n",
@@ -336,4 +337,16 @@ def test_the_real_command_prints_one_line_and_exits_2(tmp_path):
     assert done.stdout == ""
     assert (
         done.stderr == f"error: {config}: [dds] backend = 'evil': must be one of 'loky', 'dask'\n"
+    )
+
+
+def test_a_setting_taken_away_says_where_it_went(tmp_path: Path) -> None:
+    # the synthetic who-beats-whom games left the rate stage for a benchmark
+    path = tmp_path / "settings.toml"
+    path.write_text("[rate.cycles]\nsynthetic_discs = [0, 1]\n")
+    with pytest.raises(SettingsError) as caught:
+        load_settings(str(path))
+    assert str(caught.value) == (
+        f"{path}.rate.cycles: 'synthetic_discs' is no longer a setting: the synthetic games run "
+        "in benchmarks/bench_gamematrix_synthetic.py, not in the rate stage; delete the line"
     )

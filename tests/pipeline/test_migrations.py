@@ -36,7 +36,7 @@ OLD_SOURCES = [
 # The rate stage without its costly side studies (what these tests check is elsewhere).
 FAST = (
     "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
-    "[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+    "[rate.cycles]\nseeds = 2\n"
 )
 
 

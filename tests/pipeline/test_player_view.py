@@ -113,7 +113,7 @@ def test_the_glossary_names_every_counter_and_rate_with_a_unit():
 
 
 def test_the_matchers_score_in_words():
-    from bridgerank.pipeline.report.sections import _score_words
+    from bridgerank.pipeline.report.methods_page import _score_words
 
     assert _score_words("2,0,0,0,0,0") == "2 name parts matched"
     assert _score_words("1,1,-1,0,1,0") == (

@@ -15,8 +15,8 @@ from bridgerank.core.settings import load_settings
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.predict import read_boards
 from bridgerank.pipeline.stages import open_store
-from bridgerank.ratings.predict import StoredRatings, forecast
-from bridgerank.ratings.tables import FittedHeadline, Prediction
+from bridgerank.ratings.headline.forecast import StoredRatings, forecast
+from bridgerank.ratings.tables import FittedHeadline, StoredForecast
 
 # Two months of a club's sessions to rate, and the session after them to forecast.
 RATED = ("2017-01-02", "2017-01-09", "2017-01-16", "2017-01-23", "2017-02-06")
@@ -51,7 +51,7 @@ def test_forecast_then_results_then_score(acbl, tmp_path):
     assert fit["tables"] > 0 and fit["residual_variance"] > 0 and fit["penalty"] > 0
     printed = _invoke("predict", str(acbl / NEXT), "--out", out)
     with engine.connect() as conn:
-        stored = conn.execute(select(Prediction.__table__)).mappings().all()
+        stored = conn.execute(select(StoredForecast.__table__)).mappings().all()
     assert f"{len(stored):,} pair-sessions forecast and stored" in printed
     assert len(stored) > 20
     assert all(row["low_80"] < row["predicted"] < row["high_80"] for row in stored)
@@ -60,7 +60,9 @@ def test_forecast_then_results_then_score(acbl, tmp_path):
     # a second forecast of the same session replaces the first: still one row a pair
     _invoke("predict", str(acbl / NEXT), "--out", out)
     with engine.connect() as conn:
-        assert conn.execute(select(func.count()).select_from(Prediction)).scalar() == len(stored)
+        assert conn.execute(select(func.count()).select_from(StoredForecast)).scalar() == len(
+            stored
+        )
 
     # the session is played and rated: the forecast is scored, and no longer made
     _invoke("run", str(acbl / NEXT), "--out", out, "--to", "match")

@@ -21,7 +21,7 @@ EVENT = "Bermuda\x1b]0;x\x07 Bowl\u202e 1955"
 FILE = "evil\x1b\x07\u202ecp.pbn"
 JUNK = "notes\x1b\u202e.txt"
 # The rate stage's slow sections (synthetic who-beats-whom games, bootstrap intervals) are off.
-FAST = "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+FAST = "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nseeds = 2\n"
 
 
 def _hidden(text: str) -> list[str]:

@@ -11,12 +11,12 @@ from sqlalchemy import create_engine
 
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main
-from bridgerank.ratings.cycles import bridge_games
 from bridgerank.ratings.gamematrix.bridge import pair_game, team_game_matrices
+from bridgerank.ratings.gamematrix.from_boards import bridge_games
+from bridgerank.ratings.gamematrix.game_study import game_study, synthetic_study
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.gamematrix.noise import noise_reference
 from bridgerank.ratings.gamematrix.protocol import markdown_tables, run_protocol
-from bridgerank.ratings.gamematrix.study import game_study, synthetic_study
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
 from bridgerank.ratings.stage import load_inputs
 from bridgerank.ratings.summaries import CycleSummary, GameSummary
@@ -209,7 +209,7 @@ def test_line_ups_under_one_team_name_are_one_team_through_rate(tmp_path, shared
     settings = tmp_path / "fast.toml"
     settings.write_text(
         "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
-        "[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+        "[rate.cycles]\nseeds = 2\n"
     )
     out = ["--out", str(tmp_path), "--config", str(settings)]
     assert CliRunner().invoke(main, ["run", str(folder), "--to", "match", *out]).exit_code == 0

@@ -11,12 +11,17 @@ from sqlalchemy import select
 
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.stages import open_store
-from bridgerank.ratings.ceiling import icc, retest_correlation
-from bridgerank.ratings.field import FieldTables, field_tables, matchpoint_shares, pair_sessions
-from bridgerank.ratings.headline import Design, fit_headline, fit_strengths
+from bridgerank.ratings.field import (
+    FieldTables,
+    field_tables,
+    matchpoint_shares,
+    pair_sessions,
+)
+from bridgerank.ratings.headline.ceiling import icc, retest_correlation
+from bridgerank.ratings.headline.fit import Design, fit_headline, fit_strengths
+from bridgerank.ratings.headline.sessions import SESSIONS
 from bridgerank.ratings.holdout import LEVELS, score
 from bridgerank.ratings.tables import HeadlineRating, SessionValidation, ValidationCeiling
-from bridgerank.ratings.walkforward import SESSIONS
 
 
 def session_metrics(predicted, actual, session, variance=None):
@@ -164,7 +169,7 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
     # left out here, they cost CI a minute and change none of the headline's numbers
     settings = tmp_path / "settings.toml"
     settings.write_text(
-        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nseeds = 2\n"
     )
     result = CliRunner().invoke(
         main,
@@ -265,9 +270,9 @@ def test_a_covariate_moves_the_prior_centre_only_as_far_as_it_predicts():
 
 def test_wbf_points_baseline_follows_the_points():
     from bridgerank.ratings.baselines import WBF_SESSIONS
+    from bridgerank.ratings.headline.sessions import coin, session_target
     from bridgerank.ratings.holdout import walk_forward
     from bridgerank.ratings.registry import StudyInputs
-    from bridgerank.ratings.walkforward import coin, session_target
 
     truth, tables, _ = _simulated(deals=400)
     # masterpoints that grow with true strength; a third of the players are not on the lists
@@ -286,8 +291,8 @@ def test_wbf_points_baseline_follows_the_points():
 
 
 def test_a_table_sees_its_players_covariates_from_earlier_periods_only():
-    from bridgerank.ratings.covariates import experience
-    from bridgerank.ratings.headline import past_columns
+    from bridgerank.ratings.headline.covariates import experience
+    from bridgerank.ratings.headline.fit import past_columns
 
     # three periods, one table each; player 0 sits North every time, 1 South, 2 and 3 East
     # and West in the first two, 4 and 5 in the last
@@ -323,7 +328,7 @@ def test_a_table_sees_its_players_covariates_from_earlier_periods_only():
 
 
 def test_experience_counts_sessions_not_boards():
-    from bridgerank.ratings.covariates import experience, joined
+    from bridgerank.ratings.headline.covariates import experience, joined
 
     tables = FieldTables(
         players=list(range(5)),
@@ -342,7 +347,7 @@ def test_experience_counts_sessions_not_boards():
 
 
 def test_form_variance_puts_80_percent_of_sessions_inside_their_intervals():
-    from bridgerank.ratings.headline import form_variance
+    from bridgerank.ratings.headline.fit import form_variance
 
     rng = np.random.default_rng(5)
     expected = rng.uniform(10, 30, 1000)
@@ -424,8 +429,8 @@ def _with_newcomers(weaker: float, seed: int = 4):
 
 
 def test_the_newcomer_prior_is_chosen_where_newcomers_are_weaker():
-    from bridgerank.ratings.covariates import experience, newcomer_choice
-    from bridgerank.ratings.headline import choose_model
+    from bridgerank.ratings.headline.covariates import experience, newcomer_choice
+    from bridgerank.ratings.headline.fit import choose_model
 
     def regular_edge(fit):
         """What a regular of 20 sessions starts above a newcomer, in shares."""

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bridgerank.ratings.holdout import walk_forward
-from bridgerank.ratings.matches import (
+from bridgerank.ratings.team_matches import (
     TeamBoards,
     _design,
     coin_imps,

@@ -18,8 +18,8 @@ from scipy.special import expit
 
 from bridgerank.core.errors import SettingsError
 from bridgerank.core.settings import default_settings
-from bridgerank.ratings.cycles import cycle_study
 from bridgerank.ratings.gamematrix.discs import disc_is_transitive
+from bridgerank.ratings.gamematrix.from_boards import cycle_study
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, holdout_mask, sign_accuracy
 from bridgerank.ratings.gamematrix.methods import NEURAL, method_fitters, score
 from bridgerank.ratings.gamematrix.neural import NeuralOptions, fit_neural, require_torch
@@ -213,8 +213,8 @@ def test_the_rate_stage_scores_it_when_asked_and_the_report_shows_it(tmp_path, t
 
 
 def test_the_best_method_is_chosen_among_those_scored_on_every_hold_out():
+    from bridgerank.ratings.gamematrix.game_study import best_method
     from bridgerank.ratings.gamematrix.protocol import ProtocolRow
-    from bridgerank.ratings.gamematrix.study import best_method
 
     rows = [
         ProtocolRow("g", "elo", 20, 0.8, 0.01, 0.8, 0.60, 0.1, 0.69),

@@ -54,8 +54,8 @@ def toy():
 
 
 def test_a_toy_session_and_ranking_method_are_validated_beside_the_others(tmp_path, test_data, toy):
+    from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.results import rate_results
-    from bridgerank.ratings.study import headline_study
 
     toy("sessions")
     toy("rankings")
@@ -78,8 +78,8 @@ def test_a_toy_session_and_ranking_method_are_validated_beside_the_others(tmp_pa
 
 
 def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, test_data, toy):
-    from bridgerank.ratings.matches import match_study
     from bridgerank.ratings.results import rate_results
+    from bridgerank.ratings.team_matches import match_study
 
     toy("matches")
     toy("boards")

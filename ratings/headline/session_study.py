@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 import numpy as np
 
-from bridgerank.ratings.ceiling import ceiling
-from bridgerank.ratings.covariates import newcomer_choice
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
-from bridgerank.ratings.headline import fit_headline
+from bridgerank.ratings.headline.ceiling import ceiling
+from bridgerank.ratings.headline.covariates import newcomer_choice
+from bridgerank.ratings.headline.fit import fit_headline
+from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
 from bridgerank.ratings.holdout import validation_rows, walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
 from bridgerank.ratings.summaries import (
@@ -33,7 +34,6 @@ from bridgerank.ratings.summaries import (
     HeadlineSummary,
     HeadlineValidationSummary,
 )
-from bridgerank.ratings.walkforward import HEADLINE_DD, SESSIONS, session_target
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings

@@ -3,7 +3,7 @@ player has played. A newcomer to a field is, on average, weaker than its regular
 regulars are the ones who kept coming back, and who reached the later rounds); the headline's
 prior centre can say so instead of placing every unknown player at the field's average.
 
-A covariate maps tables to one row per player (:data:`~bridgerank.ratings.headline.Covariates`);
+A covariate maps tables to one row per player (:data:`~bridgerank.ratings.headline.fit.Covariates`);
 the headline computes it on earlier periods only for each table it fits. Whether the newcomer
 prior is used is chosen on the training data of each fit (:func:`newcomer_choice`): it is
 taken where newcomers are weaker than the regulars; where they are not, only by chance, and
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables
-from bridgerank.ratings.headline import Covariates
+from bridgerank.ratings.headline.fit import Covariates
 
 
 def experience(tables: FieldTables) -> np.ndarray:
@@ -41,7 +41,7 @@ def joined(*covariates: Covariates) -> Covariates:
 
 def newcomer_choice(covariates: Covariates | None = None) -> tuple[Covariates | None, ...]:
     """The two priors the headline chooses between (on its training data, see
-    :func:`~bridgerank.ratings.headline.choose_model`): ``covariates`` alone (None: centred
+    :func:`~bridgerank.ratings.headline.fit.choose_model`): ``covariates`` alone (None: centred
     on the average player) and the same with :func:`experience` beside them."""
     with_experience = experience if covariates is None else joined(experience, covariates)
     return (covariates, with_experience)

@@ -15,7 +15,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.ratings.field import field_tables, pair_percent, pair_sessions
-from bridgerank.ratings.headline import Design
+from bridgerank.ratings.headline.fit import Design
 from bridgerank.ratings.holdout import Z80
 
 

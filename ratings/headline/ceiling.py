@@ -17,7 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, SessionScores, odd_even_halves, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    SessionScores,
+    odd_even_halves,
+    pair_sessions,
+)
 
 
 def icc(sessions: SessionScores) -> tuple[float | None, int]:

@@ -19,9 +19,9 @@ from typing import Callable
 import numpy as np
 
 from bridgerank.ratings.baselines import pair_share_forecast, table_shares, wbf_listed
-from bridgerank.ratings.covariates import newcomer_choice
 from bridgerank.ratings.field import FieldTables, pair_sessions
-from bridgerank.ratings.headline import Covariates, fit_headline, predict_sessions
+from bridgerank.ratings.headline.covariates import newcomer_choice
+from bridgerank.ratings.headline.fit import Covariates, fit_headline, predict_sessions
 from bridgerank.ratings.holdout import (
     LEVELS,
     Forecast,
@@ -70,11 +70,11 @@ SESSIONS: Kind[FieldTables] = Kind(
 
 
 def headline_method(covariates: Covariates | None = None, newcomers: bool = True) -> Predict:
-    """The headline rating (:mod:`bridgerank.ratings.headline`), with prediction variances
-    (:func:`~bridgerank.ratings.headline.predict_sessions`); ``covariates`` move each
+    """The headline rating (:mod:`bridgerank.ratings.headline.fit`), with prediction variances
+    (:func:`~bridgerank.ratings.headline.fit.predict_sessions`); ``covariates`` move each
     player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`), and
     with ``newcomers`` each fit chooses on its training data whether the newcomer prior
-    (:func:`~bridgerank.ratings.covariates.newcomer_choice`) joins them."""
+    (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them."""
     candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:

@@ -38,7 +38,12 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator, cg
 
-from bridgerank.ratings.field import FieldTables, SessionScores, pair_percent, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    SessionScores,
+    pair_percent,
+    pair_sessions,
+)
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
 PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
