@@ -86,28 +86,7 @@ def main() -> None:
     print(f"ratio section / baseline: {section / max(baseline, 1e-9):.0f}x")
     if neural_seconds is not None:
         print(f"the neural decomposition on top: {neural_seconds:.0f} s")
-    print_scores(findings)
-
-
-def print_scores(findings: GameFindings) -> None:
-    """Per game: each method's sign accuracy % overall and (train, test), held-out log-loss."""
-    methods = list(dict.fromkeys(score["method"] for score in findings.scores))
-    print("\n| game | " + " | ".join(methods) + " |")
-    print("|---|" + "---|" * len(methods))
-    for row in findings.structure:
-        cells = {s["method"]: s for s in findings.scores if s["game"] == row["game"]}
-        print(f"| {row['game']} | " + " | ".join(_cell(cells.get(m)) for m in methods) + " |")
-
-
-def _cell(score: dict | None) -> str:
-    """``overall ± sd (train, test) log-loss [hold-outs]``, percentages."""
-    if score is None or score["overall"] is None:
-        return "-"
-    return (
-        f"{100 * score['overall']:.1f} ± {100 * (score['overall_sd'] or 0):.1f} "
-        f"({100 * score['train']:.0f}, {100 * (score['test'] or 0):.0f}) "
-        f"{score['test_log_loss'] or float('nan'):.3f} [{score['seeds']}]"
-    )
+    print("\n" + "\n".join(findings.score_table()))
 
 
 if __name__ == "__main__":

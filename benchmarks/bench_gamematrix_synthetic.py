@@ -75,7 +75,7 @@ def main() -> None:
         f"{', '.join(map(str, options.discs))} random discs; {options.seeds} hold-outs each"
     )
     print_structure(findings)
-    print_scores(findings)
+    print("\n" + "\n".join(findings.score_table()))
     print(f"\nthe whole study: {study:.1f} s")
     print(f"baseline, Elo of each game once per hold-out: {baseline:.2f} s")
     print(f"ratio study / baseline: {study / max(baseline, 1e-9):.0f}x")
@@ -93,27 +93,6 @@ def print_structure(findings: GameFindings) -> None:
             f"| {row['game']} | {row['kind']} | {100 * row['transitive_share']:.1f} | "
             f"{discs or 'none'} ({row['transitive_discs']} transitive) | {row['best_method']} |"
         )
-
-
-def print_scores(findings: GameFindings) -> None:
-    """Per game: each method's sign accuracy % overall and (train, test), held-out log-loss."""
-    methods = list(dict.fromkeys(score["method"] for score in findings.scores))
-    print("\n| game | " + " | ".join(methods) + " |")
-    print("|---|" + "---|" * len(methods))
-    for row in findings.structure:
-        cells = {s["method"]: s for s in findings.scores if s["game"] == row["game"]}
-        print(f"| {row['game']} | " + " | ".join(_cell(cells.get(m)) for m in methods) + " |")
-
-
-def _cell(score: dict | None) -> str:
-    """``overall ± sd (train, test) log-loss [hold-outs]``, percentages."""
-    if score is None or score["overall"] is None:
-        return "-"
-    return (
-        f"{100 * score['overall']:.1f} ± {100 * (score['overall_sd'] or 0):.1f} "
-        f"({100 * score['train']:.0f}, {100 * (score['test'] or 0):.0f}) "
-        f"{score['test_log_loss'] or float('nan'):.3f} [{score['seeds']}]"
-    )
 
 
 if __name__ == "__main__":

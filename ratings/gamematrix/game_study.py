@@ -35,6 +35,21 @@ class GameFindings:
     scores: list[dict[str, Any]] = field(default_factory=list)
     points: list[dict[str, Any]] = field(default_factory=list)
 
+    def score_table(self) -> list[str]:
+        """Per game, each method's sign accuracy % overall (± sd over hold-outs), on training
+        and held-out entries, held-out log-loss and hold-outs: Markdown lines, as the
+        benchmarks print them."""
+        methods = list(dict.fromkeys(score["method"] for score in self.scores))
+        lines = ["| game | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+        for row in self.structure:
+            cells = {s["method"]: s for s in self.scores if s["game"] == row["game"]}
+            lines.append(
+                f"| {row['game']} | "
+                + " | ".join(_score_cell(cells.get(m)) for m in methods)
+                + " |"
+            )
+        return lines
+
     def summary(self) -> CycleSummary:
         """For the ledger and the closing lines: each game's kind, transitive share, best
         method."""
@@ -230,3 +245,14 @@ def _describe_all(
         name, entity, game, comparisons, protocol = job
         describe(name, entity, game, comparisons, protocol, findings)
     return findings
+
+
+def _score_cell(score: dict[str, Any] | None) -> str:
+    """``overall ± sd (train, test) log-loss [hold-outs]``, percentages."""
+    if score is None or score["overall"] is None:
+        return "-"
+    return (
+        f"{100 * score['overall']:.1f} ± {100 * (score['overall_sd'] or 0):.1f} "
+        f"({100 * score['train']:.0f}, {100 * (score['test'] or 0):.0f}) "
+        f"{score['test_log_loss'] or float('nan'):.3f} [{score['seeds']}]"
+    )
