@@ -34,10 +34,7 @@ OLD_SOURCES = [
     str(ROOT / "data" / "sample" / "acbl" / "recap_e_20170710.html.gz"),
 ]
 # The rate stage without its costly side studies (what these tests check is elsewhere).
-FAST = (
-    "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
-    "[rate.cycles]\nseeds = 2\n"
-)
+FAST = "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n[rate.cycles]\nseeds = 2\n"
 
 
 def _run(*arguments: str) -> str:

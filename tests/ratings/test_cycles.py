@@ -208,8 +208,7 @@ def test_line_ups_under_one_team_name_are_one_team_through_rate(tmp_path, shared
     folder = shared_data("pbn", "1997-European_Team_Championship")
     settings = tmp_path / "fast.toml"
     settings.write_text(
-        "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n"
-        "[rate.cycles]\nseeds = 2\n"
+        "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 20\n[rate.cycles]\nseeds = 2\n"
     )
     out = ["--out", str(tmp_path), "--config", str(settings)]
     assert CliRunner().invoke(main, ["run", str(folder), "--to", "match", *out]).exit_code == 0

@@ -168,9 +168,7 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
     # the rate stage's other sections (who beats whom, HBT intervals) are tested elsewhere:
     # left out here, they cost CI a minute and change none of the headline's numbers
     settings = tmp_path / "settings.toml"
-    settings.write_text(
-        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nseeds = 2\n"
-    )
+    settings.write_text("[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nseeds = 2\n")
     result = CliRunner().invoke(
         main,
         [
