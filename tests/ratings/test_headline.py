@@ -161,6 +161,9 @@ def test_metrics_count_orders_and_interval_coverage():
     assert metrics["coverage_50"] == 0.0 and metrics["coverage_95"] == 0.5
 
 
+# Slow: the whole ACBL folder through the solver (about 4 minutes of a quiet 2-core machine,
+# most of the default suite's budget); CI runs it by name (.ci/run).
+@pytest.mark.slow
 def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, tmp_path):
     """The issue's bar on real data: better correlation and error than the current Elo and
     win rate with paired-bootstrap intervals that exclude zero; 80% intervals that cover
