@@ -25,10 +25,10 @@ import numpy as np
 
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.stages import open_store
-from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.from_boards import bridge_games
 from bridgerank.ratings.gamematrix.game_study import GameFindings, game_study
 from bridgerank.ratings.gamematrix.matrix import holdout_mask
+from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 from bridgerank.ratings.gamematrix.neural import NeuralOptions
 from bridgerank.ratings.stage import load_inputs
 

@@ -28,9 +28,9 @@ import time
 
 import numpy as np
 
-from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.game_study import GameFindings, synthetic_study
 from bridgerank.ratings.gamematrix.matrix import holdout_mask
+from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 from bridgerank.ratings.gamematrix.neural import NeuralOptions, require_torch
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
 

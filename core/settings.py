@@ -107,7 +107,7 @@ def _field_types(cls: type) -> dict[str, Any]:
 
 # Settings a release took away: (table..., key) -> where what it set went. A file still
 # setting one gets this, not a "did you mean" for a name it never misspelt.
-_RETIRED = {
+_RETIRED: dict[tuple[str, ...], str] = {
     ("rate", "cycles", key): "the synthetic games run in benchmarks/bench_gamematrix_synthetic.py"
     ", not in the rate stage; delete the line"
     for key in ("synthetic_players", "synthetic_discs", "synthetic_seeds")

@@ -15,7 +15,14 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.bridge.auction import Contract, parse_contract
+from bridgerank.bridge.cards import SEAT_INDEX
 from bridgerank.bridge.scoring import imps, north_south_score
+
+
+def deal_key(board: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """One deal at one event: its boards are the tables that played it (a board number alone
+    repeats across an event's sessions, a deal alone across events)."""
+    return (board["event"], board["board_no"], board["deal_hash"])
 
 
 def ns_score(board: Mapping[str, Any]) -> int | None:
@@ -25,7 +32,7 @@ def ns_score(board: Mapping[str, Any]) -> int | None:
         return 0
     if not isinstance(contract, Contract) or board["result"] is None or not board["declarer"]:
         return None
-    declarer = "NESW".index(board["declarer"])
+    declarer = SEAT_INDEX[board["declarer"]]
     if board["ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable"] is None:
         return None
     return north_south_score(
@@ -102,7 +109,7 @@ def team_games(
     for board in boards:
         room = (board["room"] or "").strip().lower()
         if room in ("open", "closed"):
-            rooms[(board["event"], board["board_no"], board["deal_hash"])][room].append(board)
+            rooms[deal_key(board)][room].append(board)
     games = []
     for both in rooms.values():
         for open_room, closed in _room_pairs(both["open"], both["closed"]):
@@ -178,7 +185,7 @@ def pair_rankings(
     ``min_tables`` tables or more of one event, by their score, in date order."""
     groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
     for board in boards:
-        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+        groups[deal_key(board)].append(board)
     rankings = []
     for tables in groups.values():
         all_scored = [(board, ns_score(board)) for board in tables]
@@ -211,7 +218,7 @@ def single_table_games(
     score against the double dummy par (``par_of(board)``, None when unknown)."""
     groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
     for board in boards:
-        groups[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+        groups[deal_key(board)].append(board)
     games = []
     for tables in groups.values():
         if len(tables) != 1:

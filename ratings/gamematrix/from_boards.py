@@ -10,7 +10,7 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from bridgerank.core.sections import CycleSettings
 from bridgerank.core.stage import Progress, no_progress
-from bridgerank.ratings.gamematrix.bridge import BridgeGame, pair_game, team_game_matrices
+from bridgerank.ratings.gamematrix.bridge_games import BridgeGame, pair_game, team_game_matrices
 from bridgerank.ratings.gamematrix.game_study import GameFindings, game_study
 from bridgerank.ratings.gamematrix.neural import NeuralOptions, require_torch
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from bridgerank.ratings.gamematrix import melo
-from bridgerank.ratings.gamematrix.bridge import BridgeGame
+from bridgerank.ratings.gamematrix.bridge_games import BridgeGame
 from bridgerank.ratings.gamematrix.discs import decompose
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.gamematrix.methods import NEURAL, method_fitters

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, sign_accuracy
+from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 
 #: beta = 0 means plain Elo.
 BETAS = (0.0, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)

@@ -17,8 +17,8 @@ import numpy as np
 from scipy.special import expit
 
 from bridgerank.ratings.gamematrix.discs import decompose
-from bridgerank.ratings.gamematrix.elo import components_of
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
+from bridgerank.ratings.gamematrix.matrix_elo import components_of
 
 
 def omega_product(c: np.ndarray) -> np.ndarray:

@@ -17,9 +17,9 @@ import numpy as np
 from scipy.special import expit
 
 from bridgerank.ratings.gamematrix import disc_fit, discs, melo
-from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.hyperbolic import search_beta
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, log_loss, sign_accuracy
+from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 from bridgerank.ratings.gamematrix.neural import NeuralOptions, fit_neural
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit
 
-from bridgerank.ratings.gamematrix.elo import game_elo
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
+from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 from bridgerank.ratings.gamematrix.structure import transitive_share
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import create_engine
 
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main
-from bridgerank.ratings.gamematrix.bridge import pair_game, team_game_matrices
+from bridgerank.ratings.gamematrix.bridge_games import pair_game, team_game_matrices
 from bridgerank.ratings.gamematrix.from_boards import bridge_games
 from bridgerank.ratings.gamematrix.game_study import game_study, synthetic_study
 from bridgerank.ratings.gamematrix.matrix import GameMatrix

@@ -10,7 +10,6 @@ from scipy.special import expit, logit
 from bridgerank.core.errors import InvalidGame, NoEstimate
 from bridgerank.ratings.gamematrix import disc_fit, melo
 from bridgerank.ratings.gamematrix.discs import decompose, disc_is_transitive
-from bridgerank.ratings.gamematrix.elo import ELO_POINTS, game_elo
 from bridgerank.ratings.gamematrix.hyperbolic import (
     asymptotic_threshold,
     exact_threshold,
@@ -23,6 +22,7 @@ from bridgerank.ratings.gamematrix.hyperbolic import (
     sufficient_beta_holds,
 )
 from bridgerank.ratings.gamematrix.matrix import GameMatrix, holdout_mask, sign_accuracy
+from bridgerank.ratings.gamematrix.matrix_elo import ELO_POINTS, game_elo
 from bridgerank.ratings.gamematrix.structure import classify, has_hamiltonian_cycle
 
 

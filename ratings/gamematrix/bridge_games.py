@@ -23,7 +23,7 @@ import numpy as np
 from bridgerank.bridge.scoring import imps
 from bridgerank.cleaning.match.names import is_robot
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
-from bridgerank.ratings.games import ns_score, team_games
+from bridgerank.ratings.games import deal_key, ns_score, team_games
 
 SEATS = ("north", "south", "east", "west")
 # Marks a team name among the players of :func:`_team_of`'s union-find.
@@ -47,7 +47,7 @@ def _fields(
     (their own side's score, so higher is better)."""
     deals: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
     for board in boards:
-        deals[(board["event"], board["board_no"], board["deal_hash"])].append(board)
+        deals[deal_key(board)].append(board)
     fields = []
     for tables in deals.values():
         if len(tables) < 2:
