@@ -223,7 +223,7 @@ def test_the_usage_block_runs_as_shown(tmp_path, test_data):
     sessions = test_data / "acbl"
     quick = tmp_path / "quick.toml"  # the rate stage's side studies are tested elsewhere
     quick.write_text(
-        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nsynthetic_discs = []\nseeds = 2\n"
+        "[rate]\nbootstrap_resamples = 0\n[rate.cycles]\nseeds = 2\n"
         "[regress]\nbootstrap_resamples = 5\n"
     )
     placeholders = {
