@@ -4,8 +4,10 @@ libraries that load without the pipeline."""
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
+import tomllib
 
 import bridgerank
 import bridgerank.bridge
@@ -170,3 +172,17 @@ def test_the_version_is_the_distribution_s():
     from importlib.metadata import version
 
     assert bridgerank.__version__ == version("bridgerank")
+
+
+def test_every_package_folder_is_in_the_wheel():
+    # setuptools packages only what pyproject lists: a new subpackage left out installs
+    # nowhere but here, and the wheel's quick start fails on its import
+    root = Path(__file__).parents[1]
+    setup = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed, folders = set(setup["packages"]), setup["package-dir"]
+    found = set()
+    for package, folder in folders.items():
+        for init in (root / folder).rglob("__init__.py"):
+            relative = init.parent.relative_to(root / folder)
+            found.add(".".join((package, *relative.parts)))
+    assert found - listed == set(), "add these to [tool.setuptools] packages"
