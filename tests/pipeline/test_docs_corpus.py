@@ -1,0 +1,390 @@
+"""The figures README.md and docs/ give next to the commands they show on the whole PBN/LIN
+corpus and on the Valet travellers, from running those commands as shown (tests/pipeline/
+test_cli_docs.py's ``RUN_BY`` maps each command here).
+
+Slow: the corpus takes about an hour of the double dummy solver on two cores, the Valet
+archive hours. One corpus database serves every corpus test: the ``--to rate`` run, then the
+``--out out/corpus`` form carries it on to the report, then the plain form finds every stage
+up to date. One Valet database serves both Valet tests: ``--to match`` then ``bridgerank
+rate``, then ``--to rate`` carries it on through dds. Counts are asserted exactly, measured
+statistics to the precision the page prints them; timings are not asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from bridgerank.pipeline.cli import main
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).parents[2]
+
+CORPUS = "bridgerank run ../shared/data/pbn ../shared/data/lin"
+CORPUS_TO_RATE = "bridgerank run ../shared/data/pbn ../shared/data/lin --to rate"
+CORPUS_OUT = "bridgerank run ../shared/data/pbn ../shared/data/lin --out out/corpus"
+VALET_TO_RATE = "bridgerank run ../shared/data/travellers/valet --to rate"
+VALET_TO_MATCH = "bridgerank run ../shared/data/travellers/valet --to match"
+
+STAGES = ("ingest", "clean", "match", "dds", "rate", "regress", "report")
+
+
+def _page(name: str) -> str:
+    return " ".join((ROOT / name).read_text().split())
+
+
+def _shown(command: str, *pages: str) -> None:
+    """The command is still on those pages (a code span may wrap)."""
+    for page in pages:
+        assert f"`{command}`" in _page(page), f"{page} no longer shows {command}"
+
+
+def _invoke(command: str, shared: Path, out: Path | None = None) -> str:
+    """The command as shown, its ``../shared/data`` the shared data, ``--out out`` when it
+    names none; its output with the wrapped lines joined."""
+    words = [word.replace("../shared/data", str(shared)) for word in shlex.split(command)[1:]]
+    if "--out" not in words:
+        assert out is not None
+        words += ["--out", str(out)]
+    result = CliRunner().invoke(main, words)
+    assert result.exit_code == 0, f"{command}\n{result.output}"
+    return " ".join(result.output.split())
+
+
+def _close(value: float | None, shown: str) -> None:
+    """``value`` prints as ``shown``: within half a unit of its last digit."""
+    assert value is not None, f"no value where the page shows {shown}"
+    decimals = len(shown.partition(".")[2])
+    assert abs(value - float(shown)) <= 0.5 * 10**-decimals + 1e-12, (value, shown)
+
+
+def _query(folder: Path, sql: str) -> list[tuple[Any, ...]]:
+    with closing(sqlite3.connect(folder / "bridgerank.db")) as db:
+        return db.execute(sql).fetchall()
+
+
+def _by_method(folder: Path, table: str, columns: str, where: str = "") -> dict[str, tuple]:
+    rows = _query(folder, f"select method, {columns} from {table} {where}")
+    return {method: tuple(rest) for method, *rest in rows}
+
+
+def _last_summary(folder: Path, stage: str) -> dict[str, Any]:
+    (summary,) = _query(
+        folder, f"select summary from stage_runs where stage = '{stage}' order by id desc limit 1"
+    )[0]
+    return json.loads(summary)
+
+
+@dataclass
+class Corpus:
+    """The corpus database's folder and the output of each command run on it."""
+
+    folder: Path
+    outputs: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def corpus(shared_data: Callable[..., Path], tmp_path_factory) -> Corpus:
+    """The whole corpus to rate, then carried on to the report by the ``--out out/corpus``
+    form, run from the folder holding ``out/``."""
+    shared = shared_data()
+    base = tmp_path_factory.mktemp("corpus")
+    folder = base / "out" / "corpus"
+    outputs = {CORPUS_TO_RATE: _invoke(CORPUS_TO_RATE, shared, folder)}
+    here = Path.cwd()
+    os.chdir(base)
+    try:
+        outputs[CORPUS_OUT] = _invoke(CORPUS_OUT, shared)
+    finally:
+        os.chdir(here)
+    return Corpus(folder, outputs)
+
+
+def test_the_corpus_to_rate_as_shown(corpus):
+    """README.md's and docs/ratings.md's team matches held out, docs/who-beats-whom.md's Euro
+    '97 row."""
+    _shown(CORPUS_TO_RATE, "README.md", "docs/ratings.md", "docs/who-beats-whom.md")
+    output = corpus.outputs[CORPUS_TO_RATE]
+    assert "rate: " in output and "report:" not in output
+    # 7,752 team boards, 1,052 players; 91 held-out matches of 3,282 boards
+    matches = _last_summary(corpus.folder, "rate")["matches"]
+    assert (matches["team_boards"], matches["players"]) == (7752, 1052)
+    scores = _by_method(
+        corpus.folder, "match_validation", "pearson, rmse, coverage_80, matches, boards"
+    )
+    assert {row[3:] for row in scores.values()} == {(91, 3282)}
+    pearson, rmse, coverage, _, _ = scores["headline"]
+    _close(pearson, "0.09")
+    _close(rmse, "46.4")
+    _close(100 * coverage, "85")
+    _close(scores["hbt"][0], "0.15")
+    _close(scores["hbt"][1], "64.0")
+    _close(scores["wbf_points"][0], "0.46")
+    _close(scores["wbf_points"][1], "41.8")
+    _close(scores["coin"][1], "45.4")
+    _close(scores["headline_wbf"][0], "0.23")  # WBF masterpoints as the prior centre
+    assert "held-out team matches (91, walk-forward)" in output
+    # who beats whom: Euro Team Champs '97, 27 teams, hybrid, 34% transitive, noise 36-62%
+    euro = re.search(
+        r"who beats whom, ([^()]*97[^()]*) \(27\): hybrid, 34% transitive "
+        r"\(a transitive game on these boards: 36-62%\)",
+        output,
+    )
+    assert euro, output
+
+
+def test_the_corpus_out_corpus_as_shown(corpus):
+    """docs/performance.md's name matching is measured on ``out/corpus/bridgerank.db`` after
+    this command (2,659 raw names against 724 WBF names); the run carries the database of the
+    ``--to rate`` run on through regress and the report."""
+    _shown(CORPUS_OUT, "docs/performance.md")
+    output = corpus.outputs[CORPUS_OUT]
+    for stage in ("ingest", "clean", "match", "dds", "rate"):
+        assert f"{stage}: up to date, nothing to do" in output
+    assert "regress: " in output and "report: " in output
+    assert (corpus.folder / "report" / "index.html").is_file()
+    match = _last_summary(corpus.folder, "match")
+    assert match["raw_names"] == 2659
+    first = corpus.outputs[CORPUS_TO_RATE]
+    assert "match: 741 of 2,659 raw names matched to the 724 WBF players" in first
+    assert _query(corpus.folder, "select count(*) from wbf_players") == [(724,)]
+
+
+def test_the_whole_corpus_as_shown(corpus, shared_data):
+    """The plain form's figures: docs/performance.md's boards and deals, docs/ratings.md's
+    games and held-out log-losses, docs/stages.md's regression; and run again on the same
+    database, every stage is up to date."""
+    _shown(CORPUS, "docs/performance.md", "docs/stages.md", "docs/ratings.md")
+    folder = corpus.folder
+    rerun = _invoke(CORPUS, shared_data(), folder)
+    for stage in STAGES:
+        assert f"{stage}: up to date, nothing to do" in rerun, rerun
+    # docs/performance.md: 41,679 boards, 15,328 distinct deals
+    assert _query(folder, "select count(*) from boards") == [(41679,)]
+    assert _last_summary(folder, "dds")["boards"] == 41679
+    # the distinct deals the stage solved a double dummy table for (one table per deal)
+    assert _query(folder, "select count(*) from dd_tables") == [(15328,)]
+    # docs/ratings.md: 8,882 team boards, 4,951 single-table boards against par, 7,430 pair
+    # rankings, 2,211 players
+    assert _query(
+        folder, "select team_games, single_table_games, pair_rankings, players from rate_inputs"
+    ) == [(8882, 4951, 7430, 2211)]
+    boards = _by_method(
+        folder,
+        "rating_validation",
+        "log_loss, accuracy, test_games",
+        "where task = 'boards (team and single-table)'",
+    )
+    assert {row[2] for row in boards.values()} == {2767}
+    for method, loss, right in [
+        ("hbt", "0.724", "0.51"),
+        ("gbt", "0.695", "0.54"),
+        ("bt", "0.691", "0.55"),
+        ("win_rate", "0.699", "0.53"),
+        ("wbf_points", "0.690", "0.55"),
+    ]:
+        _close(boards[method][0], loss)
+        _close(boards[method][1], right)
+    rankings = _by_method(
+        folder,
+        "rating_validation",
+        "log_loss, accuracy, test_games",
+        "where task = 'pair rankings'",
+    )
+    assert {row[2] for row in rankings.values()} == {11094}
+    for method, loss in [("elo", "0.6928"), ("dlo", "0.6928"), ("win_rate", "0.6930")]:
+        _close(rankings[method][0], loss)
+        _close(rankings[method][1], "0.51")
+    # docs/stages.md: WBF points for 395 of the 2,295 rated players, 60 above the thresholds
+    regress = _last_summary(folder, "regress")
+    assert (regress["players_with_points"], regress["players_with_rates"]) == (395, 2295)
+    assert regress["datasets"]["pp, weighted"] == 60
+    # placing points on four weighted auction rates, all negative: adjusted R2 0.223,
+    # cross-validated 0.140 on 60 players
+    ((model, response, variables, adj_r2, cv_r2, coefficients),) = _query(
+        folder,
+        "select model, response, variables, adj_r2, cv_r2, coefficients from chosen_model",
+    )
+    assert response == "pp" and "weighted" in model and "unweighted" not in model, model
+    names = variables.split(", ")
+    assert len(names) == 4 and all("auction" in name or "bid" in name for name in names)
+    fitted = json.loads(coefficients)
+    assert all(fitted[name] < 0 for name in names), fitted
+    _close(adj_r2, "0.223")
+    _close(cv_r2, "0.140")
+    assert _query(
+        folder, "select n, weighting from regression_models where chosen = 1 and response = 'pp'"
+    ) == [(60, "weighted")]
+    # Breusch-Pagan p = 0.44, Shapiro-Wilk p = 0.0001
+    diagnostics = dict(_query(folder, "select name, p_value from regression_diagnostics"))
+    bp = next(p for name, p in diagnostics.items() if "Breusch" in name)
+    sw = next(p for name, p in diagnostics.items() if "Shapiro" in name)
+    _close(bp, "0.44")
+    _close(sw, "0.0001")
+    # the sweep: best adjusted R2 0.25 with 24 players at twice the thresholds, 0.06 with all
+    # 359 players with points at none
+    sweep = {
+        factor: (players, best)
+        for factor, players, best in _query(
+            folder,
+            "select factor, players, best_adj_r2 from regression_sweep"
+            " where response = 'pp' and weighting = 'weighted'",
+        )
+    }
+    assert sweep[2.0][0] == 24
+    _close(sweep[2.0][1], "0.25")
+    assert sweep[0.0][0] == 359
+    _close(sweep[0.0][1], "0.06")
+
+
+@dataclass
+class Valet:
+    """The Valet database's folder, the outputs of ``--to match`` and of ``bridgerank rate``
+    after it, and that rate run's held-out pair orders (before ``--to rate`` reruns rate)."""
+
+    folder: Path
+    matched: str
+    rated: str
+    rankings: dict[str, tuple]
+
+
+@pytest.fixture(scope="module")
+def valet(shared_data: Callable[..., Path], tmp_path_factory) -> Valet:
+    folder = tmp_path_factory.mktemp("valet")
+    matched = _invoke(VALET_TO_MATCH, shared_data(), folder)
+    result = CliRunner().invoke(main, ["rate", "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    rankings = _by_method(
+        folder,
+        "rating_validation",
+        "log_loss, accuracy, test_games",
+        "where task = 'pair rankings'",
+    )
+    return Valet(folder, matched, " ".join(result.output.split()), rankings)
+
+
+def test_the_valet_travellers_to_match_then_rate_as_shown(valet):
+    """docs/ratings.md: 930,012 records read, 309,709 boards kept, 14,460 pair rankings rate
+    1,555 players; the Elo methods predict 753,226 held-out pairwise orders with log-loss
+    0.6908 (win rate 0.6913) and accuracy 0.52; the skill-o-meter reads K* = 2.3, spread 16.0
+    over 1,552 regular players, p = 0.08."""
+    _shown(VALET_TO_MATCH, "docs/ratings.md")
+    assert "ingest: 930,012 records from " in valet.matched
+    assert "309,709 boards kept" in valet.matched
+    assert re.search(r"rate: 1,555 players rated in .* 14,460 pair rankings", valet.rated)
+    rankings = valet.rankings
+    assert {row[2] for row in rankings.values()} == {753226}
+    for method in ("elo", "dlo"):
+        _close(rankings[method][0], "0.6908")
+        _close(rankings[method][1], "0.52")
+    _close(rankings["win_rate"][0], "0.6913")
+    skill = re.search(
+        r"skill-o-meter: K\* ([\d.]+), rating spread ([\d.]+) over 1,552 regular players: "
+        r"like a game decided by skill (\d+)% of the time",
+        valet.rated,
+    )
+    assert skill, valet.rated
+    _close(float(skill[1]), "2.3")
+    _close(float(skill[2]), "16.0")
+    assert skill[3] == "8"
+
+
+def test_the_valet_travellers_to_rate_as_shown(valet, shared_data):
+    """README.md's and docs/ratings.md's held-out Valet rounds: 309,693 tables, 1,555
+    players, 8 test years, 242 test rounds, 14,535 held-out pair-rounds, each method's
+    scores and the headline's gains over it, and the ceiling sqrt(ICC) = 0.331."""
+    _shown(VALET_TO_RATE, "README.md", "docs/ratings.md")
+    output = _invoke(VALET_TO_RATE, shared_data(), valet.folder)
+    for stage in ("ingest", "clean", "match"):
+        assert f"{stage}: up to date, nothing to do" in output
+    assert "dds: " in output and "rate: " in output
+    assert _query(valet.folder, "select tables, players from headline_fit") == [(309693, 1555)]
+    rows = _by_method(
+        valet.folder,
+        "session_validation",
+        "pearson, spearman, rmse, coverage_80, pearson_gain, pearson_gain_low,"
+        " pearson_gain_high, rmse_gain, rmse_gain_low, rmse_gain_high,"
+        " pair_sessions, sessions, periods",
+    )
+    assert {row[10:] for row in rows.values()} == {(14535, 242, 8)}
+    # method: Pearson, Spearman, RMSE, 80% cover (%), Pearson gain [95%], RMSE gain [95%]
+    table = {
+        "headline": ("0.303", "0.288", "7.26", "80.7", None, None),
+        "headline_plain": (
+            *("0.290", "0.283", "7.29", "80.8"),
+            ("0.012", "0.005", "0.019"),
+            ("0.03", "0.01", "0.04"),
+        ),
+        "headline_dd": (
+            *("0.301", "0.288", "7.27", "80.6"),
+            ("0.002", "-0.004", "0.006"),
+            ("0.00", "-0.01", "0.01"),
+        ),
+        "headline_wbf": (
+            *("0.323", "0.313", "7.21", "80.5"),
+            ("-0.021", "-0.029", "-0.012"),
+            ("-0.05", "-0.07", "-0.03"),
+        ),
+        "elo": (
+            *("0.199", "0.196", "7.47", None),
+            ("0.103", "0.092", "0.115"),
+            ("0.21", "0.18", "0.24"),
+        ),
+        "dlo": (
+            *("0.199", "0.196", "7.47", None),
+            ("0.103", "0.092", "0.115"),
+            ("0.21", "0.18", "0.24"),
+        ),
+        "elo_opponents": (
+            *("0.283", "0.273", "7.32", None),
+            ("0.019", "0.009", "0.031"),
+            ("0.06", "0.03", "0.09"),
+        ),
+        "dlo_opponents": (
+            *("0.283", "0.273", "7.32", None),
+            ("0.019", "0.009", "0.031"),
+            ("0.06", "0.03", "0.09"),
+        ),
+        "wbf_points": (
+            *("0.186", "0.166", "7.49", "79.3"),
+            ("0.116", "0.100", "0.134"),
+            ("0.22", "0.18", "0.27"),
+        ),
+        "win_rate": (
+            *("0.195", "0.187", "7.49", None),
+            ("0.108", "0.094", "0.122"),
+            ("0.22", "0.19", "0.26"),
+        ),
+        "shrunk_mean": (
+            *("0.194", "0.188", "7.49", None),
+            ("0.109", "0.096", "0.122"),
+            ("0.22", "0.19", "0.26"),
+        ),
+    }
+    for method, (pearson, spearman, rmse, covers, pearson_gain, rmse_gain) in table.items():
+        row = rows[method]
+        _close(row[0], pearson)
+        _close(row[1], spearman)
+        _close(row[2], rmse)
+        if covers is not None:
+            _close(100 * row[3], covers)
+        for values, shown in ((row[4:7], pearson_gain), (row[7:10], rmse_gain)):
+            if shown is not None:
+                for value, printed in zip(values, shown):
+                    _close(value, printed)
+    _close(rows["coin"][2], "7.62")  # README.md's coin row
+    ceiling = dict(_query(valet.folder, "select measure, value from validation_ceiling"))
+    _close(ceiling["correlation_ceiling"], "0.331")
+    _close(100 * rows["headline"][0] / ceiling["correlation_ceiling"], "91")
