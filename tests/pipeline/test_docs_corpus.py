@@ -134,7 +134,7 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(scores["wbf_points"][0], "0.46")
     _close(scores["wbf_points"][1], "41.8")
     _close(scores["coin"][1], "45.4")
-    _close(scores["headline_wbf"][0], "0.23")  # WBF masterpoints as the prior centre
+    _close(scores["headline_wbf"][0], "0.225")  # WBF masterpoints as the prior centre
     assert "held-out team matches (91, walk-forward)" in output
     # who beats whom: Euro Team Champs '97, 27 teams, hybrid, 34% transitive, noise 36-62%
     euro = re.search(
@@ -171,29 +171,29 @@ def test_the_whole_corpus_as_shown(corpus, shared_data):
     rerun = _invoke(CORPUS, shared_data(), folder)
     for stage in STAGES:
         assert f"{stage}: up to date, nothing to do" in rerun, rerun
-    # docs/performance.md: 41,679 boards, 15,328 distinct deals
+    # docs/performance.md: 41,679 boards, 15,351 distinct deals needing a table
     assert _query(folder, "select count(*) from boards") == [(41679,)]
     assert _last_summary(folder, "dds")["boards"] == 41679
     # the distinct deals the stage solved a double dummy table for (one table per deal)
-    assert _query(folder, "select count(*) from dd_tables") == [(15328,)]
-    # docs/ratings.md: 8,882 team boards, 4,951 single-table boards against par, 7,430 pair
+    assert _query(folder, "select count(*) from dd_tables") == [(15351,)]
+    # docs/ratings.md: 7,752 team boards, 4,956 single-table boards against par, 7,430 pair
     # rankings, 2,211 players
     assert _query(
         folder, "select team_games, single_table_games, pair_rankings, players from rate_inputs"
-    ) == [(8882, 4951, 7430, 2211)]
+    ) == [(7752, 4956, 7430, 2211)]
     boards = _by_method(
         folder,
         "rating_validation",
         "log_loss, accuracy, test_games",
         "where task = 'boards (team and single-table)'",
     )
-    assert {row[2] for row in boards.values()} == {2767}
+    assert {row[2] for row in boards.values()} == {2542}
     for method, loss, right in [
-        ("hbt", "0.724", "0.51"),
-        ("gbt", "0.695", "0.54"),
-        ("bt", "0.691", "0.55"),
-        ("win_rate", "0.699", "0.53"),
-        ("wbf_points", "0.690", "0.55"),
+        ("hbt", "0.715", "0.53"),
+        ("gbt", "0.696", "0.52"),
+        ("bt", "0.692", "0.54"),
+        ("win_rate", "0.701", "0.52"),
+        ("wbf_points", "0.690", "0.54"),
     ]:
         _close(boards[method][0], loss)
         _close(boards[method][1], right)
