@@ -274,6 +274,7 @@ def run(context: StageContext) -> DdsSummary:
         section.chunk_boards,
         _threads(context.jobs, section.dds_threads),
         os.getpid() if local else None,
+        workers=context.jobs,
     )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:

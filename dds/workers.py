@@ -145,15 +145,26 @@ def plan_chunks(
     max_boards: int,
     threads: int = 0,
     parent: int | None = None,
+    workers: int = 1,
 ) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
     A chunk holds at most ``max_new_deals`` deals to solve (DDS's table batch) and, as far as
-    whole deals allow, ``max_boards`` boards.
+    whole deals allow, ``max_boards`` boards. With several ``workers``, a set too small to give
+    each of them a chunk is cut finer, so that none idles (40 deals were one chunk, and one
+    worker, whatever ``--jobs`` said).
     """
     by_deal: dict[str, list[dict[str, Any]]] = {}
     for board in boards:
         by_deal.setdefault(board["deal_hash"], []).append(board)
+    if workers > 1:
+        to_solve = sum(
+            1
+            for deal_hash, group in by_deal.items()
+            if deal_hash not in known and any(needs_table(board) for board in group)
+        )
+        max_new_deals = min(max_new_deals, max(1, -(-to_solve // workers)))
+        max_boards = min(max_boards, max(1, -(-len(boards) // workers)))
     chunks: list[Chunk] = []
     current = Chunk(0, [], {}, {}, threads, parent)
     for deal_hash in sorted(by_deal):
