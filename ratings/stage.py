@@ -20,7 +20,7 @@ ledger's history); what another command reads of it is in tables: the headline's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from sqlalchemy import Connection, select
 
@@ -28,12 +28,10 @@ from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.core.summary import from_plain
 from bridgerank.dds.tables import TableEvidence
 from bridgerank.ratings.registry import registered_code
 from bridgerank.ratings.summaries import (
     HeadlineSummary,
-    MatchSummary,
     RateSummary,
     ResultsSummary,
 )
@@ -57,7 +55,6 @@ from bridgerank.ratings.tables import (
 if TYPE_CHECKING:
     from bridgerank.ratings.dd_prior import BoardEvidence
 
-T = TypeVar("T")
 
 BOARD_COLUMNS = (
     "id",
@@ -131,15 +128,6 @@ def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
     return boards, names, points
 
 
-def _typed(kind: type[T], value: T | Mapping[str, Any]) -> T:
-    """A study's summary as its type, from the dict of a study not yet typed (an empty dict
-    there meant "none": the field's default)."""
-    if isinstance(value, kind):
-        return value
-    plain = cast("Mapping[str, Any]", value)
-    return from_plain(kind, {key: item for key, item in plain.items() if item != {}})
-
-
 def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
     """The ``headline_fit`` row: what the headline was fitted on, its penalty and variances."""
     return [
@@ -209,9 +197,9 @@ def run(context: StageContext) -> RateSummary:
     )
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     summary = RateSummary(
-        results=_typed(ResultsSummary, results.summary),
-        headline=_typed(HeadlineSummary, headline.summary),
-        matches=_typed(MatchSummary, matches),
+        results=results.summary,
+        headline=headline.summary,
+        matches=matches,
         cycles=cycles.summary(),
     )
     with context.engine.begin() as conn:
