@@ -32,6 +32,7 @@ else:  # pragma: no cover
     from typing_extensions import dataclass_transform
 
 __all__ = [
+    "RESULTS",
     "RULE",
     "Allowed",
     "CleanSettings",
@@ -46,6 +47,7 @@ __all__ = [
     "Settings",
     "StoreSettings",
     "allowed",
+    "result_settings",
     "rule_of",
     "section",
     "shown",
@@ -53,6 +55,7 @@ __all__ = [
 
 # The key of a field's rule in its dataclass metadata.
 RULE = "bridgerank.allowed"
+RESULTS = "bridgerank.changes_results"
 
 _Section = TypeVar("_Section")
 
@@ -198,9 +201,14 @@ def allowed(
     min_items: int = 0,
     max_items: int | None = None,
     distinct: bool = False,
+    changes_results: bool = True,
 ) -> Any:
     """A settings field (no default) that allows only the values described (see
     :class:`Allowed`); ``allowed()`` alone, for a boolean, allows both.
+
+    ``changes_results=False`` marks a setting that says where or how, never what (the double
+    dummy store's location): it stays out of the stage's fingerprint (:func:`result_settings`),
+    so changing it reruns nothing.
 
     Returns
     -------
@@ -225,7 +233,20 @@ def allowed(
     for bound in (at_least, above, at_most, below):
         if bound is not None and math.isnan(bound):
             raise ValueError("a bound of a setting cannot be NaN")
-    return dataclasses.field(metadata={RULE: rule})
+    return dataclasses.field(metadata={RULE: rule, RESULTS: changes_results})
+
+
+def result_settings(values: object) -> dict[str, Any]:
+    """A section's settings that can change a stage's results: what its fingerprint hashes."""
+    assert dataclasses.is_dataclass(values) and not isinstance(values, type)
+    chosen: dict[str, Any] = {}
+    for field in dataclasses.fields(values):
+        if not field.metadata.get(RESULTS, True):
+            continue
+        value = getattr(values, field.name)
+        nested = dataclasses.is_dataclass(value) and not isinstance(value, type)
+        chosen[field.name] = result_settings(value) if nested else value
+    return chosen
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(allowed,))
@@ -325,6 +346,7 @@ class DdsSettings:
     chunk_boards: int = allowed(at_least=1, at_most=10_000)
     dds_threads: int = allowed(at_least=0, at_most=256)
     retries: int = allowed(at_least=0, at_most=10)
+    store: str = allowed(trimmed=True, changes_results=False)
 
 
 @section

@@ -9,8 +9,8 @@ each setting allows (:func:`~bridgerank.core.sections.allowed`): a value out of 
 one error naming the layer it came from, the key, the value and what is allowed.
 
 The layers, lowest first: ``defaults.toml``; the user's file (``--config``); the environment
-variables ``BRIDGERANK_DB`` and ``BRIDGERANK_OUT`` (``store.db``, ``store.out``); the
-command-line flags.
+variables ``BRIDGERANK_DB``, ``BRIDGERANK_OUT`` and ``BRIDGERANK_DD_STORE`` (``store.db``,
+``store.out``, ``dds.store``); the command-line flags.
 """
 
 from __future__ import annotations
@@ -51,7 +51,11 @@ EMBEDDED = "embedded:"
 
 # Environment variable -> (section, key). Above the user's file, below the flags: a shell
 # or a CI job can point every command at one database without a settings file.
-ENVIRONMENT = {"BRIDGERANK_DB": ("store", "db"), "BRIDGERANK_OUT": ("store", "out")}
+ENVIRONMENT = {
+    "BRIDGERANK_DB": ("store", "db"),
+    "BRIDGERANK_OUT": ("store", "out"),
+    "BRIDGERANK_DD_STORE": ("dds", "store"),
+}
 
 __all__ = [
     "EMBEDDED",

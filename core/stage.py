@@ -11,7 +11,6 @@ The registry and the runner live above every stage, in :mod:`bridgerank.pipeline
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import time
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from typing import (
 
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import StageNotReady
-from bridgerank.core.sections import Settings
+from bridgerank.core.sections import Settings, result_settings
 from bridgerank.core.summary import StageSummary
 
 if TYPE_CHECKING:  # SQLAlchemy loads with the store, not with the stage type: a fast --help
@@ -194,7 +193,7 @@ def _fingerprint_inputs(
         raise StageNotReady(stage.name, missing[0])
     inputs.update(optional)
     settings = {
-        section: dataclasses.asdict(getattr(context.settings, section))
+        section: result_settings(getattr(context.settings, section))
         for section in stage.settings_sections
     }
     extra = stage.extra_input(context) if stage.extra_input else None

@@ -251,6 +251,32 @@ def store_errors(url: str) -> Iterator[None]:
         raise StoreError(message, hint) from problem
 
 
+def insert_missing(conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert the ``rows`` whose primary key ``table`` does not hold yet; leave the others.
+
+    For values that never change once computed (a double dummy table): whoever wrote a key
+    first wrote the same value, so several writers at once need no coordination beyond the
+    database's own. SQLite and PostgreSQL skip a clash in the statement (``ON CONFLICT DO
+    NOTHING``); another dialect inserts row by row and ignores the integrity errors.
+    """
+    if not rows:
+        return
+    dialect = conn.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        else:
+            from sqlalchemy.dialects.postgresql import insert
+        conn.execute(insert(table).on_conflict_do_nothing(), list(rows))
+        return
+    for row in rows:
+        try:
+            with conn.begin_nested():
+                conn.execute(table.insert(), [dict(row)])
+        except exc.IntegrityError:
+            continue
+
+
 def upsert(conn: Connection, model: type[Base], rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert ``rows`` into ``model``'s table, replacing the rows whose primary key exists.
 

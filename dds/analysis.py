@@ -103,6 +103,7 @@ def analyse_board(
     trace: list[int] | None,
     table_error: str | None = None,
     trace_error: str | None = None,
+    par: int | None = None,
 ) -> BoardResult:
     """Analyse one board.
 
@@ -116,6 +117,8 @@ def analyse_board(
         The play's double dummy trace, when the play is analysed.
     table_error, trace_error : str, optional
         The solver's errors, recorded as the reason when a part could not be analysed.
+    par : int, optional
+        North-South's par score on this board, when the DD store knew it (else DDS is asked).
 
     Returns
     -------
@@ -156,7 +159,7 @@ def analyse_board(
     auction = None
     if has_result(board) and table is not None:
         lead_cost = cards[0].cost_tricks if cards else None
-        result.evidence = table_evidence(board, table, lead_cost)
+        result.evidence = table_evidence(board, table, lead_cost, par)
     if bool(board["auction"]) and bool(board["bidstart"]):
         if table is None:
             problems.append(table_error or "no double dummy table")

@@ -67,6 +67,17 @@ def set_threads(threads: int) -> None:
         _threads_set = threads
 
 
+def solver_version() -> str:
+    """The solver's version, the key under which its results are kept (:mod:`dds.dd_store`).
+
+    endplay bundles its own build of DDS, so endplay's version names the solver; a value
+    solved by another version is never trusted.
+    """
+    from importlib.metadata import version
+
+    return f"endplay {version('endplay')}"
+
+
 class PlayRequest(NamedTuple):
     """A play to trace: deal (PBN), opening leader seat, trump (``N`` for no trump), cards."""
 

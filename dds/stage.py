@@ -26,6 +26,10 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
+from bridgerank.dds.dd_store import DDStore, open_dd_store
+from bridgerank.dds.reuse import StoreReuse
+from bridgerank.dds.shipped import load_shipped
+from bridgerank.dds.solver import solver_version
 from bridgerank.dds.summary import DdsSummary
 from bridgerank.dds.tables import (
     AuctionAnalysis,
@@ -253,10 +257,24 @@ def _connect_dask(address: str, jobs: int) -> Any:
         raise error from None
 
 
+def _open_store(setting: str) -> tuple[DDStore | None, list[str]]:
+    """The DD store the settings name, with the shipped tables read into it; and warnings."""
+    store = open_dd_store(setting, solver_version())
+    if store is None:
+        return None, []
+    warnings = []
+    try:
+        load_shipped(store)
+    except BridgerankError as problem:  # a damaged install: solve, and say so
+        warnings.append(f"the shipped double dummy tables were not read: {problem}")
+    return store, warnings
+
+
 def run(context: StageContext) -> DdsSummary:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings.dds
     code = code_fingerprint(ANALYSIS_MODULE)
+    store, warnings = _open_store(section.store)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
         known = {
@@ -264,6 +282,15 @@ def run(context: StageContext) -> DdsSummary:
             for h, t in conn.execute(select(StoredDDTable.deal_hash, StoredDDTable.tricks))
             if t is not None
         }
+        reuse = StoreReuse(store, todo)
+        reused = reuse.lookup(known)
+        # The database keeps its own copy: its boards never depend on the store being there.
+        upsert(
+            conn,
+            StoredDDTable,
+            [{"deal_hash": h, "tricks": t.hex, "error": None} for h, t in reused.tables.items()],
+        )
+        known.update(reused.tables)
     client = _connect_dask(section.scheduler, context.jobs) if section.backend == "dask" else None
     # Workers on this machine die with this run: loky's, and a local cluster's.
     local = section.backend != "dask" or not section.scheduler
@@ -275,6 +302,8 @@ def run(context: StageContext) -> DdsSummary:
         _threads(context.jobs, section.dds_threads),
         os.getpid() if local else None,
         workers=context.jobs,
+        known_traces=reused.traces,
+        known_pars=reused.pars,
     )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
@@ -292,6 +321,7 @@ def run(context: StageContext) -> DdsSummary:
         """Commit each chunk as it arrives; yield its boards (for the progress bar)."""
         for result in results:
             _commit_chunk(context.engine, result, digests)
+            reuse.keep(result, reused)
             for board in result.boards:
                 counts[board.status] += 1
             counts["tables"] += sum(1 for _, table, _ in result.tables if table)
@@ -306,6 +336,10 @@ def run(context: StageContext) -> DdsSummary:
     finally:
         if client is not None:
             client.close()
+        if store is not None:
+            store.close()
+    if store is not None and store.warning:
+        warnings.append(store.warning)
     with context.engine.begin() as conn:
         stats, rate_rows = aggregate_players(conn)
         failures = dict(
@@ -328,6 +362,11 @@ def run(context: StageContext) -> DdsSummary:
             skipped=int(counts["skipped"]),
             failed=int(counts["failed"]),
             new_tables=int(counts["tables"]),
+            tables_from_store=len(reused.tables),
+            traces_from_store=len(reused.traces),
+            traces_solved=reuse.traces_solved,
+            store=store.location if store is not None else "off",
+            store_warnings=warnings,
             chunks=len(chunks),
             players=len(stats),
             worker_table_seconds=round(counts["table_seconds"], 2),

@@ -27,6 +27,14 @@ class DdsSummary(StageSummary):
         rejected the deal, or the worker died).
     new_tables : int
         Double dummy tables solved by this run (a deal is solved once, for good).
+    tables_from_store, traces_from_store : int
+        Tables and play traces this run took from the DD store instead of solving them.
+    traces_solved : int
+        Play traces this run solved.
+    store : str
+        Where the DD store is (``off``: none, everything solved live).
+    store_warnings : list of str
+        Why the store could not be read or written (the run solved instead).
     chunks : int
         Pieces of work the boards were sent to the workers in.
     players : int
@@ -49,16 +57,36 @@ class DdsSummary(StageSummary):
     worker_table_seconds: float = 0.0
     worker_play_seconds: float = 0.0
     reasons: dict[str, int] = field(default_factory=dict)
+    tables_from_store: int = 0
+    traces_from_store: int = 0
+    traces_solved: int = 0
+    store: str = ""
+    store_warnings: list[str] = field(default_factory=list)
+
+    def solved(self) -> str:
+        """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``."""
+        return (
+            f"tables: {self.tables_from_store:,} from the DD store, {self.new_tables:,} solved; "
+            f"play traces: {self.traces_from_store:,} from it, {self.traces_solved:,} solved"
+        )
 
     def lines(self) -> list[str]:
         """The boards analysed, then one line per reason a board was not."""
         return [
             f"dds: {plural(self.analysed_now, 'board')} analysed in {self.seconds:.1f} s "
             f"({self.skipped:,} skipped, {self.failed:,} failed), {self.already_done:,} done "
-            f"before; {plural(self.new_tables, 'new table')}; {plural(self.players, 'player')}",
+            f"before; {plural(self.players, 'player')}",
+            f"  {self.solved()}" + (f" (store: {visible(self.store)})" if self.store else ""),
             *(f"  board {board}: {visible(str(reason))}" for reason, board in self.reasons.items()),
         ]
 
+    def warnings(self) -> list[str]:
+        """The DD store's trouble, if any (the run went on solving)."""
+        return [f"warning: {visible(text)}" for text in self.store_warnings]
+
     def brief(self) -> str:
-        """``245 boards, 0 failed, 44 players``."""
-        return f"{self.boards:,} boards, {self.failed:,} failed, {self.players:,} players"
+        """``245 boards, 0 failed, 44 players; tables: 30 from the DD store, 0 solved; ...``."""
+        return (
+            f"{self.boards:,} boards, {self.failed:,} failed, {self.players:,} players; "
+            + self.solved()
+        )

@@ -54,7 +54,7 @@ def _par(table: DDTable, dealer: int, ns_vulnerable: bool, ew_vulnerable: bool) 
 
 
 def table_evidence(
-    board: Mapping[str, Any], table: DDTable, lead_cost: int | None
+    board: Mapping[str, Any], table: DDTable, lead_cost: int | None, known_par: int | None = None
 ) -> dict[str, Any] | None:
     """The ``table_evidence`` row of one board, or None when it has no result.
 
@@ -66,12 +66,17 @@ def table_evidence(
         Its deal's double dummy table.
     lead_cost : int or None
         Tricks the opening lead gave away, when the play was analysed.
+    known_par : int, optional
+        North-South's par on this board, when the DD store knew it (else DDS computes it).
     """
     if not has_result(board):
         return None
     vulnerable = (bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"]))
     dealer = dealer_of(board)
-    par = None if dealer is None else _par(table, dealer, *vulnerable)
+    if dealer is None:
+        par = None
+    else:
+        par = known_par if known_par is not None else _par(table, dealer, *vulnerable)
     row: dict[str, Any] = {
         "board_id": board["id"],
         "declarer": "",

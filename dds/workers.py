@@ -25,7 +25,7 @@ from typing import Any, Iterable, Iterator
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.errors import BridgerankError
 from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
-from bridgerank.dds.solver import set_threads, solve_plays, solve_tables
+from bridgerank.dds.solver import PlayRequest, set_threads, solve_plays, solve_tables
 
 # Fault injection for tests: a worker given this board id kills itself, like a DDS segfault.
 CRASH_ENV = "BRIDGERANK_TEST_CRASH_BOARD"
@@ -45,6 +45,9 @@ class Chunk:
     new_deals: dict[str, str]  # deal hash -> PBN deal, tables to solve here
     threads: int = 0
     parent: int | None = None  # pid of the run on this machine that the worker dies with
+    # board id -> its play's trace and its par score, when the DD store knew them
+    known_traces: dict[int, list[int]] = field(default_factory=dict)
+    known_pars: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -54,6 +57,7 @@ class ChunkResult:
     number: int
     tables: list[tuple[str, DDTable | None, str | None]] = field(default_factory=list)
     boards: list[BoardResult] = field(default_factory=list)
+    traces: dict[PlayRequest, list[int]] = field(default_factory=dict)  # solved here
     table_seconds: float = 0.0  # spent in DDS tables, in the worker
     play_seconds: float = 0.0  # spent in DDS play traces
 
@@ -79,16 +83,22 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
             errors[deal_hash] = error or "unsolved"
         else:
             tables[deal_hash] = table
+    traces: dict[int, tuple[list[int] | None, str | None]] = {
+        board_id: (trace, None) for board_id, trace in chunk.known_traces.items()
+    }
     requests = [(board, play_request(board)) for board in chunk.boards]
-    with_play = [(board, request) for board, request in requests if request is not None]
+    to_solve = [
+        (board, request)
+        for board, request in requests
+        if request is not None and board["id"] not in traces
+    ]
     started = time.perf_counter()
-    traces = dict(
-        zip(
-            (board["id"] for board, _ in with_play),
-            solve_plays([request for _, request in with_play]),
-        )
-    )
+    solved_plays = solve_plays([request for _, request in to_solve])
     result.play_seconds = time.perf_counter() - started
+    for (board, request), (trace, trace_error) in zip(to_solve, solved_plays):
+        traces[board["id"]] = (trace, trace_error)
+        if trace is not None:
+            result.traces[request] = trace
     for board in chunk.boards:
         trace, trace_error = traces.get(board["id"], (None, None))
         result.boards.append(
@@ -98,6 +108,7 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
                 trace,
                 table_error=errors.get(board["deal_hash"]),
                 trace_error=trace_error,
+                par=chunk.known_pars.get(board["id"]),
             )
         )
     return result
@@ -146,14 +157,19 @@ def plan_chunks(
     threads: int = 0,
     parent: int | None = None,
     workers: int = 1,
+    known_traces: dict[int, list[int]] | None = None,
+    known_pars: dict[int, int] | None = None,
 ) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
     A chunk holds at most ``max_new_deals`` deals to solve (DDS's table batch) and, as far as
     whole deals allow, ``max_boards`` boards. With several ``workers``, a set too small to give
     each of them a chunk is cut finer, so that none idles (40 deals were one chunk, and one
-    worker, whatever ``--jobs`` said).
+    worker, whatever ``--jobs`` said). ``known_traces`` and ``known_pars`` (board id -> what
+    the DD store knew of it) go with their boards.
     """
+    known_traces = known_traces or {}
+    known_pars = known_pars or {}
     by_deal: dict[str, list[dict[str, Any]]] = {}
     for board in boards:
         by_deal.setdefault(board["deal_hash"], []).append(board)
@@ -177,6 +193,11 @@ def plan_chunks(
             chunks.append(current)
             current = Chunk(len(chunks), [], {}, {}, threads, parent)
         current.boards.extend(group)
+        for board in group:
+            if board["id"] in known_traces:
+                current.known_traces[board["id"]] = known_traces[board["id"]]
+            if board["id"] in known_pars:
+                current.known_pars[board["id"]] = known_pars[board["id"]]
         if new:
             current.new_deals[deal_hash] = group[0]["deal"]
         elif deal_hash in known:

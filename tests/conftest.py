@@ -101,11 +101,21 @@ def pytest_sessionfinish(session):
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(scope="session")
+def session_dd_store(tmp_path_factory) -> Path:
+    """The double dummy store the session's tests share: never the developer's own (a test
+    must not read what a developer solved, nor leave tables in their cache), and one for the
+    whole session, as a machine has one, so a deal is solved once per session."""
+    return tmp_path_factory.mktemp("dd-store") / "dd-store.sqlite"
+
+
 @pytest.fixture(autouse=True)
-def _no_settings_from_the_environment(monkeypatch):
-    """A developer's BRIDGERANK_DB or BRIDGERANK_OUT must not move a test's database."""
+def _no_settings_from_the_environment(monkeypatch, session_dd_store):
+    """A developer's BRIDGERANK_DB or BRIDGERANK_OUT must not move a test's database, nor
+    their BRIDGERANK_DD_STORE decide what a test solves: the session's store is used."""
     for variable in ENVIRONMENT:
         monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("BRIDGERANK_DD_STORE", str(session_dd_store))
 
 
 @pytest.fixture

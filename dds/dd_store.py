@@ -1,0 +1,442 @@
+"""The double dummy store: every deal solved once, ever, on this machine.
+
+A table, a par score or a play trace depends on the deal (and the play) and on the solver,
+nothing else: not on the database, the run or the source file it came from. The store keeps
+them across databases and runs - by default a small SQLite file in the user's cache folder,
+or any SQLAlchemy URL (a team's PostgreSQL) - keyed by the deal's canonical PBN text and the
+solver's version (:func:`bridgerank.dds.solver.solver_version`): a value solved by another
+version is never handed out.
+
+Who writes: the process that runs the dds stage, after each committed chunk; workers (loky's
+or a Dask cluster's) receive what is known and return what they solved, and never open the
+store. Several runs at once are safe: every write inserts only keys not yet present (the
+primary key refuses a duplicate, a value solved twice is the same value), SQLite serialises
+the writers (WAL, a generous busy timeout) and PostgreSQL needs nothing more.
+
+A store that cannot be read (a corrupt file, a server down) or written (a read-only folder)
+never stops a run: the first failure becomes one warning (:attr:`DDStore.warning`) and the
+run goes on solving, keeping what it solves in its own database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    tuple_,
+)
+from sqlalchemy.exc import SQLAlchemyError
+
+from bridgerank.bridge.ddtable import DDTable
+from bridgerank.core.store import insert_missing
+from bridgerank.dds.solver import PlayRequest
+
+__all__ = [
+    "OFF",
+    "DDStore",
+    "ParKey",
+    "StoreCounts",
+    "default_location",
+    "open_dd_store",
+    "trace_from_text",
+    "trace_text",
+]
+
+# The settings' and the environment's word for "no store": solve everything live.
+OFF = "off"
+# The store's own layout; a store written by a newer layout is left alone, with a warning.
+SCHEMA = 1
+# Keys looked up in one statement (SQLite allows 32,766 parameters; traces use 5 a key).
+_LOOKUP_BATCH = 400
+
+_metadata = MetaData()
+_info = Table(
+    "store_info",
+    _metadata,
+    Column("key", String(80), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+_tables = Table(
+    "dd_tables",
+    _metadata,
+    Column("solver", String(40), primary_key=True),
+    Column("deal", String(70), primary_key=True),  # canonical PBN, North first
+    # 20 hex digits: strains S H D C N, each for declarer North East South West
+    Column("tricks", String(20), nullable=False),
+)
+_pars = Table(
+    "dd_pars",
+    _metadata,
+    Column("solver", String(40), primary_key=True),
+    Column("deal", String(70), primary_key=True),
+    Column("dealer", String(1), primary_key=True),  # N E S W
+    Column("vulnerable", String(2), primary_key=True),  # "", NS, EW or NS+EW as "B"
+    Column("par", Integer, nullable=False),  # North-South's par score
+)
+_traces = Table(
+    "dd_traces",
+    _metadata,
+    Column("solver", String(40), primary_key=True),
+    Column("deal", String(70), primary_key=True),
+    Column("trump", String(1), primary_key=True),  # S H D C N
+    Column("leader", String(1), primary_key=True),  # N E S W
+    Column("cards", Text, primary_key=True),  # the cards played, space-separated
+    Column("trace", Text, nullable=False),  # hex digit a value: declarer side's tricks
+)
+
+_SEATS = "NESW"
+
+
+@dataclass(frozen=True)
+class ParKey:
+    """What a par score depends on besides the table: deal, dealer, vulnerability."""
+
+    deal: str
+    dealer: int  # 0 = North
+    ns_vulnerable: bool
+    ew_vulnerable: bool
+
+    @property
+    def vulnerable(self) -> str:
+        """``""``, ``NS``, ``EW`` or ``B`` (both): the store's column."""
+        return {(False, False): "", (True, False): "NS", (False, True): "EW", (True, True): "B"}[
+            (bool(self.ns_vulnerable), bool(self.ew_vulnerable))
+        ]
+
+
+@dataclass
+class StoreCounts:
+    """What a store holds for one solver version."""
+
+    tables: int = 0
+    pars: int = 0
+    traces: int = 0
+
+
+def trace_text(trace: Sequence[int]) -> str:
+    """A play trace as the store keeps it: one hex digit a value (each is 0 to 13)."""
+    return "".join(format(value, "x") for value in trace)
+
+
+def trace_from_text(text: str) -> list[int]:
+    """The values of a stored trace."""
+    return [int(digit, 16) for digit in text]
+
+
+def default_location() -> Path:
+    """The store's file when the settings name none: ``dd-store.sqlite`` in the user's cache
+    folder (``~/.cache/bridgerank`` on Linux; platformdirs knows the others)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("bridgerank")) / "dd-store.sqlite"
+
+
+def _url(location: str) -> str:
+    return location if "://" in location else f"sqlite:///{Path(location).expanduser()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # Readers never wait for the writer; writers of several runs queue for up to two minutes.
+    cursor.execute("PRAGMA busy_timeout=120000")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _chunks(items: Sequence[Any], size: int = _LOOKUP_BATCH) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class DDStore:
+    """Tables, pars and traces of one solver version, read and written in batches.
+
+    Every method is safe to call after a failure: the store is then off for the rest of the
+    run, the failure is in :attr:`warning`, lookups find nothing and writes keep nothing.
+
+    Parameters
+    ----------
+    location : str
+        A SQLite file's path or a SQLAlchemy URL.
+    solver : str
+        The solver version the values are for (:func:`~bridgerank.dds.solver.solver_version`).
+    """
+
+    def __init__(self, location: str, solver: str) -> None:
+        self.location = location
+        self.solver = solver
+        self.warning: str | None = None
+        self._writable = True
+        self._engine: Engine | None = None
+        try:
+            self._engine = self._open()
+        except (SQLAlchemyError, OSError) as problem:
+            self._fail("cannot be opened", problem)
+
+    def _open(self) -> Engine:
+        url = _url(self.location)
+        if url.startswith("sqlite:///"):
+            Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, future=True)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        try:
+            _metadata.create_all(engine)
+            with engine.begin() as conn:
+                insert_missing(conn, _info, [{"key": "schema", "value": str(SCHEMA)}])
+        except SQLAlchemyError as problem:
+            # A read-only store is still worth reading: writes are off, lookups go on.
+            if not _is_read_only(problem):
+                raise
+            self._writable = False
+            self.warning = self._message("cannot be written", problem)
+        with engine.connect() as conn:
+            schema = conn.execute(select(_info.c.value).where(_info.c.key == "schema")).scalar()
+        if schema is not None and int(schema) > SCHEMA:
+            raise OSError(f"it was written by a newer bridgerank (layout {schema})")
+        return engine
+
+    @property
+    def usable(self) -> bool:
+        """Whether lookups can still find anything."""
+        return self._engine is not None
+
+    def _message(self, what: str, problem: BaseException) -> str:
+        reason = str(getattr(problem, "orig", None) or problem).splitlines()[0][:160]
+        return f"the DD store at {self.location} {what} ({reason}); solving without it"
+
+    def _fail(self, what: str, problem: BaseException) -> None:
+        if self.warning is None:  # the first failure is the one worth reading
+            self.warning = self._message(what, problem)
+        if self._engine is not None:
+            self._engine.dispose()
+        self._engine = None
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+    # -- lookups -------------------------------------------------------------------------
+
+    def tables(self, deals: Iterable[str]) -> dict[str, DDTable]:
+        """Known tables of ``deals`` (canonical PBN): deal -> table."""
+        wanted = sorted(set(deals))
+        found: dict[str, DDTable] = {}
+        if self._engine is None or not wanted:
+            return found
+        try:
+            with self._engine.connect() as conn:
+                for batch in _chunks(wanted):
+                    rows = conn.execute(
+                        select(_tables.c.deal, _tables.c.tricks).where(
+                            (_tables.c.solver == self.solver) & _tables.c.deal.in_(batch)
+                        )
+                    )
+                    found.update((deal, DDTable.from_hex(tricks)) for deal, tricks in rows)
+        except SQLAlchemyError as problem:
+            self._fail("cannot be read", problem)
+            return {}
+        return found
+
+    def pars(self, keys: Iterable[ParKey]) -> dict[ParKey, int]:
+        """Known par scores (North-South's) of ``keys``."""
+        wanted = sorted(set(keys), key=lambda key: (key.deal, key.dealer, key.vulnerable))
+        found: dict[ParKey, int] = {}
+        if self._engine is None or not wanted:
+            return found
+        by_row = {(key.deal, _SEATS[key.dealer], key.vulnerable): key for key in wanted}
+        columns = (_pars.c.deal, _pars.c.dealer, _pars.c.vulnerable)
+        try:
+            with self._engine.connect() as conn:
+                for batch in _chunks(list(by_row)):
+                    rows = conn.execute(
+                        select(*columns, _pars.c.par).where(
+                            (_pars.c.solver == self.solver) & tuple_(*columns).in_(batch)
+                        )
+                    )
+                    found.update((by_row[(deal, dealer, vul)], par) for deal, dealer, vul, par in rows)
+        except SQLAlchemyError as problem:
+            self._fail("cannot be read", problem)
+            return {}
+        return found
+
+    def traces(self, requests: Iterable[PlayRequest]) -> dict[PlayRequest, list[int]]:
+        """Known play traces of ``requests``."""
+        by_row = {_trace_key(request): request for request in set(requests)}
+        found: dict[PlayRequest, list[int]] = {}
+        if self._engine is None or not by_row:
+            return found
+        columns = (_traces.c.deal, _traces.c.trump, _traces.c.leader, _traces.c.cards)
+        try:
+            with self._engine.connect() as conn:
+                for batch in _chunks(sorted(by_row)):
+                    rows = conn.execute(
+                        select(*columns, _traces.c.trace).where(
+                            (_traces.c.solver == self.solver) & tuple_(*columns).in_(batch)
+                        )
+                    )
+                    for deal, trump, leader, cards, trace in rows:
+                        found[by_row[(deal, trump, leader, cards)]] = trace_from_text(trace)
+        except SQLAlchemyError as problem:
+            self._fail("cannot be read", problem)
+            return {}
+        return found
+
+    # -- writes --------------------------------------------------------------------------
+
+    def _insert(self, table: Table, rows: list[dict[str, Any]]) -> int:
+        """Insert the rows whose key is new; the number of rows sent (0 when off)."""
+        if self._engine is None or not self._writable or not rows:
+            return 0
+        try:
+            with self._engine.begin() as conn:
+                for batch in _chunks(rows, 2000):
+                    insert_missing(conn, table, batch)
+        except SQLAlchemyError as problem:
+            if _is_read_only(problem):
+                self._writable = False
+                self.warning = self._message("cannot be written", problem)
+            else:
+                self._fail("cannot be written", problem)
+            return 0
+        return len(rows)
+
+    def add_tables(self, tables: Mapping[str, DDTable]) -> int:
+        """Keep ``tables`` (deal -> table); returns how many were offered to the store."""
+        return self._insert(
+            _tables,
+            [
+                {"solver": self.solver, "deal": deal, "tricks": table.hex}
+                for deal, table in tables.items()
+            ],
+        )
+
+    def add_pars(self, pars: Mapping[ParKey, int]) -> int:
+        """Keep par scores (North-South's)."""
+        return self._insert(
+            _pars,
+            [
+                {
+                    "solver": self.solver,
+                    "deal": key.deal,
+                    "dealer": _SEATS[key.dealer],
+                    "vulnerable": key.vulnerable,
+                    "par": int(par),
+                }
+                for key, par in pars.items()
+            ],
+        )
+
+    def add_traces(self, traces: Mapping[PlayRequest, Sequence[int]]) -> int:
+        """Keep play traces."""
+        rows = []
+        for request, trace in traces.items():
+            deal, trump, leader, cards = _trace_key(request)
+            rows.append(
+                {
+                    "solver": self.solver,
+                    "deal": deal,
+                    "trump": trump,
+                    "leader": leader,
+                    "cards": cards,
+                    "trace": trace_text(trace),
+                }
+            )
+        return self._insert(_traces, rows)
+
+    # -- the whole store -----------------------------------------------------------------
+
+    def counts(self, solver: str | None = None) -> StoreCounts:
+        """How many tables, pars and traces the store holds for ``solver`` (default: ours)."""
+        counts = StoreCounts()
+        if self._engine is None:
+            return counts
+        wanted = solver or self.solver
+        try:
+            with self._engine.connect() as conn:
+                counts.tables, counts.pars, counts.traces = (
+                    conn.execute(
+                        select(func.count()).select_from(table).where(table.c.solver == wanted)
+                    ).scalar_one()
+                    for table in (_tables, _pars, _traces)
+                )
+        except SQLAlchemyError as problem:
+            self._fail("cannot be read", problem)
+        return counts
+
+    def info(self, key: str) -> str | None:
+        """A value of the store's own ``store_info`` (e.g. which shipped sets it has read)."""
+        if self._engine is None:
+            return None
+        try:
+            with self._engine.connect() as conn:
+                return conn.execute(select(_info.c.value).where(_info.c.key == key)).scalar()
+        except SQLAlchemyError as problem:
+            self._fail("cannot be read", problem)
+            return None
+
+    def set_info(self, key: str, value: str) -> None:
+        """Record ``key`` in ``store_info`` (kept if another run recorded it first)."""
+        self._insert(_info, [{"key": key, "value": value}])
+
+    def all_tables(self, solver: str | None = None) -> Iterator[tuple[str, str]]:
+        """Every (deal, 20 hex digits) of ``solver`` (default: ours), in deal order."""
+        yield from self._all(_tables, (_tables.c.deal, _tables.c.tricks), solver)
+
+    def all_traces(self, solver: str | None = None) -> Iterator[tuple[str, str, str, str, str]]:
+        """Every (deal, trump, leader, cards, trace text) of ``solver`` (default: ours)."""
+        columns = (_traces.c.deal, _traces.c.trump, _traces.c.leader, _traces.c.cards)
+        yield from self._all(_traces, (*columns, _traces.c.trace), solver)
+
+    def _all(self, table: Table, columns: Sequence[Any], solver: str | None) -> Iterator[Any]:
+        if self._engine is None:
+            return
+        with self._engine.connect() as conn:
+            result = conn.execution_options(stream_results=True).execute(
+                select(*columns)
+                .where(table.c.solver == (solver or self.solver))
+                .order_by(*columns[:-1])
+            )
+            yield from (tuple(row) for row in result)
+
+
+def _trace_key(request: PlayRequest) -> tuple[str, str, str, str]:
+    return (request.deal, request.trump, _SEATS[request.leader], " ".join(request.cards))
+
+
+def _is_read_only(problem: SQLAlchemyError) -> bool:
+    text = str(getattr(problem, "orig", None) or problem).lower()
+    return "readonly" in text or "read-only" in text or "read only" in text
+
+
+def open_dd_store(setting: str, solver: str) -> DDStore | None:
+    """The store the settings name, or None when it is off.
+
+    Parameters
+    ----------
+    setting : str
+        ``[dds] store`` (the environment variable ``BRIDGERANK_DD_STORE`` sets it too):
+        empty for the default file (:func:`default_location`), ``"off"``, a SQLite file's
+        path or a SQLAlchemy URL.
+    solver : str
+        The solver version whose values are read and written.
+    """
+    chosen = setting.strip()
+    if chosen.lower() == OFF:
+        return None
+    return DDStore(chosen or str(default_location()), solver)

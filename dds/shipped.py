@@ -1,0 +1,156 @@
+"""The double dummy tables bridgerank ships: every distinct deal of the public archives.
+
+The file (``bridgerank/data/dd_tables.bin``, made by ``data/make_dd_tables.py``) is a header
+line and a JSON line, then one 23-byte record a deal, sorted by deal:
+
+* 13 bytes: the deal, two bits a card - the holder's seat (0 = North) - for the cards in
+  the order spades, hearts, diamonds, clubs, each from the ace down, first card in the
+  highest bits;
+* 10 bytes: its table, the 20 numbers of 0-13 DDS returns (strains S H D C N, declarers
+  N E S W), a nibble each, the first in the high nibble.
+
+The JSON line names the solver that made the tables and their count. The first run that
+opens a store reads the file into it (:func:`load_shipped`), once per store and file, so a
+fresh install solves no table of a deal from those archives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from bridgerank.bridge.cards import RANKS, SUITS, deal_to_pbn, parse_deal
+from bridgerank.bridge.ddtable import DDTable
+from bridgerank.core.errors import BridgerankError
+from bridgerank.dds.dd_store import DDStore
+
+__all__ = [
+    "MAGIC",
+    "RECORD",
+    "ShippedTables",
+    "decode_deal",
+    "encode_deal",
+    "load_shipped",
+    "read_shipped",
+    "shipped_path",
+    "write_shipped",
+]
+
+MAGIC = b"bridgerank dd tables 1\n"
+RECORD = 23
+_CARDS = [suit + rank for suit in SUITS for rank in RANKS]
+
+
+def encode_deal(deal: str) -> bytes:
+    """A deal's 13 bytes: two bits a card, its holder's seat."""
+    hands = parse_deal(deal)
+    holder = {card: seat for seat, hand in enumerate(hands) for card in hand}
+    number = 0
+    for card in _CARDS:
+        number = (number << 2) | holder[card]
+    return number.to_bytes(13, "big")
+
+
+def decode_deal(code: bytes) -> str:
+    """The canonical PBN text of a deal's 13 bytes."""
+    number = int.from_bytes(code, "big")
+    hands: list[set[str]] = [set(), set(), set(), set()]
+    for card in reversed(_CARDS):
+        hands[number & 3].add(card)
+        number >>= 2
+    if any(len(hand) != 13 for hand in hands):
+        raise BridgerankError("a shipped deal does not give 13 cards to each hand")
+    north, east, south, west = (frozenset(hand) for hand in hands)
+    return deal_to_pbn((north, east, south, west))
+
+
+def _encode_table(table: DDTable) -> bytes:
+    values = [tricks for row in table.rows for tricks in row]
+    return bytes((values[i] << 4) | values[i + 1] for i in range(0, 20, 2))
+
+
+def _decode_table(code: bytes) -> DDTable:
+    values = [nibble for byte in code for nibble in (byte >> 4, byte & 15)]
+    return DDTable(tuple(tuple(values[i : i + 4]) for i in range(0, 20, 4)))  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class ShippedTables:
+    """A shipped file read: its solver, its digest (the store's record of having read it)
+    and its tables, deal -> table."""
+
+    solver: str
+    digest: str
+    tables: dict[str, DDTable]
+
+
+def shipped_path() -> Path:
+    """The file bridgerank ships (package data of ``bridgerank.data``)."""
+    return Path(str(resources.files("bridgerank.data").joinpath("dd_tables.bin")))
+
+
+def write_shipped(path: Path, solver: str, tables: Iterable[tuple[str, DDTable]]) -> int:
+    """Write ``tables`` (deal -> table) to ``path`` in the shipped form; returns the count."""
+    records = sorted((encode_deal(deal), _encode_table(table)) for deal, table in tables)
+    header = json.dumps({"solver": solver, "deals": len(records)}, sort_keys=True)
+    with open(path, "wb") as handle:
+        handle.write(MAGIC + header.encode() + b"\n")
+        for deal, table in records:
+            handle.write(deal + table)
+    return len(records)
+
+
+def _records(body: bytes) -> Iterator[tuple[str, DDTable]]:
+    for start in range(0, len(body), RECORD):
+        record = body[start : start + RECORD]
+        yield decode_deal(record[:13]), _decode_table(record[13:])
+
+
+def read_shipped(path: Path | None = None) -> ShippedTables:
+    """Read a shipped file (default: bridgerank's own).
+
+    Raises
+    ------
+    BridgerankError
+        When the file is not one, or is cut short.
+    """
+    path = path or shipped_path()
+    try:
+        data = path.read_bytes()
+    except OSError as problem:
+        raise BridgerankError(f"{path}: cannot read the shipped tables ({problem.strerror})")
+    header_end = data.find(b"\n", len(MAGIC))
+    if not data.startswith(MAGIC) or header_end < 0:
+        raise BridgerankError(f"{path}: not a file of shipped double dummy tables")
+    header = json.loads(data[len(MAGIC) : header_end])
+    body = data[header_end + 1 :]
+    if len(body) != RECORD * header["deals"]:
+        raise BridgerankError(
+            f"{path}: {header['deals']:,} deals announced, {len(body) / RECORD:,.1f} present"
+        )
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return ShippedTables(header["solver"], digest, dict(_records(body)))
+
+
+def load_shipped(store: DDStore, path: Path | None = None) -> int:
+    """Read the shipped tables into ``store`` unless it has read this file before.
+
+    Only tables of the store's own solver version are read: another version's are not
+    trusted. Returns the number of tables offered to the store (0 when it had them).
+    """
+    path = path or shipped_path()
+    if not store.usable or not path.exists():
+        return 0
+    shipped = read_shipped(path)
+    key = f"shipped {shipped.digest}"
+    if shipped.solver != store.solver or store.info(key) is not None:
+        return 0
+    offered = store.add_tables(shipped.tables)
+    if offered:
+        store.set_info(key, f"{offered} tables of {path.name}")
+    return offered
+
