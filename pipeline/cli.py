@@ -106,11 +106,23 @@ class _Session:
         self.jobs = self.settings.run.jobs
 
 
-def _echo_wrapped(text: str, indent: str = "  ") -> None:
-    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent``."""
+def _wrapped(text: str, indent: str) -> str:
+    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent`` and two
+    spaces; never broken inside a word or at its hyphens, so a wrapped path stays copyable."""
     import textwrap
 
-    click.echo(textwrap.fill(text, WIDTH, subsequent_indent=indent + "  ", break_long_words=False))
+    return textwrap.fill(
+        text,
+        WIDTH,
+        subsequent_indent=indent + "  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _echo_wrapped(text: str, indent: str = "  ") -> None:
+    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent``."""
+    click.echo(_wrapped(text, indent))
 
 
 def _sas_p(value: float) -> str:
@@ -154,11 +166,8 @@ def _print_study(result) -> None:
 
 def _echo_line(line: str, err: bool = False) -> None:
     """One of a summary's lines, wrapped at ``WIDTH`` under its own indent."""
-    import textwrap
-
     indent = line[: len(line) - len(line.lstrip())]
-    wrapped = textwrap.fill(line, WIDTH, subsequent_indent=indent + "  ", break_long_words=False)
-    click.echo(wrapped if len(line) > WIDTH else line, err=err)
+    click.echo(_wrapped(line, indent) if len(line) > WIDTH else line, err=err)
 
 
 def _print_outcome(outcome: StageOutcome) -> None:
