@@ -262,12 +262,15 @@ def insert_missing(conn: Connection, table: Table, rows: Sequence[Mapping[str, A
     if not rows:
         return
     dialect = conn.dialect.name
-    if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert
-        conn.execute(insert(table).on_conflict_do_nothing(), list(rows))
+    if dialect == "sqlite":
+        from sqlalchemy.dialects import sqlite
+
+        conn.execute(sqlite.insert(table).on_conflict_do_nothing(), list(rows))
+        return
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        conn.execute(postgresql.insert(table).on_conflict_do_nothing(), list(rows))
         return
     for row in rows:
         try:

@@ -269,7 +269,9 @@ class DDStore:
                             (_pars.c.solver == self.solver) & tuple_(*columns).in_(batch)
                         )
                     )
-                    found.update((by_row[(deal, dealer, vul)], par) for deal, dealer, vul, par in rows)
+                    found.update(
+                        (by_row[(deal, dealer, vul)], par) for deal, dealer, vul, par in rows
+                    )
         except SQLAlchemyError as problem:
             self._fail("cannot be read", problem)
             return {}

@@ -28,6 +28,7 @@ class Reused:
     tables: dict[str, DDTable] = field(default_factory=dict)  # deal hash -> table
     traces: dict[int, list[int]] = field(default_factory=dict)  # board id -> trace
     pars: dict[int, int] = field(default_factory=dict)  # board id -> North-South's par
+    plays: int = 0  # distinct plays among ``traces`` (a record kept twice is one play)
 
 
 def _par_key(board: Mapping[str, Any]) -> ParKey | None:
@@ -75,10 +76,13 @@ class StoreReuse:
             if (request := play_request(board)) is not None
         }
         found = self.store.traces(requests.values())
+        reused.plays = len(found)
         reused.traces = {
             board_id: found[request] for board_id, request in requests.items() if request in found
         }
-        keys = {board_id: key for board_id, board in self._boards.items() if (key := _par_key(board))}
+        keys = {
+            board_id: key for board_id, board in self._boards.items() if (key := _par_key(board))
+        }
         pars = self.store.pars(keys.values())
         reused.pars = {board_id: pars[key] for board_id, key in keys.items() if key in pars}
         return reused
@@ -102,4 +106,3 @@ class StoreReuse:
         self.store.add_tables(tables)
         self.store.add_traces(result.traces)
         self.store.add_pars(pars)
-

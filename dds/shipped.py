@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from bridgerank.bridge.cards import RANKS, SUITS, deal_to_pbn, parse_deal
 from bridgerank.bridge.ddtable import DDTable
@@ -37,6 +38,7 @@ __all__ = [
     "load_shipped",
     "read_shipped",
     "shipped_path",
+    "solve_into_store",
     "write_shipped",
 ]
 
@@ -122,7 +124,9 @@ def read_shipped(path: Path | None = None) -> ShippedTables:
     try:
         data = path.read_bytes()
     except OSError as problem:
-        raise BridgerankError(f"{path}: cannot read the shipped tables ({problem.strerror})")
+        raise BridgerankError(
+            f"{path}: cannot read the shipped tables ({problem.strerror})"
+        ) from None
     header_end = data.find(b"\n", len(MAGIC))
     if not data.startswith(MAGIC) or header_end < 0:
         raise BridgerankError(f"{path}: not a file of shipped double dummy tables")
@@ -154,3 +158,46 @@ def load_shipped(store: DDStore, path: Path | None = None) -> int:
         store.set_info(key, f"{offered} tables of {path.name}")
     return offered
 
+
+def solve_into_store(
+    store: DDStore,
+    deals: list[str],
+    jobs: int = 1,
+    on_batch: Callable[[int], None] | None = None,
+) -> dict[str, str]:
+    """Solve the tables of ``deals`` the store lacks, on ``jobs`` processes, keeping each
+    batch in the store as it comes (an interrupted build resumes where it stopped).
+
+    Returns
+    -------
+    dict of str to str
+        The deals DDS rejected: deal -> the solver's message.
+    """
+    from joblib import Parallel, delayed
+
+    from bridgerank.dds.solver import TABLE_BATCH
+
+    missing = sorted(set(deals) - set(store.tables(deals)))
+    batches = [missing[i : i + TABLE_BATCH] for i in range(0, len(missing), TABLE_BATCH)]
+    threads = max(1, (os.cpu_count() or 1) // max(jobs, 1))
+    rejected: dict[str, str] = {}
+    results = Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(_solve_batch)(batch, threads) for batch in batches
+    )
+    for batch, solved in zip(batches, results):
+        store.add_tables({deal: table for deal, (table, _) in zip(batch, solved) if table})
+        rejected.update(
+            (deal, error or "") for deal, (table, error) in zip(batch, solved) if not table
+        )
+        if store.warning:
+            raise BridgerankError(store.warning)
+        if on_batch is not None:
+            on_batch(len(batch))
+    return rejected
+
+
+def _solve_batch(batch: list[str], threads: int) -> list[tuple[DDTable | None, str | None]]:
+    from bridgerank.dds.solver import set_threads, solve_tables
+
+    set_threads(threads)
+    return solve_tables(batch)

@@ -363,7 +363,7 @@ def run(context: StageContext) -> DdsSummary:
             failed=int(counts["failed"]),
             new_tables=int(counts["tables"]),
             tables_from_store=len(reused.tables),
-            traces_from_store=len(reused.traces),
+            traces_from_store=reused.plays,
             traces_solved=reuse.traces_solved,
             store=store.location if store is not None else "off",
             store_warnings=warnings,

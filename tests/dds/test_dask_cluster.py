@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from bridgerank.core.settings import resolve_path
+from bridgerank.dds.analysis import BOARD_FIELDS, play_request
 
 pytest.importorskip("distributed")
 pytestmark = [pytest.mark.dask, pytest.mark.dds]
@@ -45,6 +46,14 @@ TABLES = (
     "player_stats",
     "player_rates",
 )
+
+
+@pytest.fixture(autouse=True)
+def solve_live(request, monkeypatch):
+    """The killed-worker tests are about solving on the cluster: no DD store answers there
+    (the test of several writers at once brings its own store)."""
+    if "store" not in request.fixturenames:
+        monkeypatch.setenv("BRIDGERANK_DD_STORE", "off")
 
 
 def _free_port() -> int:
@@ -238,3 +247,64 @@ def test_workers_die_with_a_killed_run(tmp_path, matched, bridgerank):
     for worker in alive:
         worker.kill()
     assert not alive, f"orphaned workers still computing: {alive}"
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch) -> Path:
+    """An empty DD store every run of the test uses: marked as having read the shipped
+    tables, so each table the runs need is solved and written by them."""
+    from bridgerank.dds.dd_store import DDStore
+    from bridgerank.dds.shipped import read_shipped
+    from bridgerank.dds.solver import solver_version
+
+    path = tmp_path / "dd-store.sqlite"
+    DDStore(str(path), solver_version()).set_info(f"shipped {read_shipped().digest}", "skipped")
+    monkeypatch.setenv("BRIDGERANK_DD_STORE", str(path))
+    return path
+
+
+def test_two_runs_and_a_cluster_writing_at_once_lose_nothing_and_repeat_nothing(
+    tmp_path, matched, bridgerank, cluster, store
+):
+    """Three databases of the same boards, their dds stages run at once - two on loky, one
+    on a scheduler with two workers - all writing the same store."""
+    address, _ = cluster
+    settings = tmp_path / "dask.toml"
+    settings.write_text(f'[dds]\nbackend = "dask"\nscheduler = "{address}"\nchunk_deals = 2\n')
+    small = tmp_path / "small.toml"
+    small.write_text("[dds]\nchunk_deals = 2\n")
+    outs = [_copy(matched, tmp_path / name) for name in ("one", "two", "dask")]
+    runs = [
+        bridgerank("dds", "--config", str(small), out=outs[0]),
+        bridgerank("dds", "--config", str(small), out=outs[1]),
+        bridgerank("dds", "--jobs", "2", "--config", str(settings), out=outs[2]),
+    ]
+    for run in runs:
+        output = run.wait()
+        assert run.process.returncode == 0, output
+        assert "warning" not in output, output
+    with sqlite3.connect(store) as db:
+        tables = db.execute("select deal, tricks from dd_tables").fetchall()
+        traces = db.execute("select deal, trump, leader, cards, trace from dd_traces").fetchall()
+        pars = db.execute("select deal, dealer, vulnerable from dd_pars").fetchall()
+    # no duplicate: one row a key (the keys are the deals, the plays, the par's questions)
+    assert len({deal for deal, _ in tables}) == len(tables) == 24
+    assert len({row[:4] for row in traces}) == len(traces) > 0
+    assert len(set(pars)) == len(pars) > 0
+    # no loss: every table and play every database holds is in the store, with its value
+    stored = dict(tables)
+    for out in outs:
+        with sqlite3.connect(out / "bridgerank.db") as db:
+            held = db.execute(
+                "select distinct b.deal, t.tricks from boards b "
+                "join dd_tables t on t.deal_hash = b.deal_hash"
+            ).fetchall()
+            db.row_factory = sqlite3.Row
+            boards = db.execute(f"select {', '.join(BOARD_FIELDS)} from boards").fetchall()
+        plays = {request for board in boards if (request := play_request(dict(board)))}
+        assert dict(held) == {deal: stored[deal] for deal, _ in held} and len(held) == 24
+        assert {(p.deal, p.trump, "NESW"[p.leader], " ".join(p.cards)) for p in plays} == {
+            row[:4] for row in traces
+        }
+    assert _dump(outs[0] / "bridgerank.db") == _dump(outs[1] / "bridgerank.db")
+    assert _dump(outs[0] / "bridgerank.db") == _dump(outs[2] / "bridgerank.db")

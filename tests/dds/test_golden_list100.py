@@ -6,6 +6,7 @@ dd table must equal TABLE and its per-card dd values must equal TRACE, card by c
 """
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +15,9 @@ from bridgerank.bridge.cards import SEATS, seat_after
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.play import trick_winner
 from bridgerank.pipeline.cli import main
+
+# The store setting of every golden run: none, DDS answers.
+LIVE = "off"
 
 pytestmark = pytest.mark.dds
 
@@ -82,16 +86,70 @@ def _pbn(records):
     return "\n\n".join(games) + "\n"
 
 
-@pytest.fixture(scope="module")
-def golden_db(tmp_path_factory, shared_data):
-    records = _read_list100(shared_data)
-    folder = tmp_path_factory.mktemp("golden")
+def _golden_run(folder: Path, records: list[dict]) -> tuple[list[dict], sqlite3.Connection]:
+    """The list100 deals run up to dds (the tables checked here are its own), solved live:
+    whatever the machine's DD store holds, DDS itself answers the golden tests."""
     source = folder / "list100.pbn"
     source.write_text(_pbn(records))
-    # up to dds: the tables checked here are its own
-    result = CliRunner().invoke(main, ["run", str(source), "--to", "dds", "--out", str(folder)])
+    result = CliRunner().invoke(
+        main,
+        ["run", str(source), "--to", "dds", "--out", str(folder)],
+        env={"BRIDGERANK_DD_STORE": LIVE},
+    )
     assert result.exit_code == 0, result.output
+    assert "tables: 0 from the DD store, 100 solved" in result.output
     return records, sqlite3.connect(folder / "bridgerank.db")
+
+
+@pytest.fixture(scope="module")
+def golden_db(tmp_path_factory, shared_data):
+    return _golden_run(tmp_path_factory.mktemp("golden"), _read_list100(shared_data))
+
+
+def test_the_golden_run_bypasses_a_poisoned_store(tmp_path, shared_data, monkeypatch):
+    """A store that holds a wrong table and a wrong trace for every list100 deal and play:
+    a run that reads it takes the poison (so the poison is real), the golden run does not."""
+    from bridgerank.dds.dd_store import DDStore
+    from bridgerank.dds.solver import PlayRequest, solver_version
+
+    records = _read_list100(shared_data)
+    poisoned = tmp_path / "poisoned.sqlite"
+    store = DDStore(str(poisoned), solver_version())
+    wrong = DDTable.from_hex("7" * 20)
+    store.add_tables({_canonical(record["deal"]): wrong for record in records})
+    store.add_traces(
+        {
+            PlayRequest(
+                _canonical(record["deal"]), record["first"], record["trump"], tuple(record["play"])
+            ): [7] * (len(record["play"]) + 1)
+            for record in records
+        }
+    )
+    monkeypatch.setenv("BRIDGERANK_DD_STORE", str(poisoned))
+    (tmp_path / "reads").mkdir()
+    source = tmp_path / "reads" / "list100.pbn"
+    source.write_text(_pbn(records))
+    reads = CliRunner().invoke(
+        main, ["run", str(source), "--to", "dds", "--out", str(source.parent)]
+    )
+    assert "tables: 100 from the DD store, 0 solved; play traces: 100 from it" in reads.output, (
+        reads.output
+    )
+    (tmp_path / "golden").mkdir()
+    _, db = _golden_run(tmp_path / "golden", records)
+    tables = dict(
+        db.execute("select b.board_no, t.tricks from boards b join dd_tables t using (deal_hash)")
+    )
+    assert all([int(d, 16) for d in tables[n]] == r["table"] for n, r in enumerate(records, 1))
+    assert DDStore(str(poisoned), solver_version()).tables([_canonical(records[0]["deal"])]) == {
+        _canonical(records[0]["deal"]): wrong
+    }
+
+
+def _canonical(deal: str) -> str:
+    from bridgerank.bridge.cards import deal_to_pbn, parse_deal
+
+    return deal_to_pbn(parse_deal(deal))
 
 
 def test_all_100_records_reach_the_dds_stage(golden_db):

@@ -33,6 +33,7 @@ PAGES = {"README.md": README} | {
 SELF = "tests/pipeline/test_cli_docs.py"
 USAGE = f"{SELF}::test_the_usage_block_runs_as_shown"
 CORPUS = "tests/pipeline/test_docs_corpus.py"
+EXCHANGE = "tests/dds/test_exchange.py"
 
 # Every command shown, and the test that runs it (a test marked slow where the data are a
 # whole corpus).
@@ -70,6 +71,11 @@ RUN_BY = {
     # docs/dds.md: a real scheduler and workers on 127.0.0.1, one killed mid-run
     "bridgerank dds --config dask.toml --jobs 8": "tests/dds/test_dask_cluster.py::"
     "test_a_killed_worker_costs_nothing_and_results_equal_loky",
+    # docs/dds.md: the DD store shared, exported and imported (checked by the solver)
+    "bridgerank dd info": f"{EXCHANGE}::test_dd_info_export_and_import",
+    "bridgerank dd export solved.csv.gz": f"{EXCHANGE}::test_dd_info_export_and_import",
+    "bridgerank dd export tables.csv --no-traces": f"{EXCHANGE}::test_dd_info_export_and_import",
+    "bridgerank dd import solved.csv.gz --check 20": f"{EXCHANGE}::test_dd_info_export_and_import",
     # docs/stages.md: the thesis's regression, run here as shown
     "bridgerank regress --rates ../shared/data/thesis/results/200_unweighted_results.csv "
     "--rates ../shared/data/thesis/results/200_weighted_results.csv "
