@@ -10,8 +10,14 @@ dummy) in batches of 40, ``par`` once for each distinct deal, dealer and vulnera
 board with a result, and ``analyse_all_plays`` over the plays in batches of 200, in this
 process with DDS using every core. Then the whole dds stage (chunking, workers, analysis,
 database writes, per-player aggregation) on a fresh copy of the same cleaned database, with
-1 and with 2 jobs (or those given with ``--jobs``). Printed: seconds, boards per second, and
-the stage's throughput as a share of the bare loop's (the target is at least 90%).
+1 and with 2 jobs (or those given with ``--jobs``), with the DD store off: everything solved.
+Printed: seconds, boards per second, and the stage's throughput as a share of the bare loop's
+(the target is at least 90%).
+
+Then the stage as on a fresh install: an empty DD store that reads the shipped tables first
+(:mod:`bridgerank.dds.shipped`), so it should solve no table and cost the plays only; its
+time is printed as a share of the bare loop's plays alone (the goal: within 10% of it), with
+the tables it solved (the goal: 0).
 """
 
 from __future__ import annotations
@@ -70,8 +76,21 @@ def _bare_loop(boards: list[dict]) -> tuple[float, float]:
     return tables, time.perf_counter() - start
 
 
+def _stage(prepared: Path, folder: Path, name: str, store: str, jobs: int):
+    """The dds stage on a copy of the prepared database: (seconds, summary)."""
+    copy = folder / f"{name}.db"
+    shutil.copy(prepared, copy)
+    engine = open_engine(f"sqlite:///{copy}")
+    settings = load_settings(None, {"dds": {"store": store}})
+    start = time.perf_counter()
+    outcome = run_stages(engine, settings, [get_stage("dds")], jobs=jobs)[0]
+    seconds = time.perf_counter() - start
+    engine.dispose()
+    return seconds, outcome.summary
+
+
 def main(sources: list[str], job_counts: tuple[int, ...] = (1, 2)) -> None:
-    settings = load_settings()
+    settings = load_settings(None, {"dds": {"store": "off"}})
     with tempfile.TemporaryDirectory() as folder:
         prepared = Path(folder) / "prepared.db"
         engine = open_engine(f"sqlite:///{prepared}")
@@ -97,20 +116,23 @@ def main(sources: list[str], job_counts: tuple[int, ...] = (1, 2)) -> None:
         print(f"{'bare loop: plays':<34}{plays:>9.2f}")
         print(f"{'bare loop: total (baseline)':<34}{bare:>9.2f}{count / bare:>10.1f}{1:>15.0%}")
         for jobs in job_counts:
-            copy = Path(folder) / f"jobs{jobs}.db"
-            shutil.copy(prepared, copy)
-            engine = open_engine(f"sqlite:///{copy}")
-            start = time.perf_counter()
-            outcome = run_stages(engine, settings, [get_stage("dds")], jobs=jobs)[0]
-            seconds = time.perf_counter() - start
-            engine.dispose()
-            summary = outcome.summary
+            seconds, summary = _stage(prepared, Path(folder), f"off{jobs}", "off", jobs)
             print(
-                f"{f'dds stage, {jobs} job(s)':<34}{seconds:>9.2f}{count / seconds:>10.1f}"
-                f"{bare / seconds:>15.0%}   (workers: tables "
+                f"{f'dds stage, store off, {jobs} job(s)':<34}{seconds:>9.2f}"
+                f"{count / seconds:>10.1f}{bare / seconds:>15.0%}   (workers: tables "
                 f"{summary.worker_table_seconds:.1f} s, plays "
                 f"{summary.worker_play_seconds:.1f} s)"
             )
+        jobs = max(job_counts)
+        store = str(Path(folder) / "fresh-store.sqlite")
+        seconds, summary = _stage(prepared, Path(folder), "fresh", store, jobs)
+        print(
+            f"fresh install (an empty DD store, the shipped tables), {jobs} job(s): "
+            f"{seconds:.2f} s, {seconds / plays:.2f}x the bare loop's plays "
+            f"({plays:.2f} s); tables solved {summary.new_tables:,}, "
+            f"from the store {summary.tables_from_store:,}; plays solved "
+            f"{summary.traces_solved:,}"
+        )
 
 
 if __name__ == "__main__":
