@@ -36,7 +36,6 @@ from sqlalchemy import (
     event,
     func,
     select,
-    tuple_,
 )
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -59,7 +58,7 @@ __all__ = [
 OFF = "off"
 # The store's own layout; a store written by a newer layout is left alone, with a warning.
 SCHEMA = 1
-# Keys looked up in one statement (SQLite allows 32,766 parameters; traces use 5 a key).
+# Deals looked up in one statement (SQLite allows 32,766 parameters).
 _LOOKUP_BATCH = 400
 
 _metadata = MetaData()
@@ -235,68 +234,44 @@ class DDStore:
 
     def tables(self, deals: Iterable[str]) -> dict[str, DDTable]:
         """Known tables of ``deals`` (canonical PBN): deal -> table."""
-        wanted = sorted(set(deals))
-        found: dict[str, DDTable] = {}
-        if self._engine is None or not wanted:
-            return found
-        try:
-            with self._engine.connect() as conn:
-                for batch in _chunks(wanted):
-                    rows = conn.execute(
-                        select(_tables.c.deal, _tables.c.tricks).where(
-                            (_tables.c.solver == self.solver) & _tables.c.deal.in_(batch)
-                        )
-                    )
-                    found.update((deal, DDTable.from_hex(tricks)) for deal, tricks in rows)
-        except SQLAlchemyError as problem:
-            self._fail("cannot be read", problem)
-            return {}
-        return found
+        rows = self._by_deal(_tables, (_tables.c.tricks,), {(deal,): None for deal in deals})
+        return {deal: DDTable.from_hex(tricks) for deal, tricks in rows}
 
     def pars(self, keys: Iterable[ParKey]) -> dict[ParKey, int]:
         """Known par scores (North-South's) of ``keys``."""
-        wanted = sorted(set(keys), key=lambda key: (key.deal, key.dealer, key.vulnerable))
-        found: dict[ParKey, int] = {}
-        if self._engine is None or not wanted:
-            return found
-        by_row = {(key.deal, _SEATS[key.dealer], key.vulnerable): key for key in wanted}
-        columns = (_pars.c.deal, _pars.c.dealer, _pars.c.vulnerable)
-        try:
-            with self._engine.connect() as conn:
-                for batch in _chunks(list(by_row)):
-                    rows = conn.execute(
-                        select(*columns, _pars.c.par).where(
-                            (_pars.c.solver == self.solver) & tuple_(*columns).in_(batch)
-                        )
-                    )
-                    found.update(
-                        (by_row[(deal, dealer, vul)], par) for deal, dealer, vul, par in rows
-                    )
-        except SQLAlchemyError as problem:
-            self._fail("cannot be read", problem)
-            return {}
-        return found
+        by_row = {(key.deal, _SEATS[key.dealer], key.vulnerable): key for key in set(keys)}
+        rows = self._by_deal(_pars, (_pars.c.dealer, _pars.c.vulnerable, _pars.c.par), by_row)
+        return {by_row[row[:3]]: row[3] for row in rows if row[:3] in by_row}
 
     def traces(self, requests: Iterable[PlayRequest]) -> dict[PlayRequest, list[int]]:
         """Known play traces of ``requests``."""
         by_row = {_trace_key(request): request for request in set(requests)}
-        found: dict[PlayRequest, list[int]] = {}
-        if self._engine is None or not by_row:
-            return found
-        columns = (_traces.c.deal, _traces.c.trump, _traces.c.leader, _traces.c.cards)
+        columns = (_traces.c.trump, _traces.c.leader, _traces.c.cards, _traces.c.trace)
+        rows = self._by_deal(_traces, columns, by_row)
+        return {by_row[row[:4]]: trace_from_text(row[4]) for row in rows if row[:4] in by_row}
+
+    def _by_deal(
+        self, table: Table, columns: Sequence[Any], keys: Mapping[tuple[str, ...], Any]
+    ) -> list[tuple[Any, ...]]:
+        """Rows (deal, *columns) of ``table`` for the deals of ``keys`` (the first item of
+        each key): the deal leads the primary key, so each batch is an index lookup, and the
+        caller keeps the rows whose whole key it asked for."""
+        deals = sorted({key[0] for key in keys})
+        if self._engine is None or not deals:
+            return []
+        found: list[tuple[Any, ...]] = []
         try:
             with self._engine.connect() as conn:
-                for batch in _chunks(sorted(by_row)):
+                for batch in _chunks(deals):
                     rows = conn.execute(
-                        select(*columns, _traces.c.trace).where(
-                            (_traces.c.solver == self.solver) & tuple_(*columns).in_(batch)
+                        select(table.c.deal, *columns).where(
+                            (table.c.solver == self.solver) & table.c.deal.in_(batch)
                         )
                     )
-                    for deal, trump, leader, cards, trace in rows:
-                        found[by_row[(deal, trump, leader, cards)]] = trace_from_text(trace)
+                    found.extend(tuple(row) for row in rows)
         except SQLAlchemyError as problem:
             self._fail("cannot be read", problem)
-            return {}
+            return []
         return found
 
     # -- writes --------------------------------------------------------------------------

@@ -16,10 +16,11 @@ fresh install solves no table of a deal from those archives.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -83,11 +84,17 @@ def _decode_table(code: bytes) -> DDTable:
 @dataclass(frozen=True)
 class ShippedTables:
     """A shipped file read: its solver, its digest (the store's record of having read it)
-    and its tables, deal -> table."""
+    and its records, decoded only when :attr:`tables` is asked for (every run checks the
+    digest; only a store's first run needs the deals)."""
 
     solver: str
     digest: str
-    tables: dict[str, DDTable]
+    body: bytes = field(repr=False)
+
+    @functools.cached_property
+    def tables(self) -> dict[str, DDTable]:
+        """Deal (canonical PBN) -> table."""
+        return dict(_records(self.body))
 
 
 def shipped_path() -> Path:
@@ -137,7 +144,7 @@ def read_shipped(path: Path | None = None) -> ShippedTables:
             f"{path}: {header['deals']:,} deals announced, {len(body) / RECORD:,.1f} present"
         )
     digest = hashlib.sha256(data).hexdigest()[:16]
-    return ShippedTables(header["solver"], digest, dict(_records(body)))
+    return ShippedTables(header["solver"], digest, body)
 
 
 def load_shipped(store: DDStore, path: Path | None = None) -> int:

@@ -3,6 +3,9 @@ player_stats and player_rates out.
 
 Work is incremental: a board is analysed once for a given content and analysis code (its
 ``board_analysis.digest``); tables are computed once per distinct deal and kept for good.
+Before solving, the DD store every database on the machine shares (:mod:`dds.dd_store`) is
+asked for the tables, play traces and par scores it holds (:mod:`dds.reuse`); what the run
+solves is given back to it as each chunk is committed.
 Chunks are committed as they finish, so an interrupted run resumes where it stopped; the
 per-player tables and the ledger row are written at the end, in one transaction.
 """
@@ -257,24 +260,23 @@ def _connect_dask(address: str, jobs: int) -> Any:
         raise error from None
 
 
-def _open_store(setting: str) -> tuple[DDStore | None, list[str]]:
-    """The DD store the settings name, with the shipped tables read into it; and warnings."""
+def _open_store(setting: str) -> tuple[DDStore | None, int, list[str]]:
+    """The DD store the settings name, with the shipped tables read into it on its first
+    use: (store, shipped tables read now, warnings)."""
     store = open_dd_store(setting, solver_version())
     if store is None:
-        return None, []
-    warnings = []
+        return None, 0, []
     try:
-        load_shipped(store)
+        return store, load_shipped(store), []
     except BridgerankError as problem:  # a damaged install: solve, and say so
-        warnings.append(f"the shipped double dummy tables were not read: {problem}")
-    return store, warnings
+        return store, 0, [f"the shipped double dummy tables were not read: {problem}"]
 
 
 def run(context: StageContext) -> DdsSummary:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings.dds
     code = code_fingerprint(ANALYSIS_MODULE)
-    store, warnings = _open_store(section.store)
+    store, shipped, warnings = _open_store(section.store)
     with context.engine.begin() as conn:
         todo, kept = _boards_to_do(conn, code)
         known = {
@@ -366,6 +368,7 @@ def run(context: StageContext) -> DdsSummary:
             traces_from_store=reused.plays,
             traces_solved=reuse.traces_solved,
             store=store.location if store is not None else "off",
+            shipped_read=shipped,
             store_warnings=warnings,
             chunks=len(chunks),
             players=len(stats),

@@ -35,6 +35,8 @@ class DdsSummary(StageSummary):
         Where the DD store is (``off``: none, everything solved live).
     store_warnings : list of str
         Why the store could not be read or written (the run solved instead).
+    shipped_read : int
+        Tables bridgerank ships, read into the store by this run (its first use of it).
     chunks : int
         Pieces of work the boards were sent to the workers in.
     players : int
@@ -62,6 +64,7 @@ class DdsSummary(StageSummary):
     traces_solved: int = 0
     store: str = ""
     store_warnings: list[str] = field(default_factory=list)
+    shipped_read: int = 0
 
     def solved(self) -> str:
         """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``."""
@@ -77,6 +80,11 @@ class DdsSummary(StageSummary):
             f"({self.skipped:,} skipped, {self.failed:,} failed), {self.already_done:,} done "
             f"before; {plural(self.players, 'player')}",
             f"  {self.solved()}" + (f" (store: {visible(self.store)})" if self.store else ""),
+            *(
+                [f"  the DD store's first use: {self.shipped_read:,} shipped tables read into it"]
+                if self.shipped_read
+                else []
+            ),
             *(f"  board {board}: {visible(str(reason))}" for reason, board in self.reasons.items()),
         ]
 
@@ -86,7 +94,6 @@ class DdsSummary(StageSummary):
 
     def brief(self) -> str:
         """``245 boards, 0 failed, 44 players; tables: 30 from the DD store, 0 solved; ...``."""
-        return (
-            f"{self.boards:,} boards, {self.failed:,} failed, {self.players:,} players; "
-            + self.solved()
-        )
+        done = f"{self.boards:,} boards, {self.failed:,} failed, {self.players:,} players"
+        # a run of a version before the DD store said nothing of it: nor does its brief
+        return f"{done}; {self.solved()}" if self.store else done

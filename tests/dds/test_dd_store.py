@@ -97,3 +97,18 @@ def test_off_is_no_store_and_empty_is_the_cache_file(tmp_path, monkeypatch):
     assert store.location == str(tmp_path / "cache" / "bridgerank" / "dd-store.sqlite")
     store.add_tables({DEAL: TABLE})
     assert (tmp_path / "cache" / "bridgerank" / "dd-store.sqlite").exists()
+
+
+def test_a_postgresql_store_keeps_what_a_team_solved(postgres_url):
+    """``[dds] store`` as a URL: a team's server, written by two stores at once."""
+    first, second = DDStore(postgres_url, "v"), DDStore(postgres_url, "v")
+    first.add_tables({DEAL: TABLE})
+    second.add_tables({DEAL: TABLE, OTHER: TABLE})
+    first.add_traces({PLAY: [13, 13, 13, 13, 13]})
+    first.add_pars({ParKey(DEAL, 3, True, True): 2220})
+    assert second.tables([DEAL, OTHER]) == {DEAL: TABLE, OTHER: TABLE}
+    assert second.traces([PLAY]) == {PLAY: [13, 13, 13, 13, 13]}
+    assert second.pars([ParKey(DEAL, 3, True, True)]) == {ParKey(DEAL, 3, True, True): 2220}
+    assert (second.counts().tables, first.warning, second.warning) == (2, None, None)
+    first.close()
+    second.close()
