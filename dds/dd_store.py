@@ -37,7 +37,7 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.store import insert_missing
@@ -188,15 +188,14 @@ class DDStore:
 
     def _open(self) -> Engine:
         url = _url(self.location)
-        if url.startswith("sqlite:///"):
-            Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+        path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
+        if path and not path.startswith("file:"):  # a plain path (not a URI with options)
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, future=True)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         try:
-            _metadata.create_all(engine)
-            with engine.begin() as conn:
-                insert_missing(conn, _info, [{"key": "schema", "value": str(SCHEMA)}])
+            _create(engine)
         except SQLAlchemyError as problem:
             # A read-only store is still worth reading: writes are off, lookups go on.
             if not _is_read_only(problem):
@@ -390,6 +389,25 @@ class DDStore:
                 .order_by(*columns[:-1])
             )
             yield from (tuple(row) for row in result)
+
+
+def _create(engine: Engine, attempts: int = 3) -> None:
+    """Create the store's tables and record its layout, unless they are there already (no
+    write at all then: an opening never waits for another run's writes)."""
+    for attempt in range(attempts):
+        try:
+            _metadata.create_all(engine)
+            break
+        except OperationalError as problem:
+            # two runs creating a new store at the same instant: the second finds the table
+            # its check missed; its next check sees it
+            if "already exists" not in str(problem) or attempt == attempts - 1:
+                raise
+    with engine.connect() as conn:
+        known = conn.execute(select(_info.c.value).where(_info.c.key == "schema")).scalar()
+    if known is None:
+        with engine.begin() as conn:
+            insert_missing(conn, _info, [{"key": "schema", "value": str(SCHEMA)}])
 
 
 def _trace_key(request: PlayRequest) -> tuple[str, str, str, str]:

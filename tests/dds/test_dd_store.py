@@ -51,8 +51,8 @@ def _write(path: str, start: int) -> None:
 
 
 def test_writers_in_several_processes_leave_each_key_once(tmp_path):
+    """Three processes race to create a new store, then to write overlapping keys."""
     path = str(tmp_path / "s.sqlite")
-    DDStore(path, "v")  # created before the writers race to create it
     context = multiprocessing.get_context("spawn")
     writers = [context.Process(target=_write, args=(path, start)) for start in (0, 30, 60)]
     for writer in writers:
