@@ -50,6 +50,7 @@ __all__ = [
     "StoreCounts",
     "default_location",
     "open_dd_store",
+    "shown_location",
     "trace_from_text",
     "trace_text",
 ]
@@ -143,6 +144,19 @@ def default_location() -> Path:
     return Path(platformdirs.user_cache_dir("bridgerank")) / "dd-store.sqlite"
 
 
+def shown_location(location: str) -> str:
+    """A store's location as printed: a URL's password hidden."""
+    if "://" not in location:
+        return location
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(location).render_as_string(hide_password=True)
+    except ArgumentError:
+        return location.split("://", 1)[0] + "://..."
+
+
 def _url(location: str) -> str:
     return location if "://" in location else f"sqlite:///{Path(location).expanduser()}"
 
@@ -215,7 +229,9 @@ class DDStore:
 
     def _message(self, what: str, problem: BaseException) -> str:
         reason = str(getattr(problem, "orig", None) or problem).splitlines()[0][:160]
-        return f"the DD store at {self.location} {what} ({reason}); solving without it"
+        return (
+            f"the DD store at {shown_location(self.location)} {what} ({reason}); solving without it"
+        )
 
     def _fail(self, what: str, problem: BaseException) -> None:
         if self.warning is None:  # the first failure is the one worth reading
@@ -250,7 +266,7 @@ class DDStore:
         return {by_row[row[:4]]: trace_from_text(row[4]) for row in rows if row[:4] in by_row}
 
     def _by_deal(
-        self, table: Table, columns: Sequence[Any], keys: Mapping[tuple[str, ...], Any]
+        self, table: Table, columns: Sequence[Any], keys: Iterable[tuple[str, ...]]
     ) -> list[tuple[Any, ...]]:
         """Rows (deal, *columns) of ``table`` for the deals of ``keys`` (the first item of
         each key): the deal leads the primary key, so each batch is an index lookup, and the

@@ -40,8 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterator
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
 from bridgerank.bridge.cards import FULL_DECK, SEAT_INDEX, deal_to_pbn, parse_deal
 from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
@@ -53,6 +52,7 @@ from bridgerank.dds.dd_store import (
     StoreCounts,
     default_location,
     open_dd_store,
+    shown_location,
     trace_text,
 )
 from bridgerank.dds.solver import PlayRequest, solve_tables, solver_version
@@ -66,7 +66,6 @@ __all__ = [
     "export_store",
     "import_file",
     "open_store",
-    "shown_location",
     "store_info",
 ]
 
@@ -83,16 +82,6 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 
 
 # -- opening the store -------------------------------------------------------------------
-
-
-def shown_location(location: str) -> str:
-    """A store's location fit to print: a URL's password is hidden."""
-    if "://" not in location:
-        return location
-    try:
-        return make_url(location).render_as_string(hide_password=True)
-    except ArgumentError:  # not a URL after all: DDStore will say so when it opens it
-        return location
 
 
 def _stop_message(store: DDStore) -> str:

@@ -29,7 +29,7 @@ from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
-from bridgerank.dds.dd_store import DDStore, open_dd_store
+from bridgerank.dds.dd_store import DDStore, open_dd_store, shown_location
 from bridgerank.dds.reuse import StoreReuse
 from bridgerank.dds.shipped import load_shipped
 from bridgerank.dds.solver import solver_version
@@ -367,7 +367,7 @@ def run(context: StageContext) -> DdsSummary:
             tables_from_store=len(reused.tables),
             traces_from_store=reused.plays,
             traces_solved=reuse.traces_solved,
-            store=store.location if store is not None else "off",
+            store=shown_location(store.location) if store is not None else "off",
             shipped_read=shipped,
             store_warnings=warnings,
             chunks=len(chunks),
