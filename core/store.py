@@ -12,7 +12,7 @@ import datetime as _dt
 import errno
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 from sqlalchemy import (
@@ -71,11 +71,21 @@ class TableVersion(Base):
     version: Mapped[str] = mapped_column(String(64))
 
 
-def _sqlite_read_only(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
-    # A reader changes nothing, not even the journal mode of a file it opens.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA query_only=ON")
-    cursor.close()
+def sqlite_pragmas(*pragmas: str) -> Callable[[DBAPIConnection, ConnectionPoolEntry], None]:
+    """A ``connect`` listener that sets ``pragmas`` (``"journal_mode=WAL"``, ...) on every new
+    SQLite connection, for ``event.listen(engine, "connect", ...)``."""
+
+    def on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
+        cursor = dbapi_connection.cursor()
+        for pragma in pragmas:
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return on_connect
+
+
+# A reader changes nothing, not even the journal mode of a file it opens.
+_sqlite_read_only = sqlite_pragmas("query_only=ON")
 
 
 def database_url(db: str | None, out: str | Path) -> str:
@@ -86,12 +96,7 @@ def database_url(db: str | None, out: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
-def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+_sqlite_pragmas = sqlite_pragmas("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL")
 
 
 def open_engine(url: str, create: bool = True, tables: bool = True) -> Engine:

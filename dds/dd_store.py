@@ -40,7 +40,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
-from bridgerank.core.store import insert_missing
+from bridgerank.core.store import insert_missing, sqlite_pragmas
 from bridgerank.dds.solver import PlayRequest
 
 __all__ = [
@@ -161,13 +161,8 @@ def _url(location: str) -> str:
     return location if "://" in location else f"sqlite:///{Path(location).expanduser()}"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # Readers never wait for the writer; writers of several runs queue for up to two minutes.
-    cursor.execute("PRAGMA busy_timeout=120000")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+# Readers never wait for the writer; writers of several runs queue for up to two minutes.
+_sqlite_pragmas = sqlite_pragmas("busy_timeout=120000", "journal_mode=WAL", "synchronous=NORMAL")
 
 
 def _chunks(items: Sequence[Any], size: int = _LOOKUP_BATCH) -> Iterator[Sequence[Any]]:
