@@ -152,6 +152,13 @@ def test_every_plain_field_declares_a_rule_and_only_booleans_allow_everything():
         assert rule.constrains or kind is bool, f"{'.'.join(path)} allows any value"
 
 
+@pytest.fixture(autouse=True)
+def _settings_from_the_file_only(monkeypatch):
+    """The session's BRIDGERANK_DD_STORE (conftest.py) would win over a bad [dds] store in
+    the file: these tests read the file's value."""
+    monkeypatch.delenv("BRIDGERANK_DD_STORE")
+
+
 def _status(*args, env=None):
     """``bridgerank status`` through click, stderr apart from stdout."""
     return CliRunner().invoke(main, ["status", *map(str, args)], env=env)
