@@ -49,7 +49,6 @@ def _baseline_python(rev: str, folder: Path) -> Path:
             "install",
             "-q",
             "--no-deps",
-            "--no-build-isolation",
             str(source),
         ],
         check=True,
@@ -57,11 +56,14 @@ def _baseline_python(rev: str, folder: Path) -> Path:
     return python
 
 
-def _cpu_of(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of a command and every process it waited for."""
+def _cpu_of(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of a command and every process it waited for.
+
+    It runs in ``cwd``, away from this checkout: ``python -m`` puts the current folder first
+    on the path, and this checkout's ``bridgerank/`` would shadow the baseline's package."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, env=env, cwd=cwd, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -91,6 +93,7 @@ def main() -> None:
                             str(folder / f"a{pair}"),
                         ],
                         env,
+                        folder,
                     )
                 )
                 fresh = dict(env, BRIDGERANK_DD_STORE=str(folder / f"store{pair}.sqlite"))
@@ -105,6 +108,7 @@ def main() -> None:
                             str(folder / f"b{pair}"),
                         ],
                         fresh,
+                        folder,
                     )
                 )
                 print(
