@@ -1,6 +1,7 @@
 """The dds stage with the DD store: a deal solved once for every database, a fresh install
 solving no table of the public archives, and a store in trouble costing only a warning."""
 
+import re
 import sqlite3
 
 import pytest
@@ -98,3 +99,16 @@ def test_the_quick_start_on_a_fresh_install_solves_no_table(tmp_path, store):
     assert "tables: 289 from the DD store, 0 solved" in result.output
     solver = solver_version()
     assert DDStore(str(store), solver).counts().tables == len(read_shipped().tables)
+
+
+def test_the_public_archives_solve_no_table_on_a_fresh_install(tmp_path, store, shared_data):
+    """The shipped tables cover every deal of the vugraph files, the club recaps and a
+    championship of Valet (the corpus's are covered by `benchmarks/bench_dds.py --fresh`)."""
+    sources = (
+        shared_data("lin"),
+        shared_data("acbl", "results"),
+        shared_data("travellers", "valet", "2009-World", "Men"),
+    )
+    result = _run(tmp_path / "out", *sources, "--jobs", "2")
+    words = " ".join(result.output.split())  # the summary's lines, unwrapped
+    assert re.search(r"tables: [1-9][\d,]* from the DD store, 0 solved; play traces", words), words
