@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,35 +96,73 @@ def _ranking_lines(
                 result.problems.append(f"{source}:{number}: no points at the end: {line!r}")
                 continue
             head, mp, pp = match.group("head"), match.group("mp"), match.group("pp")
-            if head.count(",") != 1:
-                pending.append((source, number, head, mp, pp))
-                continue
-            name, country = (part.strip() for part in head.split(","))
-            suffix, _, rest = country.partition(" ")
-            if suffix.upper() in {"JR", "SR", "JNR", "SNR"} and rest:
-                # "Ari David Greenberg,JR U.S.A.": the suffix belongs to the name
-                name, country = f"{name} {suffix}", rest
+            # settled once every file's countries are known: a comma may sit inside the name
+            # ("Jean-christophe,QUANTIN France", "Ching-Hsiang Wu Chinese,Taipei")
+            pending.append((source, number, head, mp, pp))
+            continue
         countries.add(country)
-        result.entries.append(
-            WbfEntry(_proper_case(name), country, float(mp), float(pp), source, number)
-        )
+        _add(result, name, country, mp, pp, source, number)
 
 
-def _recover(
-    number: int, head: str, mp: str, pp: str, source: str, result: WbfList, countries: set[str]
+def _split_comma(head: str) -> tuple[str, str]:
+    """``Name,Country`` split at its one comma; a name suffix written after it moves back
+    ("Ari David Greenberg,JR U.S.A." -> "Ari David Greenberg JR", "U.S.A.")."""
+    name, country = (part.strip() for part in head.split(",", 1))
+    suffix, _, rest = country.partition(" ")
+    if suffix.upper() in {"JR", "SR", "JNR", "SNR"} and rest:
+        return f"{name} {suffix}", rest
+    return name, country
+
+
+def _settle(
+    pending: list[tuple[str, int, str, str, str]], countries: set[str], result: WbfList
 ) -> None:
-    flat = " ".join(head.replace(",", " ").split())
-    for country in sorted(countries, key=len, reverse=True):
-        if country and flat.endswith(" " + country):
-            name = head[: head.rfind(country.split()[0])].strip(" ,")
-            if "," in name or not name:
-                break
-            result.entries.append(
-                WbfEntry(_proper_case(name), country, float(mp), float(pp), source, number)
-            )
-            result.recovered.append(f"{source}:{number}: read {head!r} as {name!r}, {country!r}")
-            return
-    result.problems.append(f"{source}:{number}: cannot split name and country: {head!r}")
+    """Read the comma-separated lines, knowing every country the lists name.
+
+    A country is known when a tab-separated line names it or two comma lines do (a surname
+    that slipped past its comma, "QUANTIN France", is one line's). A line whose part after
+    the comma is a known country is read as it is split; otherwise the longest known country
+    that ends the line is its country and everything before it, commas dropped, its name;
+    failing that, a part after the comma with no surname in capitals is a country the lists
+    name once ("Bermuda").
+    """
+    candidates = Counter(_split_comma(head)[1] for _, _, head, _, _ in pending if "," in head)
+    known = countries | {country for country, count in candidates.items() if count >= 2 and country}
+    for source, number, head, mp, pp in pending:
+        if head.count(",") == 1:
+            name, country = _split_comma(head)
+            if country in known and name:
+                _add(result, name, country, mp, pp, source, number)
+                continue
+        flat = " ".join(head.replace(",", " ").split())
+        country = next(
+            (c for c in sorted(known, key=len, reverse=True) if flat.endswith(" " + c)), None
+        )
+        if country is None and head.count(",") == 1:
+            name, country = _split_comma(head)
+            if name and country and not any(_is_surname(word) for word in country.split()):
+                # a country the lists name once ("Bermuda"): as split
+                _add(result, name, country, mp, pp, source, number)
+                continue
+        if country is None:
+            result.problems.append(f"{source}:{number}: cannot split name and country: {head!r}")
+            continue
+        name = flat[: -len(country)].strip()
+        _add(result, name, country, mp, pp, source, number)
+        result.recovered.append(f"{source}:{number}: read {head!r} as {name!r}, {country!r}")
+
+
+def _is_surname(word: str) -> bool:
+    """A word in capitals, as the lists write surnames (``QUANTIN``; not ``U.S.A.``)."""
+    return len(word) > 1 and word.isalpha() and word.isupper()
+
+
+def _add(
+    result: WbfList, name: str, country: str, mp: str, pp: str, source: str, number: int
+) -> None:
+    result.entries.append(
+        WbfEntry(_proper_case(name), country, float(mp), float(pp), source, number)
+    )
 
 
 def read_wbf_lists(paths: list[Path]) -> WbfList:
@@ -149,8 +188,10 @@ def read_wbf_lists(paths: list[Path]) -> WbfList:
             _header_csv(text, Path(path).name, result)
         else:
             _ranking_lines(text, Path(path).name, result, countries, pending)
-    for source, number, head, mp, pp in pending:
-        _recover(number, head, mp, pp, source, result, countries)
+    _settle(pending, countries, result)
+    # in the lists' own order (files as given, then lines), whichever pass read a line
+    rank = {Path(path).name: index for index, path in enumerate(paths)}
+    result.entries.sort(key=lambda entry: (rank.get(entry.source, len(rank)), entry.line))
     return result
 
 
