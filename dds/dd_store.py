@@ -20,6 +20,7 @@ run goes on solving, keeping what it solves in its own database.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -59,6 +60,8 @@ __all__ = [
 OFF = "off"
 # The store's own layout; a store written by a newer layout is left alone, with a warning.
 SCHEMA = 1
+# Times a store is opened while another run holds it locked, before it is given up.
+_OPEN_ATTEMPTS = 8
 # Deals looked up in one statement (SQLite allows 32,766 parameters).
 _LOOKUP_BATCH = 400
 
@@ -190,10 +193,20 @@ class DDStore:
         self.warning: str | None = None
         self._writable = True
         self._engine: Engine | None = None
-        try:
-            self._engine = self._open()
-        except (SQLAlchemyError, OSError) as problem:
-            self._fail("cannot be opened", problem)
+        for attempt in range(_OPEN_ATTEMPTS):
+            try:
+                self._engine = self._open()
+                return
+            except OperationalError as problem:
+                # SQLite answers "locked" at once, without waiting, to a connection that
+                # switches a new file to WAL while another run does: try again shortly
+                if "locked" not in str(problem) or attempt == _OPEN_ATTEMPTS - 1:
+                    self._fail("cannot be opened", problem)
+                    return
+                time.sleep(0.2 * (attempt + 1))
+            except (SQLAlchemyError, OSError) as problem:
+                self._fail("cannot be opened", problem)
+                return
 
     def _open(self) -> Engine:
         url = _url(self.location)

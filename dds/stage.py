@@ -22,6 +22,7 @@ from sqlalchemy import Connection, delete, func, select
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import BridgerankError
@@ -147,32 +148,27 @@ def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
         )
 
 
-def _player_names(conn) -> dict[str, tuple[str, int | None]]:
-    """Raw name -> (player name, player id); empty when the match stage has not run."""
-    rows = conn.execute(
-        select(NameMatch.raw_name, Player.name, Player.id).join(
-            Player, Player.id == NameMatch.player_id
-        )
-    ).all()
-    return {raw: (name, player_id) for raw, name, player_id in rows}
-
-
 def aggregate_players(conn) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Sum ``seat_stats`` per player: rows of ``player_stats`` and ``player_rates``."""
-    names = _player_names(conn)
+    """Sum ``seat_stats`` per player: rows of ``player_stats`` and ``player_rates``. A seat is
+    its person (:mod:`cleaning.match.lookup`); one that is no one to rate is left out."""
+    lookup = person_lookup(conn)
     seat_names = {
-        row.id: {"N": row.north, "E": row.east, "S": row.south, "W": row.west}
-        for row in conn.execute(select(Board.id, Board.north, Board.east, Board.south, Board.west))
+        row.id: {
+            seat: lookup.player(raw, row.event) if raw else ("", None)
+            for seat, raw in zip("NESW", (row.north, row.east, row.south, row.west))
+        }
+        for row in conn.execute(
+            select(Board.id, Board.event, Board.north, Board.east, Board.south, Board.west)
+        )
     }
     totals: dict[tuple[str, int | None], dict[str, float]] = defaultdict(
         lambda: dict.fromkeys(COUNTERS + ("boards",), 0)
     )
     columns = [SeatStats.board_id, SeatStats.seat] + [getattr(SeatStats, c) for c in COUNTERS]
     for row in conn.execute(select(*columns)):
-        raw = seat_names[row[0]][row[1]]
-        if not raw:
+        key = seat_names[row[0]][row[1]]
+        if not key[0]:
             continue
-        key = names.get(raw, (raw, None))
         total = totals[key]
         total["boards"] += 1
         for name, value in zip(COUNTERS, row[2:]):

@@ -26,6 +26,7 @@ from sqlalchemy import Connection, select
 
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard
+from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import TableEvidence
@@ -105,7 +106,8 @@ def _evidence(conn: Connection) -> BoardEvidence:
 
 
 def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
-    """The boards (:data:`BOARD_COLUMNS` and ``round``), each raw name's player name, and the WBF
+    """The boards (:data:`BOARD_COLUMNS` and ``round``) with their seats as persons
+    (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
     masterpoints of the matched players by player name."""
     # the round a source named (a championship's "round 7"): the session of an undated event
     columns = [getattr(Board, c) for c in BOARD_COLUMNS] + [
@@ -115,11 +117,11 @@ def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
         dict(row)
         for row in conn.execute(select(*columns).join(RawBoard, RawBoard.id == Board.id)).mappings()
     ]
-    names = dict(
-        conn.execute(
-            select(NameMatch.raw_name, Player.name).join(Player, Player.id == NameMatch.player_id)
-        ).all()
-    )
+    # the seats as persons (a surname is whoever it was in its event; no one to rate is
+    # blank); the names that mean one person everywhere, for boards of events not yet seen
+    lookup = person_lookup(conn)
+    lookup.rename(boards)
+    names = lookup.global_names()
     points = dict(
         conn.execute(
             select(Player.name, WbfPlayer.mp).join(WbfPlayer, WbfPlayer.id == Player.wbf_id)

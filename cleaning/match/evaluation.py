@@ -27,6 +27,7 @@ from typing import Callable, Hashable, Iterable, Sequence
 
 from sqlalchemy import Connection, select
 
+from bridgerank.cleaning.match.persons import UNRATED_KINDS
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 
 __all__ = [
@@ -135,7 +136,9 @@ def read_labelled(folder: Path) -> list[Labelled]:
 def _folded(name: str | None) -> str:
     """A WBF name as compared: the lists write surnames in capitals (``Alfredo VERSACE``) and
     a few lines with a stray comma (``Marius,IONITA``), the database as a name is written."""
-    return " ".join((name or "").replace(",", " ").casefold().split())
+    words = (name or "").replace(",", " ").casefold().split()
+    # "Ari David Greenberg,JR U.S.A.": the suffix may be read as the name's or the country's
+    return " ".join(words[:-1] if words[-1:] in (["jr"], ["sr"]) else words)
 
 
 def _pairs(keys: Sequence[Hashable | None]) -> set[tuple[int, int]]:
@@ -184,10 +187,6 @@ def score(labelled: Iterable[Labelled], resolve: Callable[[Labelled], Resolved])
     )
 
 
-# The kinds of ``players`` that are not persons: never rated.
-NON_PERSON_KINDS = frozenset({"robot", "handle", "not a person"})
-
-
 def database_resolution(conn: Connection) -> Callable[[Labelled], Resolved]:
     """The verdict a database's match stage gave each occurrence (its ``name_matches``).
 
@@ -197,16 +196,18 @@ def database_resolution(conn: Connection) -> Callable[[Labelled], Resolved]:
         A database the match stage has run on, with the labelled occurrences' sources.
     """
     rows = conn.execute(
-        select(NameMatch.raw_name, NameMatch.player_id, WbfPlayer.name, Player.kind)
+        select(
+            NameMatch.raw_name, NameMatch.event, NameMatch.player_id, WbfPlayer.name, Player.kind
+        )
         .join(Player, Player.id == NameMatch.player_id)
         .outerjoin(WbfPlayer, WbfPlayer.id == NameMatch.wbf_id)
     ).all()
     verdicts = {
-        raw: Resolved(wbf, None if kind in NON_PERSON_KINDS else person)
-        for raw, person, wbf, kind in rows
+        (raw, event): Resolved(wbf, None if kind in UNRATED_KINDS else person)
+        for raw, event, person, wbf, kind in rows
     }
 
     def resolve(row: Labelled) -> Resolved:
-        return verdicts.get(row.raw_name, Resolved(None, None))
+        return verdicts.get((row.raw_name, row.event), Resolved(None, None))
 
     return resolve

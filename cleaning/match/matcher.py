@@ -122,6 +122,10 @@ def _score(
         # Each side has a name the other lacks ("P. Chagas" and "Gabriel Chagas"): two
         # different people as far as the names tell. The thesis matched these.
         return refused
+    if len(unresolved) > len(spelled) and len(raw.tokens) > 1:
+        # A whole name the listed one lacks: "L. Mark Nelson" is not Mark Lair, and "Larry
+        # Cohen LV" (a second Larry Cohen, so marked) is not Larry N. Cohen.
+        return refused
     if len(raw.tokens) + len(raw.truncated) == 1 and wbf.tokens and wbf.tokens[-1] not in paired:
         # A lone name must be the listed surname: "Leslie" is not "Leslie Dodds".
         return refused

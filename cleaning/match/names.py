@@ -20,12 +20,13 @@ _SPLIT = re.compile(r"[\s,/&()\"\[\]-]+")
 # "H.Weinstein" -> "H. Weinstein"; "ThorvaldssonM" (an initial glued on) -> "Thorvaldsson M".
 _DOT_GLUED = re.compile(r"\.(?=[^\s.])")
 _INITIAL_GLUED = re.compile(r"(?<=[a-z]{3})([A-Z])$")
+_NICKNAME_AFTER = re.compile(r"(?<=\S)\s*\([^()]*\)\s*$")
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
 # A program's name alone or followed by a version or a setting ("GIB 2.6.3", "GIB 60 Seconds"),
 # never by a word: "Jack Zhao" and "Jack Waters" are people.
 _ROBOT = re.compile(
     r"^(gib|jack|wbridge ?5|q-?plus|micro ?bridge|bridge ?baron|shark ?bridge|robot|computer|"
-    r"argine|synrey|bbo ?robot)(\s*v?\d[\w.]*(\s+\w+)?)?$|^\S+ \d+(\.\d+)+$",
+    r"argine|synrey|bbo ?robot|smbr)(\s*v?\d[\w.]*(\s+\w+)?)?$|^\S+ \d+(\.\d+)+$",
     re.IGNORECASE,
 )
 
@@ -121,6 +122,8 @@ def fold(text: str) -> str:
 def name_parts(raw: str) -> NameParts:
     """Split a name into tokens, initials and truncated tokens (see the module docstring)."""
     tokens, initials, truncated = [], [], []
+    # "LEVIN Robert (Bobby)": the name the player goes by, beside the one the list may hold
+    raw = _NICKNAME_AFTER.sub(" ", raw)
     spaced = " ".join(_INITIAL_GLUED.sub(r" \1", word) for word in raw.split())
     spaced = _DOT_GLUED.sub(". ", spaced)
     for word in _SPLIT.split(fold(spaced).replace("'", "").replace("`", "")):

@@ -1,10 +1,12 @@
 """The ``match`` stage: raw player names in ``boards`` -> ``wbf_players``, ``players``,
 ``name_matches``.
 
-Every distinct raw name is matched once (:mod:`cleaning.matcher`); matched names become
-the WBF player, unmatched ones a player of their own keyed by the folded raw name (so
-``fORRESTER`` and ``Forrester`` are one player), robots a player of kind ``robot``. The
-outputs are replaced in one transaction with the ledger row.
+Every raw name is resolved in each event it was seen in (:mod:`cleaning.match.persons`): a
+full name is one person wherever it appears (the WBF player the matcher finds, else a player
+of its own keyed by the folded name, so ``fORRESTER`` and ``Forrester`` are one), a short one
+is whoever its event's context says, fields that are no one person are players of kind
+``robot`` or ``nobody`` (never rated). ``name_matches`` keeps the verdict on each (raw name,
+event). The outputs are replaced in one transaction with the ledger row.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from __future__ import annotations
 import hashlib
 from collections import Counter, defaultdict
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import func, select
 
 from bridgerank.cleaning.clean.tables import Board
-from bridgerank.cleaning.match.matcher import Match, NameMatcher
-from bridgerank.cleaning.match.names import display_key
+from bridgerank.cleaning.match.matcher import NameMatcher
+from bridgerank.cleaning.match.occurrences import Occurrence, gather_occurrences
+from bridgerank.cleaning.match.persons import Person, Resolution, resolve_persons
 from bridgerank.cleaning.match.summary import MatchSummary
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
@@ -72,80 +74,117 @@ def seat_counts(conn) -> Counter:
     return counts
 
 
-def _players(matches: list[Match], seats: Counter, entries: list[WbfEntry]):
-    """Players and the player index of each raw name."""
-    players: list[dict[str, Any]] = []
-    by_key: dict[tuple, int] = {}
-    spellings: dict[int, Counter] = defaultdict(Counter)
-    player_of: dict[str, int] = {}
-    for match in matches:
-        if match.wbf_index is not None:
-            key: tuple = ("wbf", match.wbf_index)
-            kind, name, wbf_id = "wbf", entries[match.wbf_index].name, match.wbf_index + 1
-        else:
-            kind = match.reason if match.reason in ("robot", "handle") else "raw"
-            key, name, wbf_id = (kind, display_key(match.raw)), None, None
-        if key not in by_key:
-            by_key[key] = len(players)
-            players.append(
-                {"id": len(players) + 1, "name": name, "kind": kind, "wbf_id": wbf_id, "seats": 0}
-            )
-        index = by_key[key]
-        players[index]["seats"] += seats[match.raw]
-        spellings[index][match.raw] += seats[match.raw]
-        player_of[match.raw] = index + 1
-    for index, player in enumerate(players):
-        if player["name"] is None:  # the most played spelling names an unmatched player
-            player["name"] = spellings[index].most_common(1)[0][0]
-    return players, player_of
+def _player_names(persons: list[Person]) -> list[str]:
+    """A name for each person, distinct: the WBF name, else the most played spelling - and,
+    for a person known in one event only whose spelling another person shares, that event
+    ("Moss (Forbo 2002)" and "Moss (Cavendish 1999)" are two)."""
+    spellings = [
+        person.name if person.wbf_index is not None else person.names.most_common(1)[0][0]
+        for person in persons
+    ]
+    shared = Counter(spellings)
+    names: list[str] = []
+    taken: set[str] = set()
+    for person, spelling in zip(persons, spellings):
+        name = spelling
+        if person.scope and shared[spelling] > 1:
+            name = f"{spelling} ({person.scope})"
+        if name in taken:
+            name = f"{name} [{len(names) + 1}]"
+        taken.add(name)
+        names.append(name)
+    return names
 
 
 def _text(score) -> str | None:
     return None if score is None else ",".join(str(value) for value in score)
 
 
+def _summary(
+    occurrences: list[Occurrence],
+    resolutions: dict[tuple[str, str], Resolution],
+    persons: list[Person],
+    entries: list[WbfEntry],
+    problems: list[str],
+) -> MatchSummary:
+    """The run's counts: strings matched (in at least one of their events), seats covered."""
+    by_string: dict[str, list[Resolution]] = defaultdict(list)
+    for occurrence in occurrences:
+        by_string[occurrence.raw].append(resolutions[occurrence.key])
+    matched = {
+        raw for raw, found in by_string.items() if any(r.wbf_index is not None for r in found)
+    }
+    first = {raw: found[0] for raw, found in by_string.items()}
+    reasons = Counter(
+        resolution.match.reason if resolution.match else resolution.reason
+        for resolution in first.values()
+    )
+    seats = sum(occurrence.seats for occurrence in occurrences)
+    covered = sum(
+        occurrence.seats
+        for occurrence in occurrences
+        if resolutions[occurrence.key].wbf_index is not None
+    )
+    return MatchSummary(
+        raw_names=len(by_string),
+        matched=len(matched),
+        ambiguous=reasons["ambiguous"],
+        unmatched=len(by_string) - len(matched),
+        robots=sum(1 for r in first.values() if r.reason == "robot"),
+        handles=reasons["handle"],
+        nobodies=sum(1 for r in first.values() if r.match is None and r.reason != "robot"),
+        reasons=dict(Counter(resolutions[o.key].reason for o in occurrences).most_common()),
+        wbf_players=len(entries),
+        players=len(persons),
+        seats=seats,
+        seats_matched=covered,
+        seat_share_matched=round(covered / seats, 4) if seats else 0.0,
+        wbf_problems=problems,
+    )
+
+
 def run(context: StageContext) -> MatchSummary:
-    """Match every raw name of ``boards`` (see the module docstring)."""
+    """Resolve every name occurrence of ``boards`` (see the module docstring)."""
     entries, problems, alternatives = load_wbf(context.settings.match)
     matcher = NameMatcher(
         [entry.name for entry in entries], alternatives, settings=context.settings.match
     )
     with context.engine.connect() as conn:
-        seats = seat_counts(conn)
-    names = sorted(seats)
-    matches = [matcher.match(name) for name in context.progress(names, "match names", len(names))]
-    players, player_of = _players(matches, seats, entries)
-    rows = [
-        {
-            "raw_name": match.raw,
-            "player_id": player_of[match.raw],
-            "wbf_id": None if match.wbf_index is None else match.wbf_index + 1,
-            "reason": match.reason,
-            "score": _text(match.score),
-            "runner_up_score": _text(match.runner_up_score),
-            "runner_up": None if match.runner_up is None else entries[match.runner_up].name,
-            "seats": seats[match.raw],
-        }
-        for match in matches
-    ]
-    reasons = Counter(match.reason for match in matches)
-    matched_seats = sum(seats[m.raw] for m in matches if m.wbf_index is not None)
-    total_seats = sum(seats.values())
-    summary = MatchSummary(
-        raw_names=len(matches),
-        matched=sum(1 for match in matches if match.wbf_index is not None),
-        ambiguous=reasons["ambiguous"],
-        unmatched=sum(1 for match in matches if match.wbf_index is None),
-        robots=reasons["robot"],
-        handles=reasons["handle"],
-        reasons=dict(reasons.most_common()),
-        wbf_players=len(entries),
-        players=len(players),
-        seats=total_seats,
-        seats_matched=matched_seats,
-        seat_share_matched=round(matched_seats / total_seats, 4) if total_seats else 0.0,
-        wbf_problems=problems,
+        occurrences = list(gather_occurrences(conn).values())
+    persons, resolutions = resolve_persons(
+        context.progress(occurrences, "match names", len(occurrences)), matcher, entries
     )
+    names = _player_names(persons)
+    players = [
+        {
+            "id": index + 1,
+            "name": names[index],
+            "kind": person.kind,
+            "wbf_id": None if person.wbf_index is None else person.wbf_index + 1,
+            "seats": sum(person.names.values()),
+        }
+        for index, person in enumerate(persons)
+    ]
+    rows = []
+    for occurrence in occurrences:
+        resolution = resolutions[occurrence.key]
+        match = resolution.match
+        rows.append(
+            {
+                "raw_name": occurrence.raw,
+                "event": occurrence.event,
+                "player_id": resolution.person + 1,
+                "wbf_id": None if resolution.wbf_index is None else resolution.wbf_index + 1,
+                "reason": resolution.reason,
+                "score": _text(match.score) if match else None,
+                "runner_up_score": _text(match.runner_up_score) if match else None,
+                "runner_up": (
+                    entries[match.runner_up].name if match and match.runner_up is not None else None
+                ),
+                "seats": occurrence.seats,
+            }
+        )
+    summary = _summary(occurrences, resolutions, persons, entries, problems)
     # players and name_matches hold keys of the tables before them: finish empties the
     # three last-first and fills them first-last
     wbf_rows = [

@@ -27,9 +27,11 @@ class MatchSummary(StageSummary):
         Raw names matched to no WBF player (the ambiguous, robots and handles included).
     robots, handles : int
         Unmatched names recognised as a robot, as an online handle.
+    nobodies : int
+        Names that are no one person: team strings, placeholders, empty (never rated).
     reasons : dict of str to int
-        Raw names by the matcher's reason (``exact``, ``surname only``, ``no candidate``
-        ...), most frequent first.
+        Occurrences (a raw name in an event) by the resolution's reason (``exact``,
+        ``fuller form in event``, ``short name, no context`` ...), most frequent first.
     wbf_players : int
         Players of the WBF lists read (copies dropped).
     players : int
@@ -50,6 +52,7 @@ class MatchSummary(StageSummary):
     unmatched: int = 0
     robots: int = 0
     handles: int = 0
+    nobodies: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
     wbf_players: int = 0
     players: int = 0
@@ -65,10 +68,10 @@ class MatchSummary(StageSummary):
             f"match: {self.matched:,} of {plural(self.raw_names, 'raw name')} matched to the "
             f"{self.wbf_players:,} WBF players in {self.seconds:.1f} s ({self.ambiguous:,} "
             f"ambiguous, {self.unmatched:,} unmatched: {plural(self.robots, 'robot')}, "
-            f"{plural(self.handles, 'handle')})",
+            f"{plural(self.handles, 'handle')}, {self.nobodies:,} naming no one person)",
             f"  board-seats covered: {self.seats_matched:,} of {self.seats:,} "
             f"({100 * self.seat_share_matched:.1f}%); players: {self.players:,}",
-            "  by reason: "
+            "  occurrences (a name in an event) by reason: "
             + ", ".join(f"{reason} {count:,}" for reason, count in self.reasons.items()),
             *unread,
         ]

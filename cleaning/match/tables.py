@@ -27,21 +27,27 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(Text)
-    kind: Mapped[str] = mapped_column(String(8))  # wbf | raw | robot | handle
+    # wbf | raw | handle | robot | nobody (a field that is no person: a team string, a
+    # placeholder); robots and nobodies are never rated
+    kind: Mapped[str] = mapped_column(String(16))
     wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"), unique=True)
     seats: Mapped[int] = mapped_column(Integer)  # board-seats played under any matched name
 
 
 class NameMatch(Base):
-    """The audit trail of name matching: one row per distinct raw name in ``boards``."""
+    """The audit trail of name resolution: one row per raw name and event of ``boards`` (a
+    surname means whoever it meant in its event; :mod:`cleaning.match.persons`)."""
 
     __tablename__ = "name_matches"
     raw_name: Mapped[str] = mapped_column(Text, primary_key=True)
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     wbf_id: Mapped[int | None] = mapped_column(ForeignKey("wbf_players.id"))
-    # exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak | ambiguous |
-    # no candidate | robot | handle
-    reason: Mapped[str] = mapped_column(String(16), index=True)
+    # the matcher's (exact | alternative | tuple | surname only | fuzzy-token | fuzzy-tiebreak
+    # | ambiguous | no candidate | handle), or the context's (fuller form in event |
+    # partnership | ... country agrees | short name, no context), or the field's kind
+    # (robot | several names | placeholder | empty)
+    reason: Mapped[str] = mapped_column(String(40), index=True)
     score: Mapped[str | None] = mapped_column(Text)  # the score tuple, as text
     runner_up: Mapped[str | None] = mapped_column(Text)  # best other WBF name
     runner_up_score: Mapped[str | None] = mapped_column(Text)

@@ -135,21 +135,21 @@ def _settle(
                 _add(result, name, country, mp, pp, source, number)
                 continue
         flat = " ".join(head.replace(",", " ").split())
-        country = next(
+        ending = next(
             (c for c in sorted(known, key=len, reverse=True) if flat.endswith(" " + c)), None
         )
-        if country is None and head.count(",") == 1:
+        if ending is not None:
+            name = flat[: -len(ending)].strip()
+            _add(result, name, ending, mp, pp, source, number)
+            result.recovered.append(f"{source}:{number}: read {head!r} as {name!r}, {ending!r}")
+            continue
+        if head.count(",") == 1:
             name, country = _split_comma(head)
             if name and country and not any(_is_surname(word) for word in country.split()):
                 # a country the lists name once ("Bermuda"): as split
                 _add(result, name, country, mp, pp, source, number)
                 continue
-        if country is None:
-            result.problems.append(f"{source}:{number}: cannot split name and country: {head!r}")
-            continue
-        name = flat[: -len(country)].strip()
-        _add(result, name, country, mp, pp, source, number)
-        result.recovered.append(f"{source}:{number}: read {head!r} as {name!r}, {country!r}")
+        result.problems.append(f"{source}:{number}: cannot split name and country: {head!r}")
 
 
 def _is_surname(word: str) -> bool:

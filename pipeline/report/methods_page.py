@@ -160,7 +160,21 @@ _MATCH_REASONS = {
     "ambiguous": "two or more WBF names fit equally well: not matched",
     "no candidate": "no WBF name fits: not matched",
     "handle": "an online handle, not a name: not matched",
-    "robot": "a robot player: not matched",
+    "robot": "a robot player: never rated",
+    "fuller form in event": "a short name (a surname, initials) whose one fuller form in the "
+    "same event agrees with it",
+    "partnership": "a short name whose partner here partnered a player of that name elsewhere",
+    "surname only, country agrees": "a surname one listed player has, of the country the "
+    "event's teams, partners or listed players say",
+    "surname only, no namesake": "a surname one listed player has, and no one else was seen "
+    "under a full name with it",
+    "tuple, country agrees": "a surname and initials one listed player fits, of the country "
+    "the event says",
+    "short name, no context": "a short name nothing in its event ties to one person: a player "
+    "of that event alone",
+    "several names": "a team or a pair in one name field: no one person, never rated",
+    "placeholder": "a seat word or a stand-in (North, ?): no one, never rated",
+    "empty": "no name: no one, never rated",
 }
 
 

@@ -12,6 +12,8 @@ import pandas as pd
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
+from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
+
 SEAT_COLUMNS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -51,14 +53,7 @@ def read_site_data(conn: Connection) -> SiteData:
         "select b.*, f.path as source from boards b "
         "join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id",
     )
-    names = _table(
-        conn,
-        present,
-        "name_matches",
-        "select m.raw_name, p.name from name_matches m join players p on p.id = m.player_id",
-    )
-    player_of = dict(zip(names.get("raw_name", []), names.get("name", [])))
-    seats = _seats(boards, player_of)
+    seats = _seats(boards, person_lookup(conn))
     ratings, kind = _ratings(conn, present)
     auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")
     stats = _table(conn, present, "player_stats", "select * from player_stats")
@@ -101,8 +96,9 @@ def read_site_data(conn: Connection) -> SiteData:
     )
 
 
-def _seats(boards: pd.DataFrame, player_of: dict[str, str]) -> pd.DataFrame:
-    """Four rows per board: who sat where, as the player the name was matched to."""
+def _seats(boards: pd.DataFrame, lookup: PersonLookup) -> pd.DataFrame:
+    """Four rows per board: who sat where, as the person the name in its event was resolved
+    to (a seat that is no one to rate is left out)."""
     if boards.empty:
         return pd.DataFrame(columns=["board_id", "seat", "player"])
     frames = [
@@ -110,7 +106,10 @@ def _seats(boards: pd.DataFrame, player_of: dict[str, str]) -> pd.DataFrame:
             {
                 "board_id": boards["id"],
                 "seat": seat,
-                "player": boards[column].map(lambda raw: player_of.get(raw, raw)),
+                "player": [
+                    lookup.name(raw, event) if raw else raw
+                    for raw, event in zip(boards[column], boards["event"])
+                ],
             }
         )
         for seat, column in SEAT_COLUMNS.items()

@@ -76,10 +76,12 @@ def test_precision_and_recall_on_the_labelled_set(matched):
     assert scores.rated_non_persons <= FLOORS["rated_non_persons"], scores.lines()
 
 
+# Measured on 2026-11-26 (the matcher alone, before names were resolved in context: 89.0%,
+# 73.3%, 83.8%, 48.4%, and 12 of the 18 non-persons rated).
 FLOORS = {
-    "wbf_precision": 0.0,
-    "wbf_recall": 0.0,
-    "person_precision": 0.0,
-    "person_recall": 0.0,
-    "rated_non_persons": 18,
+    "wbf_precision": 0.972,  # 178 of 183
+    "wbf_recall": 0.805,  # of 221
+    "person_precision": 0.972,  # 71 of 73 pairs
+    "person_recall": 0.554,  # of 128 pairs
+    "rated_non_persons": 0,
 }

@@ -145,8 +145,11 @@ def test_match_stage_on_the_sample(tmp_path):
         wbf_name = wbf.scalar_one()
     engine.dispose()
     assert wbf_name == "Lewis Mathe" and rows["Lew Mathe"].reason == "alternative"
-    assert rows["Weinstein"].reason == "ambiguous"
-    assert rows["Weinstein"].runner_up == "Howard Weinstein"
+    # two listed Weinsteins and nothing in the event to tell: no one of the lists
+    assert rows["Weinstein"].reason == "short name, no context"
+    assert rows["Weinstein"].runner_up == "Howard Weinstein" and rows["Weinstein"].wbf_id is None
+    # a surname alone, attributed where the event's listed players are of its country
+    assert rows["Levin"].reason == "surname only, country agrees"
     assert rows["Cliff Bishop"].player_id == rows["Clifford Bishop"].player_id
     assert rows["Milton Elleby"].player_id != rows["Milton Ellenby"].player_id
     # 21 championship players and 48 club players (whom no WBF name matches)
@@ -166,7 +169,7 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
     assert "clean: up to date" in changed.output
     assert "match: 11 of 70 raw names matched" in changed.output  # 7 bare surnames refused
     new_list = tmp_path / "list.csv"
-    new_list.write_text("name,mp,pp\nJeff Meckstroth,1,2\n")
+    new_list.write_text("name,mp,pp\nLewis Mathe,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
     relisted = runner.invoke(
         main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]

@@ -1,0 +1,89 @@
+"""Where each name was seen: its occurrences, with the context that tells who it is.
+
+A raw name string alone does not say who played: "Moss" is Brad Moss in one event and Mike
+Moss in another. An occurrence is a string in one event, with what surrounds it there - the
+partners it sat with, the team names of its boards, the years - which the resolution of
+persons (:mod:`cleaning.match.persons`) weighs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, select
+
+from bridgerank.cleaning.clean.tables import Board
+
+__all__ = ["Occurrence", "event_scope", "gather_occurrences"]
+
+# A part of an event a file names after the event itself: "Bermuda Bowl 1955 - Seg 1".
+_EVENT_PART = re.compile(
+    r"[\s,:;\-–]+(seg(ment)?|sess(ion)?|round|rd|stanza|set|match|part|day|qtr|quarter|half|"
+    r"board|bd)\.?\s*#?\d+[a-z]?$",
+    re.IGNORECASE,
+)
+
+
+def event_scope(event: str) -> str:
+    """The event a short name is resolved in: the event's name without the segment, session
+    or round a file adds to it ("Bermuda Bowl 1955 - Seg 1" -> "Bermuda Bowl 1955")."""
+    scope = event.strip()
+    while True:
+        shorter = _EVENT_PART.sub("", scope).strip()
+        if shorter == scope or not shorter:
+            return scope
+        scope = shorter
+
+
+# Each seat and its partner's.
+_PARTNER = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+@dataclass
+class Occurrence:
+    """One raw name in one event."""
+
+    raw: str
+    event: str
+    seats: int = 0
+    partners: Counter[str] = field(default_factory=Counter)  # partner's raw name -> seats
+    teams: Counter[str] = field(default_factory=Counter)  # team names of its boards
+
+    @property
+    def scope(self) -> str:
+        """The event without its segment or round (:func:`event_scope`)."""
+        return event_scope(self.event)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(raw, event)``: how ``name_matches`` and the boards find it."""
+        return self.raw, self.event
+
+
+def gather_occurrences(conn: Connection) -> dict[tuple[str, str], Occurrence]:
+    """Every (raw name, event) of ``boards`` with its seats, partners and team names.
+
+    Empty names are left out: an empty seat has no one to resolve.
+    """
+    found: dict[tuple[str, str], Occurrence] = {}
+    columns = (Board.event, Board.home_team, Board.visit_team) + tuple(
+        getattr(Board, seat) for seat in _PARTNER
+    )
+    for event, home, visit, *names in conn.execute(select(*columns)):
+        by_seat = dict(zip(_PARTNER, names))
+        for seat, raw in by_seat.items():
+            if not raw:
+                continue
+            occurrence = found.get((raw, event))
+            if occurrence is None:
+                occurrence = found[(raw, event)] = Occurrence(raw, event)
+            occurrence.seats += 1
+            partner = by_seat[_PARTNER[seat]]
+            if partner:
+                occurrence.partners[partner] += 1
+            for team in (home, visit):
+                if team:
+                    occurrence.teams[team] += 1
+    return found

@@ -1,0 +1,316 @@
+"""Persons from name occurrences: each string resolved in the context it was seen in.
+
+A full name ("Alfredo Versace", "VERSACE Alfredo") means one person wherever it appears, and
+the WBF matcher (:mod:`cleaning.match.matcher`) says whether the lists hold them. A short one -
+a surname alone, a surname and initials, a mononym ("Versace", "Versace A", "Zia") - means
+whoever it meant in its event, so it is resolved per event (:class:`Occurrence`), by the
+evidence around it, strongest first:
+
+1. **a fuller form in the same event**: the one full name of that event that contains the
+   short one's surname (and agrees with its initials) is the same person; several such
+   names are told apart by the partners;
+2. **a partnership seen elsewhere**: the one person with that name (or a name a typo away)
+   who partnered, somewhere, a player of the same name as the short one's partner here
+   ("Zia" with Rosenwasser is the Zia Mahmood who partnered Michael Rosenwasser);
+3. **the WBF lists, where the context agrees**: the matcher's one listed player for the short
+   name, when the event's team names, the partner's country or the country of most of the
+   event's listed players (a national trial) say the same country, or when no one else was
+   ever seen under a full name with that surname - and no listed partner says another
+   country;
+4. otherwise **no one known**: a person of that event alone, never one of the lists.
+
+Fields that are no person (:mod:`cleaning.match.non_persons`) are kept apart and never rated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+from rapidfuzz import fuzz
+
+from bridgerank.cleaning.match.matcher import Match, NameMatcher
+from bridgerank.cleaning.match.names import NameParts, display_key, fold, forms, name_parts
+from bridgerank.cleaning.match.non_persons import classify
+from bridgerank.cleaning.match.occurrences import Occurrence
+from bridgerank.cleaning.match.wbf_lists import WbfEntry
+
+__all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
+
+# The kinds of person that are no one to rate: a program, a field that names no one person.
+UNRATED_KINDS = frozenset({"robot", "nobody"})
+
+# A short name a typo away from a full one's token: only with a partnership to back it.
+_TYPO_RATIO = 80.0
+_TYPO_MIN_LENGTH = 4
+# An event is a country's when this share of at least this many of its listed players are.
+_NATIONAL_SHARE = 0.6
+_NATIONAL_EVENT_PLAYERS = 3
+
+
+@dataclass
+class Person:
+    """One person (or one non-person field), with every string and event it was seen under."""
+
+    key: Hashable
+    kind: str  # wbf | raw | handle | robot | nobody
+    wbf_index: int | None
+    name: str = ""  # the WBF list's name, for a listed player
+    scope: str = ""  # the one event a short name is known in, when that is all it is
+    names: Counter[str] = field(default_factory=Counter)  # raw string -> board-seats
+    events: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The verdict on one occurrence: its person, its WBF entry, and why."""
+
+    person: int  # index into the persons
+    wbf_index: int | None
+    reason: str
+    match: Match | None  # the matcher's verdict on the string alone
+
+
+def _is_short(parts: NameParts) -> bool:
+    """One name part in full only: a surname (with initials or not), or a mononym."""
+    return len(parts.tokens) + len(parts.truncated) == 1
+
+
+def _word(parts: NameParts) -> str:
+    return (parts.tokens or parts.truncated)[0]
+
+
+def _agrees(short: NameParts, full: NameParts, typo: bool) -> bool:
+    """Whether a full name can be the short one: it holds the short one's word (exactly, as
+    a nickname's formal name, or - when ``typo`` - a typo away) and a given name for each of
+    its initials."""
+    word = _word(short)
+    rest = list(full.tokens)
+    partner = next((token for token in rest if forms(word) & forms(token)), None)
+    if partner is None and typo and len(word) >= _TYPO_MIN_LENGTH:
+        partner = next(
+            (
+                token
+                for token in rest
+                if token[:1] == word[:1] and fuzz.ratio(word, token) >= _TYPO_RATIO
+            ),
+            None,
+        )
+    if partner is None:
+        return False
+    rest.remove(partner)
+    letters = [token[:1] for token in rest] + list(full.initials)
+    return all(initial in letters for initial in short.initials)
+
+
+def _partner_words(occurrence: Occurrence) -> set[str]:
+    """The name parts of the partners an occurrence sat with."""
+    words: set[str] = set()
+    for partner in occurrence.partners:
+        parts = name_parts(partner)
+        words.update(token for token in parts.tokens + parts.truncated if len(token) > 2)
+    return words
+
+
+class _Resolver:
+    def __init__(
+        self,
+        occurrences: Sequence[Occurrence],
+        matcher: NameMatcher,
+        entries: Sequence[WbfEntry],
+    ) -> None:
+        self.occurrences = occurrences
+        self.entries = entries
+        raws = sorted({occurrence.raw for occurrence in occurrences})
+        self.kind = {raw: classify(raw) for raw in raws}
+        self.match = {raw: matcher.match(raw) for raw in raws if self.kind[raw] is None}
+        self.parts = {raw: name_parts(raw) for raw in self.match}
+        self.persons: list[Person] = []
+        self.index: dict[Hashable, int] = {}
+        # the full names' persons: by event, their partners' words, by word
+        self.full_key: dict[str, Hashable] = {}
+        self.in_event: dict[str, list[str]] = defaultdict(list)
+        self.partners: dict[Hashable, set[str]] = defaultdict(set)
+        self.partnered: dict[str, set[Hashable]] = defaultdict(set)  # partner's word -> keys
+        self.full_parts: dict[Hashable, NameParts] = {}
+        self.by_word: dict[str, set[Hashable]] = defaultdict(set)  # full names' words
+        # the countries of the listed players an event's full names are (a national event)
+        self.event_countries: dict[str, Counter[str]] = defaultdict(Counter)
+        for occurrence in occurrences:
+            raw = occurrence.raw
+            listed = self.match[raw].wbf_index if raw in self.match else None
+            if listed is not None:  # the lists' reading of every string, short ones too
+                self.event_countries[occurrence.scope][fold(entries[listed].country)] += 1
+        for occurrence in occurrences:
+            raw = occurrence.raw
+            if raw not in self.match or not self._stands_alone(occurrence):
+                continue
+            key = self._full_key(raw)
+            self.full_key[raw] = key
+            self.in_event[occurrence.scope].append(raw)
+            words = _partner_words(occurrence)
+            self.partners[key] |= words
+            for word in words:
+                self.partnered[word].add(key)
+            self.full_parts.setdefault(key, self.parts[raw])
+            for token in self.parts[raw].tokens:
+                self.by_word[token].add(key)
+
+    def _stands_alone(self, occurrence: Occurrence) -> bool:
+        """Whether a string names its person wherever it appears: a full name; or a surname
+        with initials that the lists read as one player ("Hallberg G." - Gunnar Hallberg)
+        whose partner here is not of another country."""
+        parts = self.parts[occurrence.raw]
+        if not _is_short(parts):
+            return True
+        match = self.match[occurrence.raw]
+        return (
+            bool(parts.initials)
+            and match.wbf_index is not None
+            and match.reason == "tuple"
+            and not self._country_differs(occurrence, match.wbf_index)
+        )
+
+    def _full_key(self, raw: str) -> Hashable:
+        match = self.match[raw]
+        if match.wbf_index is not None:
+            return ("wbf", match.wbf_index)
+        kind = "handle" if match.reason == "handle" else "raw"
+        return (kind, display_key(raw))
+
+    def _person(self, key: Hashable, kind: str, wbf_index: int | None, scope: str = "") -> int:
+        if key not in self.index:
+            name = self.entries[wbf_index].name if wbf_index is not None else ""
+            self.index[key] = len(self.persons)
+            self.persons.append(Person(key, kind, wbf_index, name, scope))
+        return self.index[key]
+
+    def _keyed(self, key: Hashable) -> tuple[int, int | None]:
+        """The person of a full name's key: ``("wbf", index)``, ``("raw", name)``, ..."""
+        assert isinstance(key, tuple)
+        kind = str(key[0])
+        wbf_index = int(key[1]) if kind == "wbf" else None
+        return self._person(key, kind, wbf_index), wbf_index
+
+    def resolve(self, occurrence: Occurrence) -> Resolution:
+        raw = occurrence.raw
+        if self.kind[raw] is not None:
+            kind = "robot" if self.kind[raw] == "robot" else "nobody"
+            person = self._person(("none", display_key(raw) or raw), kind, None)
+            return Resolution(person, None, self.kind[raw] or "", None)
+        match = self.match[raw]
+        if raw in self.full_key and self._stands_alone(occurrence):
+            person, wbf_index = self._keyed(self.full_key[raw])
+            return Resolution(person, wbf_index, match.reason, match)
+        return self._short(occurrence, match)
+
+    def _short(self, occurrence: Occurrence, match: Match) -> Resolution:
+        parts = self.parts[occurrence.raw]
+        partner_words = _partner_words(occurrence)
+        # 1. a fuller form in the same event
+        fuller = {
+            self.full_key[raw]
+            for raw in self.in_event.get(occurrence.scope, ())
+            if _agrees(parts, self.parts[raw], typo=False)
+        }
+        if len(fuller) > 1:
+            fuller = {key for key in fuller if self.partners[key] & partner_words}
+        if len(fuller) == 1:
+            person, wbf_index = self._keyed(fuller.pop())
+            return Resolution(person, wbf_index, "fuller form in event", match)
+        # 2. a partnership seen elsewhere (a typo away at most)
+        candidates = {
+            key
+            for word in partner_words
+            for key in self.partnered.get(word, ())
+            if _agrees(parts, self.full_parts[key], typo=True)
+        }
+        if len(candidates) == 1:
+            person, wbf_index = self._keyed(candidates.pop())
+            return Resolution(person, wbf_index, "partnership", match)
+        # 3. the WBF lists, where the country agrees
+        if (
+            match.wbf_index is not None
+            and self._country_agrees(occurrence, match.wbf_index)
+            and not self._country_differs(occurrence, match.wbf_index)
+        ):
+            person, wbf_index = self._keyed(("wbf", match.wbf_index))
+            return Resolution(person, wbf_index, f"{match.reason}, country agrees", match)
+        # 3b. the lists' one player of that surname, when no one else of it was ever seen
+        if (
+            match.wbf_index is not None
+            and not self._country_differs(occurrence, match.wbf_index)
+            and not self._namesakes(occurrence.raw, match.wbf_index)
+        ):
+            person, wbf_index = self._keyed(("wbf", match.wbf_index))
+            return Resolution(person, wbf_index, f"{match.reason}, no namesake", match)
+        # 4. no one known beyond this event
+        key = ("event", display_key(occurrence.raw), occurrence.scope)
+        person = self._person(key, "raw", None, scope=occurrence.scope)
+        return Resolution(person, None, "short name, no context", match)
+
+    def _namesakes(self, raw: str, wbf_index: int) -> bool:
+        """Whether someone other than the listed player was seen under a full name with the
+        short name's surname (then the surname alone does not say which)."""
+        word = _word(self.parts[raw])
+        return any(key != ("wbf", wbf_index) for key in self.by_word.get(word, ()))
+
+    def _partner_countries(self, occurrence: Occurrence) -> set[str]:
+        """The countries of the listed players the partners' strings name."""
+        countries = set()
+        for partner in occurrence.partners:
+            partner_match = self.match.get(partner)
+            if partner_match is not None and partner_match.wbf_index is not None:
+                countries.add(fold(self.entries[partner_match.wbf_index].country))
+        return countries
+
+    def _country_differs(self, occurrence: Occurrence, wbf_index: int) -> bool:
+        """Whether every listed partner here is of another country than the entry."""
+        countries = self._partner_countries(occurrence)
+        return bool(countries) and fold(self.entries[wbf_index].country) not in countries
+
+    def _country_agrees(self, occurrence: Occurrence, wbf_index: int) -> bool:
+        country = fold(self.entries[wbf_index].country)
+        if not country:
+            return False
+        teams = " ".join(fold(team) for team in occurrence.teams)
+        if country in teams.split() or (len(country.split()) > 1 and country in teams):
+            return True
+        listed = self.event_countries.get(occurrence.scope, Counter())
+        total = sum(listed.values())
+        if total >= _NATIONAL_EVENT_PLAYERS and listed[country] >= _NATIONAL_SHARE * total:
+            return True  # an event of that country's players (a national trial)
+        return country in self._partner_countries(occurrence)
+
+
+def resolve_persons(
+    occurrences: Iterable[Occurrence], matcher: NameMatcher, entries: Sequence[WbfEntry]
+) -> tuple[list[Person], dict[tuple[str, str], Resolution]]:
+    """Resolve every occurrence to a person (see the module docstring).
+
+    Parameters
+    ----------
+    occurrences : iterable of Occurrence
+        From :func:`~bridgerank.cleaning.match.occurrences.gather_occurrences`.
+    matcher : NameMatcher
+        The WBF names' matcher.
+    entries : sequence of WbfEntry
+        The WBF entries, in the matcher's order (for their countries).
+
+    Returns
+    -------
+    persons : list of Person
+    resolutions : dict
+        ``(raw, event)`` -> its :class:`Resolution`.
+    """
+    listed = sorted(occurrences, key=lambda occurrence: occurrence.key)
+    resolver = _Resolver(listed, matcher, entries)
+    resolutions: dict[tuple[str, str], Resolution] = {}
+    for occurrence in listed:
+        resolution = resolver.resolve(occurrence)
+        resolutions[occurrence.key] = resolution
+        person = resolver.persons[resolution.person]
+        person.names[occurrence.raw] += occurrence.seats
+        person.events.add(occurrence.scope)
+    return resolver.persons, resolutions

@@ -1,0 +1,154 @@
+"""Persons resolved from name occurrences in their context (cleaning.match.persons), and the
+fields that are no one person (cleaning.match.non_persons)."""
+
+from collections import Counter
+
+import pytest
+
+from bridgerank.cleaning.match.matcher import NameMatcher
+from bridgerank.cleaning.match.non_persons import NonPerson, classify, parts_of
+from bridgerank.cleaning.match.occurrences import Occurrence
+from bridgerank.cleaning.match.persons import resolve_persons
+from bridgerank.cleaning.match.wbf_lists import WbfEntry
+from bridgerank.core.settings import load_settings
+
+LISTED = [
+    ("Alfredo Versace", "Italy"),
+    ("Lorenzo Lauria", "Italy"),
+    ("Zia Mahmood", "U.S.A."),
+    ("Michael Rosenberg", "U.S.A."),
+    ("Brad Moss", "U.S.A."),
+    ("Mike Moss", "Sweden"),
+    ("Charles Goren", "U.S.A."),
+    ("Bob Hamman", "U.S.A."),
+    ("Adam Kaplan", "U.S.A."),
+    ("Tor Helness", "Norway"),
+]
+
+
+def _occurrence(raw, event, partners=(), teams=()):
+    return Occurrence(raw, event, 10, Counter(partners), Counter(teams))
+
+
+def _resolve(occurrences):
+    entries = [
+        WbfEntry(name, country, 1.0, 1.0, "list", n) for n, (name, country) in enumerate(LISTED)
+    ]
+    matcher = NameMatcher([e.name for e in entries], {}, settings=load_settings().match)
+    persons, resolutions = resolve_persons(occurrences, matcher, entries)
+
+    def who(raw, event):
+        resolution = resolutions[(raw, event)]
+        return (
+            resolution.reason,
+            (None if resolution.wbf_index is None else entries[resolution.wbf_index].name),
+            resolution.person,
+        )
+
+    return persons, who
+
+
+def test_a_surname_is_the_fuller_form_of_its_event():
+    _, who = _resolve(
+        [
+            _occurrence("Versace", "EC 1997", ["Lauria"]),
+            _occurrence("Alfredo Versace", "EC 1997", ["Lorenzo Lauria"]),
+        ]
+    )
+    assert who("Versace", "EC 1997")[:2] == ("fuller form in event", "Alfredo Versace")
+    assert who("Versace", "EC 1997")[2] == who("Alfredo Versace", "EC 1997")[2]
+
+
+def test_a_partnership_seen_elsewhere_names_a_mononym_and_a_typo():
+    _, who = _resolve(
+        [
+            _occurrence("Zia", "Cavendish 1997", ["Rosenberg"]),
+            _occurrence("Zia Mahmood", "Spingold 1996", ["Michael Rosenberg"]),
+            _occurrence("Laura", "Forbo 2000", ["Versace"]),
+            _occurrence("Lorenzo Lauria", "EC 1997", ["Alfredo Versace"]),
+        ]
+    )
+    assert who("Zia", "Cavendish 1997")[:2] == ("partnership", "Zia Mahmood")
+    assert who("Laura", "Forbo 2000")[:2] == ("partnership", "Lorenzo Lauria")
+
+
+def test_one_surname_in_two_events_is_two_people_without_context():
+    persons, who = _resolve(
+        [
+            _occurrence("Moss", "Forbo 2002", ["Gitelman"]),
+            _occurrence("Moss", "Cavendish 1999", ["Fallenius"]),
+        ]
+    )
+    first, second = who("Moss", "Forbo 2002"), who("Moss", "Cavendish 1999")
+    assert first[:2] == second[:2] == ("short name, no context", None)  # two listed Mosses
+    assert first[2] != second[2]
+    assert {persons[first[2]].scope, persons[second[2]].scope} == {"Forbo 2002", "Cavendish 1999"}
+
+
+def test_the_lists_name_a_surname_only_where_the_country_agrees():
+    _, who = _resolve(
+        [
+            _occurrence("Helness", "Olympiad 1996", ["Helgemo"], ["Norway", "Italy"]),
+            _occurrence("Goren", "Some Pairs 1997", ["Gitelman"]),
+            _occurrence("Barry Goren", "Spingold 1998", ["Hamman"]),
+            _occurrence("Hamman", "Some Pairs 1997", ["Gitelman"]),
+            _occurrence("Kaplan A", "EC 1997", ["Tor Helness"]),
+            _occurrence("Tor Helness", "EC 1997", ["Kaplan A"]),
+        ]
+    )
+    assert who("Helness", "Olympiad 1996")[:2] == ("surname only, country agrees", "Tor Helness")
+    # a Goren who is not the listed one was seen: the surname alone says nothing
+    assert who("Goren", "Some Pairs 1997")[:2] == ("short name, no context", None)
+    # Hamman: the one listed player of that surname, and no one else seen under it
+    assert who("Hamman", "Some Pairs 1997")[:2] == ("surname only, no namesake", "Bob Hamman")
+    # an initial the list agrees with, but a partner of another country: not the American
+    assert who("Kaplan A", "EC 1997")[1] is None
+
+
+def test_fields_that_are_no_one_are_persons_of_their_own_never_rated():
+    persons, who = _resolve(
+        [
+            _occurrence("Daniel Kroll - Kimberly Fanady - Steven Kipperman", "Monday"),
+            _occurrence("GIB 2.6.3", "GIB Tournament"),
+            _occurrence("North", "Monday"),
+        ]
+    )
+    kinds = {
+        persons[who(raw, event)[2]].kind
+        for raw, event in [
+            ("Daniel Kroll - Kimberly Fanady - Steven Kipperman", "Monday"),
+            ("North", "Monday"),
+        ]
+    }
+    assert kinds == {"nobody"}
+    assert persons[who("GIB 2.6.3", "GIB Tournament")[2]].kind == "robot"
+
+
+@pytest.mark.parametrize(
+    "raw,kind",
+    [
+        ("Daniel Kroll - Kimberly Fanady - Steven Kipperman", NonPerson.SEVERAL),
+        ("GIB 2.6.3 & Hervé", NonPerson.SEVERAL),
+        ("Anna Smith, Bob Jones", NonPerson.SEVERAL),
+        ("GIB 2.6.3", NonPerson.ROBOT),
+        ("SmBrV3.1", NonPerson.ROBOT),
+        ("North", NonPerson.PLACEHOLDER),
+        ("##?", NonPerson.PLACEHOLDER),
+        ("", NonPerson.EMPTY),
+        ("S Dion Smith, M.D.", None),
+        ("Smith, Anna", None),
+        ("Koch-Palmund", None),
+        ("Jack Zhao", None),
+        ("Meers-O'Hara", None),
+    ],
+)
+def test_what_is_no_one_person(raw, kind):
+    assert classify(raw) == kind
+
+
+def test_a_team_string_splits_into_its_names():
+    assert parts_of("Daniel Kroll - Kimberly Fanady - Steven Kipperman") == [
+        "Daniel Kroll",
+        "Kimberly Fanady",
+        "Steven Kipperman",
+    ]
