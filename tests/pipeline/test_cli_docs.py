@@ -287,7 +287,9 @@ def test_the_corpus_name_matching_as_shown(tmp_path, shared_data):
     )
     assert "clean: 48,790 records, 41,679 boards kept, 7,111 excluded" in output
     assert "match: 739 of 2,659 raw names matched to the 725 WBF players" in output
-    assert "(17 ambiguous, 1,920 unmatched: 7 robots, 142 handles, 5 naming no one person)" in output
+    assert (
+        "(17 ambiguous, 1,920 unmatched: 7 robots, 142 handles, 5 naming no one person)" in output
+    )
     assert "board-seats covered: 95,712 of 166,712 (57.4%)" in output
 
 
