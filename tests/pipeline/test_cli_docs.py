@@ -309,8 +309,8 @@ def test_the_acbl_recaps_as_shown(tmp_path, shared_data):
     rate = runner.invoke(main, ["rate", "--out", str(tmp_path)])
     assert rate.exit_code == 0, rate.output
     output = " ".join(rate.output.split())
-    assert "rate: 465 players rated in" in output and "5,348 pair rankings" in output
-    assert "K* 4.34, rating spread 22.4 over 401 regular players" in output
+    assert "rate: 457 players rated in" in output and "5,280 pair rankings" in output
+    assert "K* 4.16, rating spread 22.3 over 386 regular players" in output
     assert "decided by skill 11% of the time" in output
     with closing(sqlite3.connect(tmp_path / "bridgerank.db")) as db:
         rows = db.execute(
@@ -319,7 +319,7 @@ def test_the_acbl_recaps_as_shown(tmp_path, shared_data):
         ).fetchall()
     scores = {method: (round(loss, 4), round(right, 3), n) for method, loss, right, n in rows}
     assert scores == {
-        "elo": (0.6877, 0.540, 73600),
-        "dlo": (0.6877, 0.541, 73600),
-        "win_rate": (0.6873, 0.543, 73600),
+        "elo": (0.6877, 0.540, 72790),
+        "dlo": (0.6877, 0.540, 72790),
+        "win_rate": (0.6873, 0.544, 72790),
     }

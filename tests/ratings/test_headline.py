@@ -188,7 +188,7 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "held-out sessions (1,434 pair-sessions, walk-forward)" in result.output
+    assert "held-out sessions (1,424 pair-sessions, walk-forward)" in result.output
     engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
     with engine.connect() as conn:
         rows = {row.method: row for row in conn.execute(select(SessionValidation.__table__))}
@@ -216,7 +216,7 @@ def test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate(shared_data, t
     assert with_dd.pearson_gain_low < 0 < with_dd.pearson_gain_high
     assert 0.25 < ceiling["icc"] < 0.31
     assert headline.pearson / ceiling["correlation_ceiling"] > 0.85
-    assert len(rated) == 465
+    assert len(rated) == 457
     assert all(row.sd > 0 for row in rated)
 
 
