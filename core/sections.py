@@ -332,6 +332,7 @@ class MatchSettings:
     truncated_min_length: int = allowed(at_least=1, at_most=100)
     tiebreak_margin: float = allowed(above=0, at_most=100)
     match_surname_only: bool = allowed()
+    overrides: str = allowed(trimmed=True)
 
 
 @section

@@ -20,6 +20,7 @@ evidence around it, strongest first:
 4. otherwise **no one known**: a person of that event alone, never one of the lists.
 
 Fields that are no person (:mod:`cleaning.match.non_persons`) are kept apart and never rated.
+A user's corrections (:mod:`cleaning.match.overrides`) come before all of it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ from bridgerank.cleaning.match.matcher import Match, NameMatcher
 from bridgerank.cleaning.match.names import NameParts, display_key, fold, forms, name_parts
 from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.cleaning.match.occurrences import Occurrence
+from bridgerank.cleaning.match.overrides import Overrides
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
+from bridgerank.core.errors import BridgerankError
 
 __all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
 
@@ -119,9 +122,12 @@ class _Resolver:
         occurrences: Sequence[Occurrence],
         matcher: NameMatcher,
         entries: Sequence[WbfEntry],
+        overrides: Overrides,
     ) -> None:
         self.occurrences = occurrences
         self.entries = entries
+        self.overrides = overrides
+        self.wbf_by_name = {fold(entry.name): index for index, entry in enumerate(entries)}
         raws = sorted({occurrence.raw for occurrence in occurrences})
         self.kind = {raw: classify(raw) for raw in raws}
         self.match = {raw: matcher.match(raw) for raw in raws if self.kind[raw] is None}
@@ -194,6 +200,9 @@ class _Resolver:
         return self._person(key, kind, wbf_index), wbf_index
 
     def resolve(self, occurrence: Occurrence) -> Resolution:
+        corrected = self._corrected(occurrence)
+        if corrected is not None:
+            return corrected
         raw = occurrence.raw
         if self.kind[raw] is not None:
             kind = "robot" if self.kind[raw] == "robot" else "nobody"
@@ -204,6 +213,30 @@ class _Resolver:
             person, wbf_index = self._keyed(self.full_key[raw])
             return Resolution(person, wbf_index, match.reason, match)
         return self._short(occurrence, match)
+
+    def _corrected(self, occurrence: Occurrence) -> Resolution | None:
+        """The user's correction of an occurrence (:mod:`cleaning.match.overrides`), if any."""
+        raw, event = occurrence.raw, occurrence.event
+        match = self.match.get(raw)
+        if self.overrides.is_nobody(raw, event):
+            person = self._person(("none", display_key(raw) or raw), "nobody", None)
+            return Resolution(person, None, "override: not a person", match)
+        if self.overrides.is_different(raw, event):
+            alone = ("override", display_key(raw), occurrence.scope)
+            person = self._person(alone, "raw", None, scope=occurrence.scope)
+            return Resolution(person, None, "override: different person", match)
+        target = self.overrides.same_as(raw, event)
+        if target is None:
+            return None
+        if target.startswith("wbf:"):
+            index = self.wbf_by_name.get(fold(target[4:]))
+            if index is None:
+                raise BridgerankError(f"name overrides: {target!r} is no name of the WBF lists")
+            key: Hashable = ("wbf", index)
+        else:
+            key = self.full_key.get(target) or ("raw", display_key(target))
+        person, wbf_index = self._keyed(key)
+        return Resolution(person, wbf_index, "override: same person", match)
 
     def _short(self, occurrence: Occurrence, match: Match) -> Resolution:
         parts = self.parts[occurrence.raw]
@@ -285,7 +318,10 @@ class _Resolver:
 
 
 def resolve_persons(
-    occurrences: Iterable[Occurrence], matcher: NameMatcher, entries: Sequence[WbfEntry]
+    occurrences: Iterable[Occurrence],
+    matcher: NameMatcher,
+    entries: Sequence[WbfEntry],
+    overrides: Overrides | None = None,
 ) -> tuple[list[Person], dict[tuple[str, str], Resolution]]:
     """Resolve every occurrence to a person (see the module docstring).
 
@@ -297,6 +333,8 @@ def resolve_persons(
         The WBF names' matcher.
     entries : sequence of WbfEntry
         The WBF entries, in the matcher's order (for their countries).
+    overrides : Overrides, optional
+        The user's corrections, which come before any evidence.
 
     Returns
     -------
@@ -305,7 +343,7 @@ def resolve_persons(
         ``(raw, event)`` -> its :class:`Resolution`.
     """
     listed = sorted(occurrences, key=lambda occurrence: occurrence.key)
-    resolver = _Resolver(listed, matcher, entries)
+    resolver = _Resolver(listed, matcher, entries, overrides or Overrides())
     resolutions: dict[tuple[str, str], Resolution] = {}
     for occurrence in listed:
         resolution = resolver.resolve(occurrence)

@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.occurrences import Occurrence, gather_occurrences
+from bridgerank.cleaning.match.overrides import read_overrides
 from bridgerank.cleaning.match.persons import Person, Resolution, resolve_persons
 from bridgerank.cleaning.match.summary import MatchSummary
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
@@ -34,7 +35,9 @@ SEAT_COLUMNS = (Board.north, Board.east, Board.south, Board.west)
 def _files(section: MatchSettings) -> list[Path]:
     files = [resolve_path(value) for value in section.wbf_lists]
     files += [
-        resolve_path(value) for value in (section.wbf_codes, section.alternative_names) if value
+        resolve_path(value)
+        for value in (section.wbf_codes, section.alternative_names, section.overrides)
+        if value
     ]
     return files
 
@@ -151,8 +154,13 @@ def run(context: StageContext) -> MatchSummary:
     )
     with context.engine.connect() as conn:
         occurrences = list(gather_occurrences(conn).values())
+    section = context.settings.match
+    overrides = read_overrides(resolve_path(section.overrides) if section.overrides else None)
     persons, resolutions = resolve_persons(
-        context.progress(occurrences, "match names", len(occurrences)), matcher, entries
+        context.progress(occurrences, "match names", len(occurrences)),
+        matcher,
+        entries,
+        overrides,
     )
     names = _player_names(persons)
     players = [
@@ -207,7 +215,7 @@ def run(context: StageContext) -> MatchSummary:
 
 
 def _extra_input(context: StageContext) -> list[str]:
-    """Content hashes of the WBF files: a newer list reruns the stage."""
+    """Content hashes of the WBF files and the name overrides: a change reruns the stage."""
     digests = []
     for path in _files(context.settings.match):
         try:
