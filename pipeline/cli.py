@@ -409,6 +409,39 @@ def status(**common: Any) -> None:
 
 
 @main.command()
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=50, show_default=True, help="How many to list."
+)
+@_common
+@_fail_cleanly
+def names(limit: int, **common: Any) -> None:
+    """List the name resolutions worth checking first: those resting on weak evidence (a
+    surname given to its one listed namesake, a partnership, a spelling, a tie, a short name
+    left to its event), most played first, with their evidence. Correct one with an overrides
+    file ([match] overrides)."""
+    from bridgerank.cleaning.match.doubts import doubtful_resolutions
+    from bridgerank.core.store import store_errors
+
+    session = _Session(**common, read_only=True)
+    with store_errors(session.url), session.engine.connect() as conn:
+        doubts = doubtful_resolutions(conn, limit)
+    if not doubts:
+        click.echo("no doubtful name resolution (or the match stage has not run)")
+        return
+    for doubt in doubts:
+        went = (
+            f"-> {doubt.wbf_name}"
+            if doubt.wbf_name
+            else f"-> {doubt.player}" + (f" (not {doubt.runner_up})" if doubt.runner_up else "")
+        )
+        partners = ", ".join(doubt.partners) or "-"
+        _echo_line(
+            f"{visible(doubt.raw_name)} in {visible(doubt.event)} ({doubt.seats:,} seats): "
+            f"{visible(went)}; {doubt.reason}; partners {visible(partners)}"
+        )
+
+
+@main.command()
 @click.argument("player")
 @_common
 @_fail_cleanly

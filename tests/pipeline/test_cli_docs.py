@@ -53,6 +53,7 @@ RUN_BY = {
     "bridgerank regress": USAGE,
     "bridgerank report": USAGE,
     "bridgerank show PLAYER": USAGE,
+    "bridgerank names": USAGE,
     "bridgerank run --dry-run": USAGE,
     "bridgerank predict FILES": USAGE,
     "bridgerank predict": USAGE,

@@ -83,3 +83,27 @@ def test_an_override_changes_the_resolution_and_reruns_what_depends_on_it(tmp_pa
     )
     assert "match: up to date" not in edited.output
     assert _weinstein(out) == [("override: not a person", None)]
+
+
+def test_names_lists_the_doubtful_resolutions_with_their_evidence(tmp_path):
+    """`bridgerank names` on the sample: the weakly resolved first, with their evidence."""
+    out = tmp_path / "out"
+    runner = CliRunner()
+    assert runner.invoke(main, ["run", "--to", "match", "--out", str(out)]).exit_code == 0
+    listed = runner.invoke(main, ["names", "--out", str(out)])
+    assert listed.exit_code == 0, listed.output
+    lines = " ".join(listed.output.split())
+    assert (
+        "Weinstein in 2010 USBF SF A (15 seats): -> Weinstein (not Howard Weinstein); "
+        "short name, no context; partners Levin" in lines
+    )
+    assert (
+        "Levin in 2010 USBF SF A (15 seats): -> Bobby Levin; surname only, country agrees; "
+        "partners Weinstein" in lines
+    )
+    # full names matched exactly are not doubts
+    assert "Lew Mathe" not in lines and "Clifford Bishop" not in lines
+    assert (
+        len(runner.invoke(main, ["names", "--limit", "2", "--out", str(out)]).output.splitlines())
+        <= 4
+    )
