@@ -17,6 +17,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bridgerank.cleaning.clean.audit import exclusion_table, records_read
+from bridgerank.cleaning.match import quality
 from bridgerank.pipeline.report.svg import disc
 from bridgerank.ratings.registry import method_descriptions
 
@@ -224,6 +225,7 @@ def _matching(conn: Connection) -> dict[str, Any] | None:
         )["s"][0]
     )
     return {
+        "quality": quality.LABELLED,
         "reasons": reasons.to_dict("records"),
         "unmatched": unmatched.to_dict("records"),
         "matched": matched.to_dict("records"),
