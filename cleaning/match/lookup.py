@@ -30,10 +30,7 @@ class PersonLookup:
 
     def name(self, raw: str, event: str) -> str:
         """The person's name of a seat; ``""`` for no one to rate, the raw name if unknown."""
-        found = self.persons.get((raw, event))
-        if found is None:
-            return raw
-        return found[1] or ""
+        return self.player(raw, event)[0]
 
     def player(self, raw: str, event: str) -> tuple[str, int | None]:
         """(name, player id) of a seat, as :meth:`name` reads it (id None when unknown)."""

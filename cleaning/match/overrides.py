@@ -38,26 +38,22 @@ class Overrides:
     different: set[tuple[str, str]] = field(default_factory=set)
     nobody: set[tuple[str, str]] = field(default_factory=set)
 
-    def _find(self, table: object, raw: str, event: str) -> object | None:
-        for key in ((raw, event), (raw, ANY_EVENT)):
-            if isinstance(table, dict) and key in table:
-                return table[key]
-            if isinstance(table, set) and key in table:
-                return key
-        return None
-
     def same_as(self, raw: str, event: str) -> str | None:
         """The target an occurrence is declared to be, if any."""
-        found = self._find(self.same, raw, event)
-        return str(found) if found is not None else None
+        return next((self.same[key] for key in _keys(raw, event) if key in self.same), None)
 
     def is_different(self, raw: str, event: str) -> bool:
         """Whether an occurrence is declared a person of its event alone."""
-        return self._find(self.different, raw, event) is not None
+        return any(key in self.different for key in _keys(raw, event))
 
     def is_nobody(self, raw: str, event: str) -> bool:
         """Whether an occurrence is declared no one."""
-        return self._find(self.nobody, raw, event) is not None
+        return any(key in self.nobody for key in _keys(raw, event))
+
+
+def _keys(raw: str, event: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Where a correction of an occurrence may be written: for its event, or for every one."""
+    return (raw, event), (raw, ANY_EVENT)
 
 
 def read_overrides(path: Path | None) -> Overrides:
