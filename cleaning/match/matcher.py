@@ -37,6 +37,7 @@ from bridgerank.cleaning.match.names import (
     NameParts,
     display_key,
     forms,
+    given_forms,
     is_handle,
     is_robot,
     name_parts,
@@ -78,8 +79,8 @@ def _score(
             leftover.append(token)
     unresolved = []
     for token in leftover:
-        token_forms = forms(token)
-        partner = next((w for w in remaining if token_forms & forms(w)), None)
+        token_forms = given_forms(token)
+        partner = next((w for w in remaining if token_forms & given_forms(w)), None)
         if partner is None:
             unresolved.append(token)
             continue
@@ -89,7 +90,11 @@ def _score(
     spelled = []  # (raw token, WBF token) pairs matched by spelling alone
     unmatched_raw = 0
     for token in unresolved:
-        partner = next((w for w in remaining if w in close_tokens.get(token, ())), None)
+        # spelt otherwise: a close spelling, or the same sound ("Lindqvist" / "Lindkvist")
+        partner = next(
+            (w for w in remaining if w in close_tokens.get(token, ()) or forms(token) & forms(w)),
+            None,
+        )
         if partner is None:
             unmatched_raw += 1
             continue

@@ -92,8 +92,42 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "jenny": ("jennifer",),
     "misha": ("mikhail",),
     "sasha": ("alexander", "aleksandr"),
+    "sascha": ("alexander",),
+    "debbie": ("deborah", "debora"),
+    "deb": ("deborah", "debora"),
+    "lucy": ("lucille", "lucia"),
     "zia": ("zia",),
 }
+
+# One given name in the languages players write it in: each is any other's form.
+COGNATES: tuple[frozenset[str], ...] = tuple(
+    frozenset(group.split())
+    for group in (
+        "andrew andrey andrei andrzej andres andreas andre andrea",
+        "alexander aleksandr alexandre aleksander alexandr",
+        "michael mikhail michal michel",
+        "mohamed mohammed mohammad muhammad mohamad",
+        "yury yuri iouri jurij juri",
+        "peter pieter piotr pierre pietro",
+        "george georgi georgy georges",
+        "dmitri dmitry dmitrij",
+    )
+)
+_COGNATE = {name: group for group in COGNATES for name in group}
+
+# Spellings one sound has across transliterations ("Lindqvist" / "Lindkvist", "Ophir" /
+# "Ofir", "Levy" / "Levi", "Khiouppenen" / "Khiuppenen"): rewritten to one form, in order.
+_SOUNDS = (
+    ("sch", "sh"),
+    ("ph", "f"),
+    ("ck", "k"),
+    ("q", "k"),
+    ("w", "v"),
+    ("y", "i"),
+    ("ou", "u"),
+)
+_HARD_C = re.compile(r"c(?=[aou]|[^aeiouh]|$)")
+_DOUBLED = re.compile(r"(.)\1+")
 
 
 class NameParts(NamedTuple):
@@ -142,9 +176,46 @@ def name_parts(raw: str) -> NameParts:
     return NameParts(tuple(tokens), tuple(initials), tuple(truncated))
 
 
+def sound(token: str) -> str:
+    """A token as it sounds, spelt one way: ``lindqvist`` and ``lindkvist`` -> ``lindkvist``,
+    ``sacul`` and ``sakul`` -> ``sakul``, ``khyuppenen`` -> ``khiupenen``. Only spellings that
+    transliterations and typists swap are merged, never two vowels (``Martens`` is not
+    ``Mertens``)."""
+    spoken = _HARD_C.sub("k", token)
+    for written, said in _SOUNDS:
+        spoken = spoken.replace(written, said)
+    return _DOUBLED.sub(r"\1", spoken)
+
+
+@lru_cache(maxsize=65536)
+def given_forms(token: str) -> frozenset[str]:
+    """A token, the formal names it may be short for, and its forms in other languages."""
+    return frozenset({token, *NICKNAMES.get(token, ()), *_COGNATE.get(token, ())})
+
+
+@lru_cache(maxsize=65536)
 def forms(token: str) -> frozenset[str]:
-    """A token and the formal names it may be short for."""
-    return frozenset((token,) + NICKNAMES.get(token, ()))
+    """:func:`given_forms` and how each sounds (:func:`sound`): two tokens sharing a form
+    may be one name."""
+    found = given_forms(token)
+    return found | {sound(form) for form in found}
+
+
+@lru_cache(maxsize=65536)
+def surname_words(raw: str) -> frozenset[str]:
+    """The tokens of a full name that may be its surname: the words written in capitals
+    when others are not (``VERSACE Alfredo``), else every word but the first
+    (``Ricco van Prooijen``)."""
+    # initials are no surname: "Khiouppenen J", "J. Meckstroth"
+    words = [
+        word for word in _SPLIT.split(_NICKNAME_AFTER.sub(" ", raw)) if len(word.strip(".")) > 1
+    ]
+    capitals = [word for word in words if len(word) > 1 and word.isupper()]
+    if capitals and len(capitals) < len(words):
+        chosen = capitals
+    else:
+        chosen = words[1:] or words
+    return frozenset(token for word in chosen for token in name_parts(word).tokens)
 
 
 def is_robot(raw: str) -> bool:

@@ -16,7 +16,7 @@ from sqlalchemy import Connection, select
 
 from bridgerank.cleaning.clean.tables import Board
 
-__all__ = ["Occurrence", "event_scope", "gather_occurrences"]
+__all__ = ["Occurrence", "event_scope", "gather_occurrences", "is_womens_event"]
 
 # A part of an event a file names after the event itself: "Bermuda Bowl 1955 - Seg 1".
 _EVENT_PART = re.compile(
@@ -35,6 +35,18 @@ def event_scope(event: str) -> str:
         if shorter == scope or not shorter:
             return scope
         scope = shorter
+
+
+# Events for women only: the WBF lists this project reads are the open ones.
+_WOMENS_EVENT = re.compile(
+    r"venice cup|\bwomen|\bladies|\bwagar\b|\bdamen|\bdames\b|\bfemmes?\b|/women",
+    re.IGNORECASE,
+)
+
+
+def is_womens_event(event: str) -> bool:
+    """Whether an event is for women only (the Venice Cup, a Wagar Women's KO, ...)."""
+    return bool(_WOMENS_EVENT.search(event))
 
 
 # Each seat and its partner's.

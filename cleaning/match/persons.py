@@ -26,15 +26,25 @@ A user's corrections (:mod:`cleaning.match.overrides`) come before all of it.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Hashable, Iterable, Sequence
 
 from rapidfuzz import fuzz
 
+from bridgerank.cleaning.match.countries import country_key, plays_for, team_country
+from bridgerank.cleaning.match.links import link_persons
 from bridgerank.cleaning.match.matcher import Match, NameMatcher
-from bridgerank.cleaning.match.names import NameParts, display_key, fold, forms, name_parts
+from bridgerank.cleaning.match.names import (
+    NameParts,
+    display_key,
+    fold,
+    forms,
+    name_parts,
+    sound,
+    surname_words,
+)
 from bridgerank.cleaning.match.non_persons import classify
-from bridgerank.cleaning.match.occurrences import Occurrence
+from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 from bridgerank.cleaning.match.overrides import Overrides
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
 from bridgerank.core.errors import BridgerankError
@@ -84,27 +94,34 @@ def _word(parts: NameParts) -> str:
     return (parts.tokens or parts.truncated)[0]
 
 
-def _agrees(short: NameParts, full: NameParts, typo: bool) -> bool:
+def _agrees(short: NameParts, full: str, typo: bool) -> bool:
     """Whether a full name can be the short one: it holds the short one's word (exactly, as
-    a nickname's formal name, or - when ``typo`` - a typo away) and a given name for each of
-    its initials."""
+    a nickname's formal name, or - when ``typo`` - a typo away from its surname) and a given
+    name for each of its initials."""
     word = _word(short)
-    rest = list(full.tokens)
+    parts = name_parts(full)
+    rest = list(parts.tokens)
     partner = next((token for token in rest if forms(word) & forms(token)), None)
     if partner is None and typo and len(word) >= _TYPO_MIN_LENGTH:
         partner = next(
-            (
-                token
-                for token in rest
-                if token[:1] == word[:1] and fuzz.ratio(word, token) >= _TYPO_RATIO
-            ),
+            (token for token in surname_words(full) if _typo(word, token)),
             None,
         )
     if partner is None:
         return False
     rest.remove(partner)
-    letters = [token[:1] for token in rest] + list(full.initials)
+    letters = [token[:1] for token in rest] + list(parts.initials)
     return all(initial in letters for initial in short.initials)
+
+
+def _typo(word: str, token: str) -> bool:
+    """Whether two name words are one name a typo apart: same first letter, close as they
+    sound, and neither the other with a syllable added at the end ("Christian" is a given
+    name, "Christiansen" a surname; a cut name is written with a full stop)."""
+    shorter, longer = sorted((word, token), key=len)
+    if word[:1] != token[:1] or (longer.startswith(shorter) and len(longer) - len(shorter) > 2):
+        return False
+    return fuzz.ratio(sound(word), sound(token)) >= _TYPO_RATIO
 
 
 def _partner_words(occurrence: Occurrence) -> set[str]:
@@ -128,6 +145,8 @@ class _Resolver:
         self.entries = entries
         self.overrides = overrides
         self.wbf_by_name = {fold(entry.name): index for index, entry in enumerate(entries)}
+        self.countries = {country_key(entry.country) for entry in entries if entry.country}
+        self.listed_with = matcher.by_token  # token -> the entries holding it
         raws = sorted({occurrence.raw for occurrence in occurrences})
         self.kind = {raw: classify(raw) for raw in raws}
         self.match = {raw: matcher.match(raw) for raw in raws if self.kind[raw] is None}
@@ -139,7 +158,7 @@ class _Resolver:
         self.in_event: dict[str, list[str]] = defaultdict(list)
         self.partners: dict[Hashable, set[str]] = defaultdict(set)
         self.partnered: dict[str, set[Hashable]] = defaultdict(set)  # partner's word -> keys
-        self.full_parts: dict[Hashable, NameParts] = {}
+        self.spellings: dict[Hashable, set[str]] = defaultdict(set)  # full names by key
         self.by_word: dict[str, set[Hashable]] = defaultdict(set)  # full names' words
         # the countries of the listed players an event's full names are (a national event)
         self.event_countries: dict[str, Counter[str]] = defaultdict(Counter)
@@ -147,7 +166,7 @@ class _Resolver:
             raw = occurrence.raw
             listed = self.match[raw].wbf_index if raw in self.match else None
             if listed is not None:  # the lists' reading of every string, short ones too
-                self.event_countries[occurrence.scope][fold(entries[listed].country)] += 1
+                self.event_countries[occurrence.scope][country_key(entries[listed].country)] += 1
         for occurrence in occurrences:
             raw = occurrence.raw
             if raw not in self.match or not self._stands_alone(occurrence):
@@ -159,7 +178,7 @@ class _Resolver:
             self.partners[key] |= words
             for word in words:
                 self.partnered[word].add(key)
-            self.full_parts.setdefault(key, self.parts[raw])
+            self.spellings[key].add(raw)
             for token in self.parts[raw].tokens:
                 self.by_word[token].add(key)
 
@@ -245,7 +264,7 @@ class _Resolver:
         fuller = {
             self.full_key[raw]
             for raw in self.in_event.get(occurrence.scope, ())
-            if _agrees(parts, self.parts[raw], typo=False)
+            if _agrees(parts, raw, typo=False)
         }
         if len(fuller) > 1:
             fuller = {key for key in fuller if self.partners[key] & partner_words}
@@ -257,26 +276,29 @@ class _Resolver:
             key
             for word in partner_words
             for key in self.partnered.get(word, ())
-            if _agrees(parts, self.full_parts[key], typo=True)
+            if any(_agrees(parts, spelling, typo=True) for spelling in self.spellings[key])
         }
         if len(candidates) == 1:
             person, wbf_index = self._keyed(candidates.pop())
             return Resolution(person, wbf_index, "partnership", match)
-        # 3. the WBF lists, where the country agrees
+        # 3. the WBF lists, where the country agrees - never in a women's event, where a
+        # surname is no one of the open lists read here ("Cronier" of the Venice Cup is
+        # Benedicte, not the listed Philippe)
+        listed = match.wbf_index if not is_womens_event(occurrence.scope) else None
         if (
-            match.wbf_index is not None
-            and self._country_agrees(occurrence, match.wbf_index)
-            and not self._country_differs(occurrence, match.wbf_index)
+            listed is not None
+            and self._country_agrees(occurrence, listed)
+            and not self._country_differs(occurrence, listed)
         ):
-            person, wbf_index = self._keyed(("wbf", match.wbf_index))
+            person, wbf_index = self._keyed(("wbf", listed))
             return Resolution(person, wbf_index, f"{match.reason}, country agrees", match)
         # 3b. the lists' one player of that surname, when no one else of it was ever seen
         if (
-            match.wbf_index is not None
-            and not self._country_differs(occurrence, match.wbf_index)
-            and not self._namesakes(occurrence.raw, match.wbf_index)
+            listed is not None
+            and not self._country_differs(occurrence, listed)
+            and not self._namesakes(occurrence.raw, listed)
         ):
-            person, wbf_index = self._keyed(("wbf", match.wbf_index))
+            person, wbf_index = self._keyed(("wbf", listed))
             return Resolution(person, wbf_index, f"{match.reason}, no namesake", match)
         # 4. no one known beyond this event
         key = ("event", display_key(occurrence.raw), occurrence.scope)
@@ -295,20 +317,41 @@ class _Resolver:
         for partner in occurrence.partners:
             partner_match = self.match.get(partner)
             if partner_match is not None and partner_match.wbf_index is not None:
-                countries.add(fold(self.entries[partner_match.wbf_index].country))
+                countries.add(country_key(self.entries[partner_match.wbf_index].country))
         return countries
 
+    def _team_countries(self, occurrence: Occurrence) -> set[str] | None:
+        """The countries of the teams an occurrence's boards were played between, or None
+        when a team name is no country (a sponsor's, a captain's)."""
+        countries = {team_country(team, self.countries) for team in occurrence.teams}
+        return None if not countries or None in countries else {c for c in countries if c}
+
     def _country_differs(self, occurrence: Occurrence, wbf_index: int) -> bool:
-        """Whether every listed partner here is of another country than the entry."""
-        countries = self._partner_countries(occurrence)
-        return bool(countries) and fold(self.entries[wbf_index].country) not in countries
+        """Whether the context says another country than the entry's, where the lists hold
+        namesakes of the entry: every team of its boards is a country and none is the
+        entry's, or every listed partner is of another country. (A surname the lists hold
+        once is not vetoed: players change federations - Pszczola, Multon - and the lists
+        give the latest.)"""
+        word = _word(self.parts[occurrence.raw])
+        if len(self.listed_with.get(word, ())) < 2:
+            return False
+        country = country_key(self.entries[wbf_index].country)
+        teams = self._team_countries(occurrence)
+        if teams and not plays_for(country) & teams:
+            return True
+        partners = self._partner_countries(occurrence)
+        return bool(partners) and country not in partners
 
     def _country_agrees(self, occurrence: Occurrence, wbf_index: int) -> bool:
-        country = fold(self.entries[wbf_index].country)
+        country = country_key(self.entries[wbf_index].country)
         if not country:
             return False
-        teams = " ".join(fold(team) for team in occurrence.teams)
-        if country in teams.split() or (len(country.split()) > 1 and country in teams):
+        teams = self._team_countries(occurrence) or {
+            found
+            for team in occurrence.teams
+            if (found := team_country(team, self.countries)) is not None
+        }
+        if plays_for(country) & teams:
             return True
         listed = self.event_countries.get(occurrence.scope, Counter())
         total = sum(listed.values())
@@ -344,11 +387,59 @@ def resolve_persons(
     """
     listed = sorted(occurrences, key=lambda occurrence: occurrence.key)
     resolver = _Resolver(listed, matcher, entries, overrides or Overrides())
-    resolutions: dict[tuple[str, str], Resolution] = {}
-    for occurrence in listed:
-        resolution = resolver.resolve(occurrence)
-        resolutions[occurrence.key] = resolution
-        person = resolver.persons[resolution.person]
+    resolutions = {occurrence.key: resolver.resolve(occurrence) for occurrence in listed}
+    _gather(resolver.persons, listed, resolutions)
+    fixed = {
+        resolution.person
+        for resolution in resolutions.values()
+        if resolution.reason.startswith("override")
+    } | {index for index, person in enumerate(resolver.persons) if person.kind in _NEVER_LINKED}
+    joins = link_persons(resolver.persons, resolutions, listed, fixed)
+    return _joined(resolver.persons, resolutions, listed, joins)
+
+
+# Persons the links never touch: no one to rate, or an online identity of its own.
+_NEVER_LINKED = UNRATED_KINDS | {"handle"}
+
+
+def _gather(persons: list[Person], occurrences: Sequence[Occurrence], resolutions: dict) -> None:
+    """Each person's spellings (with their board-seats) and events."""
+    for occurrence in occurrences:
+        person = persons[resolutions[occurrence.key].person]
         person.names[occurrence.raw] += occurrence.seats
         person.events.add(occurrence.scope)
-    return resolver.persons, resolutions
+
+
+def _joined(
+    persons: list[Person],
+    resolutions: dict[tuple[str, str], Resolution],
+    occurrences: Sequence[Occurrence],
+    joins: dict[int, tuple[int, str]],
+) -> tuple[list[Person], dict[tuple[str, str], Resolution]]:
+    """The persons once the joined ones are one (numbered afresh, in their first order), and
+    each occurrence's resolution moved to its person."""
+    kept = [index for index in range(len(persons)) if index not in joins]
+    number = {index: position for position, index in enumerate(kept)}
+    merged: list[Person] = []
+    for index in kept:
+        person = persons[index]
+        merged.append(Person(person.key, person.kind, person.wbf_index, person.name, person.scope))
+    moved: dict[tuple[str, str], Resolution] = {}
+    for key, resolution in resolutions.items():
+        target, why = joins.get(resolution.person, (resolution.person, ""))
+        person = merged[number[target]]
+        if why:
+            resolution = replace(
+                resolution,
+                person=number[target],
+                wbf_index=person.wbf_index,
+                reason=f"linked: {why}",
+            )
+        else:
+            resolution = replace(resolution, person=number[target])
+        moved[key] = resolution
+    for index, (target, _) in joins.items():
+        if persons[index].scope != merged[number[target]].scope:
+            merged[number[target]].scope = ""  # known beyond one event now
+    _gather(merged, occurrences, moved)
+    return merged, moved

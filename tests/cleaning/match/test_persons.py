@@ -22,7 +22,10 @@ LISTED = [
     ("Charles Goren", "U.S.A."),
     ("Bob Hamman", "U.S.A."),
     ("Adam Kaplan", "U.S.A."),
+    ("Edgar Kaplan", "U.S.A."),
+    ("Jacek Pszczola", "U.S.A."),
     ("Tor Helness", "Norway"),
+    ("Steven De Donder", "Belgium"),
 ]
 
 
@@ -94,6 +97,8 @@ def test_the_lists_name_a_surname_only_where_the_country_agrees():
             _occurrence("Hamman", "Some Pairs 1997", ["Gitelman"]),
             _occurrence("Kaplan A", "EC 1997", ["Tor Helness"]),
             _occurrence("Tor Helness", "EC 1997", ["Kaplan A"]),
+            _occurrence("Kaplan A", "EC 2001", ["Delforge C"], ["Belgium", "Netherlnd"]),
+            _occurrence("Pszczola J", "EC 1997 Poland", ["Kwiecien M"], ["Poland", "G.Britain"]),
         ]
     )
     assert who("Helness", "Olympiad 1996")[:2] == ("surname only, country agrees", "Tor Helness")
@@ -103,6 +108,10 @@ def test_the_lists_name_a_surname_only_where_the_country_agrees():
     assert who("Hamman", "Some Pairs 1997")[:2] == ("surname only, no namesake", "Bob Hamman")
     # an initial the list agrees with, but a partner of another country: not the American
     assert who("Kaplan A", "EC 1997")[1] is None
+    # ... nor where every team of its boards is a country and none is his
+    assert who("Kaplan A", "EC 2001")[1] is None
+    # a surname the lists hold once is not vetoed so: players change federations
+    assert who("Pszczola J", "EC 1997 Poland")[1] == "Jacek Pszczola"
 
 
 def test_fields_that_are_no_one_are_persons_of_their_own_never_rated():
