@@ -90,6 +90,9 @@ def compare_names(left: str, right: str) -> str | None:
         typos += 1
     if not pairs or (unpaired_a and rest_b):
         return None  # nothing in common, or each has a name the other lacks
+    whole = len(a.tokens) >= 2 and len(b.tokens) >= 2
+    if whole and not typos and not unpaired_a and not rest_b and not a.initials + b.initials:
+        return SAME  # every word paired, in any order ("FILIP Florin" / "FLORIN Filip")
     surnames_a, surnames_b = surname_words(left), surname_words(right)
     if not any(x in surnames_a and y in surnames_b for x, y in pairs):
         return None  # no surname in common ("Lew Mathe" is no "Lev")
@@ -97,9 +100,6 @@ def compare_names(left: str, right: str) -> str | None:
         b.initials, unpaired_a, a.initials
     ):
         return None
-    whole = len(a.tokens) >= 2 and len(b.tokens) >= 2
-    if whole and not typos and not unpaired_a and not rest_b and not a.initials + b.initials:
-        return SAME
     return NEAR
 
 

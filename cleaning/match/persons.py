@@ -300,10 +300,41 @@ class _Resolver:
         ):
             person, wbf_index = self._keyed(("wbf", listed))
             return Resolution(person, wbf_index, f"{match.reason}, no namesake", match)
+        # 3c. a mononym ("Zia"): the one listed player of that given name, when the records
+        # hold them under a full name, no one has it as a surname, and the country agrees
+        mononym = self._mononym(occurrence, parts, match)
+        if mononym is not None:
+            person, wbf_index = self._keyed(("wbf", mononym))
+            return Resolution(person, wbf_index, "mononym", match)
         # 4. no one known beyond this event
         key = ("event", display_key(occurrence.raw), occurrence.scope)
         person = self._person(key, "raw", None, scope=occurrence.scope)
         return Resolution(person, None, "short name, no context", match)
+
+    def _mononym(self, occurrence: Occurrence, parts: NameParts, match: Match) -> int | None:
+        """The listed player a lone given name stands for, if exactly one can be meant."""
+        if parts.initials or parts.truncated or len(parts.tokens) != 1 or match.score:
+            return None  # not a lone word, or one the lists read as a surname
+        if match.reason == "handle":
+            return None
+        if is_womens_event(occurrence.scope):
+            return None
+        word = parts.tokens[0]
+        if any(
+            word in surname_words(spelling)
+            for key in self.by_word.get(word, ())
+            for spelling in self.spellings[key]
+        ):
+            return None  # someone bears it as a surname: "Zia" may be them
+        holders = [
+            index
+            for index in self.listed_with.get(word, ())
+            if name_parts(self.entries[index].name).tokens[:1] == (word,)
+        ]
+        if len(holders) != 1 or ("wbf", holders[0]) not in self.spellings:
+            return None
+        agrees = self._country_agrees(occurrence, holders[0])
+        return holders[0] if agrees and not self._country_differs(occurrence, holders[0]) else None
 
     def _namesakes(self, raw: str, wbf_index: int) -> bool:
         """Whether someone other than the listed player was seen under a full name with the
