@@ -15,9 +15,14 @@ evidence around it, strongest first:
 3. **the WBF lists, where the context agrees**: the matcher's one listed player for the short
    name, when the event's team names, the partner's country or the country of most of the
    event's listed players (a national trial) say the same country, or when no one else was
-   ever seen under a full name with that surname - and no listed partner says another
-   country;
+   ever seen under a full name with that surname - where the lists hold namesakes, never
+   when the teams or the listed partners say another country; never in a women's event;
+   a **mononym** ("Zia") is the one listed player of that given name when the records hold
+   them in full, no one bears it as a surname and the country agrees;
 4. otherwise **no one known**: a person of that event alone, never one of the lists.
+
+Persons are then linked across events (:mod:`cleaning.match.links`): one person under
+several spellings, where the names and the context agree.
 
 Fields that are no person (:mod:`cleaning.match.non_persons`) are kept apart and never rated.
 A user's corrections (:mod:`cleaning.match.overrides`) come before all of it.
