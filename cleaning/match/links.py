@@ -33,7 +33,7 @@ from rapidfuzz import fuzz
 from bridgerank.cleaning.match.names import forms, name_parts, sound, surname_words
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 
-__all__ = ["SAME", "NEAR", "compare_names", "link_persons"]
+__all__ = ["NEAR", "SAME", "compare_names", "link_persons", "typo_apart"]
 
 SAME, NEAR = "same", "near"
 # A token shared by more persons than this is a given name, not a way to find namesakes.
@@ -43,7 +43,7 @@ _TYPO_MIN_LENGTH = 4
 _ROUNDS = 3
 
 
-def _typo(left: str, right: str) -> bool:
+def typo_apart(left: str, right: str) -> bool:
     """Two words a typo apart: same first letter, close as they sound, neither the other
     with a syllable added ("Christian" / "Christiansen")."""
     shorter, longer = sorted((left, right), key=len)
@@ -73,7 +73,7 @@ def compare_names(left: str, right: str) -> str | None:
     for token in a.tokens:
         partner = next((other for other in rest_b if forms(token) & forms(other)), None)
         if partner is None:
-            partner = next((other for other in rest_b if _typo(token, other)), None)
+            partner = next((other for other in rest_b if typo_apart(token, other)), None)
             typos += partner is not None
         if partner is None:
             unpaired_a.append(token)
@@ -209,7 +209,7 @@ def _candidates(profiles: dict[int, _Profile]) -> set[tuple[int, int]]:
     pairs: set[tuple[int, int]] = set()
     for word in words:
         close = [word] + [
-            other for other in by_start[word[:1]] if other > word and _typo(word, other)
+            other for other in by_start[word[:1]] if other > word and typo_apart(word, other)
         ]
         group = set().union(*(by_word[other] for other in close))
         if len(group) > 1:

@@ -34,10 +34,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Hashable, Iterable, Sequence
 
-from rapidfuzz import fuzz
-
 from bridgerank.cleaning.match.countries import country_key, plays_for, team_country
-from bridgerank.cleaning.match.links import link_persons
+from bridgerank.cleaning.match.links import link_persons, typo_apart
 from bridgerank.cleaning.match.matcher import Match, NameMatcher
 from bridgerank.cleaning.match.names import (
     NameParts,
@@ -45,7 +43,6 @@ from bridgerank.cleaning.match.names import (
     fold,
     forms,
     name_parts,
-    sound,
     surname_words,
 )
 from bridgerank.cleaning.match.non_persons import classify
@@ -59,8 +56,7 @@ __all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
 # The kinds of person that are no one to rate: a program, a field that names no one person.
 UNRATED_KINDS = frozenset({"robot", "nobody"})
 
-# A short name a typo away from a full one's token: only with a partnership to back it.
-_TYPO_RATIO = 80.0
+# A short name a typo away from a full one's surname: only with a partnership to back it.
 _TYPO_MIN_LENGTH = 4
 # An event is a country's when this share of at least this many of its listed players are.
 _NATIONAL_SHARE = 0.6
@@ -109,7 +105,7 @@ def _agrees(short: NameParts, full: str, typo: bool) -> bool:
     partner = next((token for token in rest if forms(word) & forms(token)), None)
     if partner is None and typo and len(word) >= _TYPO_MIN_LENGTH:
         partner = next(
-            (token for token in surname_words(full) if _typo(word, token)),
+            (token for token in surname_words(full) if typo_apart(word, token)),
             None,
         )
     if partner is None:
@@ -117,16 +113,6 @@ def _agrees(short: NameParts, full: str, typo: bool) -> bool:
     rest.remove(partner)
     letters = [token[:1] for token in rest] + list(parts.initials)
     return all(initial in letters for initial in short.initials)
-
-
-def _typo(word: str, token: str) -> bool:
-    """Whether two name words are one name a typo apart: same first letter, close as they
-    sound, and neither the other with a syllable added at the end ("Christian" is a given
-    name, "Christiansen" a surname; a cut name is written with a full stop)."""
-    shorter, longer = sorted((word, token), key=len)
-    if word[:1] != token[:1] or (longer.startswith(shorter) and len(longer) - len(shorter) > 2):
-        return False
-    return fuzz.ratio(sound(word), sound(token)) >= _TYPO_RATIO
 
 
 def _partner_words(occurrence: Occurrence) -> set[str]:
