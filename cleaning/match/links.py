@@ -14,7 +14,8 @@ module joins such persons, two at a time, where the names agree and so does the 
 * **a near name** - a word a typo away, a word or initials missing, a surname alone - joined
   only when the context agrees as well: a partner in common ("Mark Issacs" and "Mark Isaacs"
   both with Richard Wilmington), partners of near names too (a recurring partnership under
-  typos: "Molstae - Roosi" and "Molstad - Roos"), or, for two full names, the same event.
+  typos: "Molstae - Roosi" and "Molstad - Roos"), or, for two full names whose given
+  names are a typo apart, a surname no one else bears in full ("Barry" / "Berry Westra").
 
 Never joined: two persons of different WBF entries, two persons who partnered each other
 (the Roos brothers), a robot or a field that names no one, a handle, a user's correction.
@@ -26,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from rapidfuzz import fuzz
 
@@ -39,8 +40,17 @@ SAME, NEAR = "same", "near"
 # A token shared by more persons than this is a given name, not a way to find namesakes.
 _COMMON_TOKEN = 60
 _TYPO_RATIO = 80.0
+_TYPO_RATIO_LONG = 75.0
+_LONG_WORD = 7
+# A word more persons hold than this is a common surname: near names sharing only it are
+# joined by a partner in common alone, never by their partners' names
+_COMMON_SURNAME = 8
+# A surname borne in full by at most this many persons: a given name a typo away is one person
+_RARE_SURNAME = 2
 _TYPO_MIN_LENGTH = 4
 _ROUNDS = 3
+# Partners of one string in one event beyond which it is an individual event, not a pair's
+_PARTNERS_OF_A_PAIR = 3
 
 
 def typo_apart(left: str, right: str) -> bool:
@@ -51,7 +61,46 @@ def typo_apart(left: str, right: str) -> bool:
         return False
     if longer.startswith(shorter) and len(longer) - len(shorter) > 2:
         return False
-    return fuzz.ratio(sound(left), sound(right)) >= _TYPO_RATIO
+    # a long word may carry two slips ("Proojian" for "Prooijen")
+    least = _TYPO_RATIO_LONG if len(shorter) >= _LONG_WORD else _TYPO_RATIO
+    return max(fuzz.ratio(left, right), fuzz.ratio(sound(left), sound(right))) >= least
+
+
+class _Pairing(NamedTuple):
+    """Two spellings' words set side by side."""
+
+    pairs: list[tuple[str, str]]  # (left word, right word) taken for one name
+    left_alone: list[str]  # the left's words with no partner
+    right_alone: list[str]
+    typos: int  # pairs made by a typo or a cut word
+
+
+@lru_cache(maxsize=262144)
+def _pairing(left: str, right: str) -> _Pairing:
+    a, b = name_parts(left), name_parts(right)
+    rest_b = list(b.tokens)
+    alone: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    typos = 0
+    for token in a.tokens:
+        partner = next((other for other in rest_b if forms(token) & forms(other)), None)
+        if partner is None:
+            partner = next((other for other in rest_b if typo_apart(token, other)), None)
+            typos += partner is not None
+        if partner is None:
+            alone.append(token)
+            continue
+        rest_b.remove(partner)
+        pairs.append((token, partner))
+    for prefix in a.truncated:
+        partner = next((other for other in rest_b if other.startswith(prefix)), None)
+        if partner is None:
+            alone.append(prefix)
+            continue
+        rest_b.remove(partner)
+        pairs.append((prefix, partner))
+        typos += 1
+    return _Pairing(pairs, alone, rest_b, typos)
 
 
 @lru_cache(maxsize=262144)
@@ -66,28 +115,7 @@ def compare_names(left: str, right: str) -> str | None:
     a, b = name_parts(left), name_parts(right)
     if not a.tokens and not a.truncated or not b.tokens and not b.truncated:
         return None
-    rest_b = list(b.tokens)
-    unpaired_a: list[str] = []
-    pairs: list[tuple[str, str]] = []
-    typos = 0
-    for token in a.tokens:
-        partner = next((other for other in rest_b if forms(token) & forms(other)), None)
-        if partner is None:
-            partner = next((other for other in rest_b if typo_apart(token, other)), None)
-            typos += partner is not None
-        if partner is None:
-            unpaired_a.append(token)
-            continue
-        rest_b.remove(partner)
-        pairs.append((token, partner))
-    for prefix in a.truncated:
-        partner = next((other for other in rest_b if other.startswith(prefix)), None)
-        if partner is None:
-            unpaired_a.append(prefix)
-            continue
-        rest_b.remove(partner)
-        pairs.append((prefix, partner))
-        typos += 1
+    pairs, unpaired_a, rest_b, typos = _pairing(left, right)
     if not pairs or (unpaired_a and rest_b):
         return None  # nothing in common, or each has a name the other lacks
     whole = len(a.tokens) >= 2 and len(b.tokens) >= 2
@@ -103,6 +131,42 @@ def compare_names(left: str, right: str) -> str | None:
     return NEAR
 
 
+# Words before a surname that are no given name ("van Prooijen", "DE SCHRIJVER Luc").
+_PARTICLES = frozenset(
+    "de da di del della der den du van von ter ten la le el al mac mc st".split()
+)
+
+
+@lru_cache(maxsize=262144)
+def contradicts(left: str, right: str) -> bool:
+    """Whether two spellings cannot be one person's: each has a given name the other lacks
+    and no initial of the other stands for ("Jens Auken" / "AUKEN Sabine", "Lixin Yang" /
+    "THOMSON Ian"), the surnames left unpaired begin with different letters, or an initial
+    begins no word of the other. A spelling that says less ("Adam Z" beside
+    "Zmudzinksi") or a surname cut or misspelt ("Van Prooije", "Van Proojian") contradicts
+    nothing."""
+    a, b = name_parts(left), name_parts(right)
+    _, unpaired_a, rest_b, _ = _pairing(left, right)
+    surnames_a, surnames_b = surname_words(left), surname_words(right)
+
+    def given(words: Sequence[str], surnames: frozenset[str], initials: Sequence[str]) -> list[str]:
+        return [
+            word
+            for word in words
+            if word not in surnames and word not in _PARTICLES and word[:1] not in initials
+        ]
+
+    if given(unpaired_a, surnames_a, b.initials) and given(rest_b, surnames_b, a.initials):
+        return True
+    left_surnames = {word[:1] for word in unpaired_a if word in surnames_a}
+    right_surnames = {word[:1] for word in rest_b if word in surnames_b}
+    if left_surnames and right_surnames and not left_surnames & right_surnames:
+        return True
+    return not _initials_fit(a.initials, rest_b, b.initials) or not _initials_fit(
+        b.initials, unpaired_a, a.initials
+    )
+
+
 def _initials_fit(initials: Sequence[str], words: Sequence[str], other: Sequence[str]) -> bool:
     """Whether each initial is the first letter of one of the other's unpaired words (or of
     a form of it: "J" for Yury, whose French form is Jouri) or one of its initials."""
@@ -116,7 +180,6 @@ class _Profile:
     wbf: int | None
     events: set[str] = field(default_factory=set)
     partners: set[int] = field(default_factory=set)
-    whole: bool = False  # some spelling has two words or more
     womens: bool = False  # seen in women's events only
 
 
@@ -160,7 +223,7 @@ class _Clusters:
         never joins "Jens Auken" and "Sabine Auken" through a bare "Auken"."""
         left = {s for member in self.members[a] for s in self.profiles[member].spellings}
         right = {s for member in self.members[b] for s in self.profiles[member].spellings}
-        return all(compare_names(x, y) is not None for x in left for y in right)
+        return not any(contradicts(x, y) for x in left for y in right)
 
 
 def _profiles(
@@ -178,12 +241,13 @@ def _profiles(
             continue
         profile = profiles[index]
         profile.events.add(occurrence.scope)
+        if len(occurrence.partners) > _PARTNERS_OF_A_PAIR:
+            continue  # an individual event: a passing partner says nothing
         for partner in occurrence.partners:
             found = resolutions.get((partner, occurrence.event))
             if found is not None:
                 profile.partners.add(found.person)
     for profile in profiles.values():
-        profile.whole = any(len(name_parts(spelling).tokens) >= 2 for spelling in profile.spellings)
         profile.womens = bool(profile.events) and all(map(is_womens_event, profile.events))
     return profiles
 
@@ -193,15 +257,27 @@ def _relation(left: _Profile, right: _Profile) -> str | None:
     return SAME if SAME in found else NEAR if NEAR in found else None
 
 
-def _candidates(profiles: dict[int, _Profile]) -> set[tuple[int, int]]:
-    """Pairs of persons sharing a word as it sounds, or a word a typo away."""
+def _words(profile: _Profile) -> set[str]:
+    """A person's words of three letters or more, as they sound."""
+    return {
+        sound(token)
+        for spelling in profile.spellings
+        for token in name_parts(spelling).tokens + name_parts(spelling).truncated
+        if len(token) >= 3
+    }
+
+
+def _holders(profiles: dict[int, _Profile]) -> dict[str, set[int]]:
+    """Each word (as it sounds) -> the persons whose spellings hold it."""
     by_word: dict[str, set[int]] = defaultdict(set)
     for index, profile in profiles.items():
-        for spelling in profile.spellings:
-            parts = name_parts(spelling)
-            for token in parts.tokens + parts.truncated:
-                if len(token) >= 3:
-                    by_word[sound(token)].add(index)
+        for word in _words(profile):
+            by_word[word].add(index)
+    return by_word
+
+
+def _candidates(by_word: dict[str, set[int]]) -> set[tuple[int, int]]:
+    """Pairs of persons sharing a word as it sounds, or a word a typo away."""
     words = sorted(word for word, holders in by_word.items() if len(holders) <= _COMMON_TOKEN)
     by_start: dict[str, list[str]] = defaultdict(list)
     for word in words:
@@ -237,7 +313,12 @@ def link_persons(
     clusters = _Clusters(profiles)
     why: dict[int, str] = {}
     relation_of: dict[tuple[int, int], str | None] = {}
-    pairs = sorted(_candidates(profiles))
+    holders = _holders(profiles)
+    pairs = sorted(_candidates(holders))
+    bearers: dict[str, set[int]] = defaultdict(set)  # surname -> persons bearing it in full
+    for index, profile in profiles.items():
+        for word in _full_surnames(profile):
+            bearers[word].add(index)
 
     def relation(a: int, b: int) -> str | None:
         key = (a, b) if a < b else (b, a)
@@ -253,7 +334,11 @@ def link_persons(
             kind = relation(a, b)
             if kind is None:
                 continue
-            reason = "same name" if kind == SAME else _context(a, b, profiles, clusters, relation)
+            reason = (
+                "same name"
+                if kind == SAME
+                else _context(a, b, profiles, clusters, relation, bearers, holders)
+            )
             if reason and clusters.join(a, b):
                 joined = True
                 for index in (a, b):
@@ -267,9 +352,19 @@ def link_persons(
     }
 
 
-def _context(a: int, b: int, profiles: dict[int, _Profile], clusters: _Clusters, relation) -> str:
-    """What context, if any, backs joining two persons of near names. A player of women's
-    events only is never joined so to a player of the open lists read here."""
+def _context(
+    a: int,
+    b: int,
+    profiles: dict[int, _Profile],
+    clusters: _Clusters,
+    relation,
+    bearers: dict[str, set[int]],
+    holders: dict[str, set[int]],
+) -> str:
+    """What context, if any, backs joining two persons of near names: a partner in common;
+    partners of near names; for two full names with a given name a typo apart, a surname
+    no one else bears in full ("Barry Westra", "Berry Westra"). A player of women's events
+    only is never joined so to a player of the open lists read here."""
     if (profiles[a].womens and clusters.wbf[clusters.root(b)] is not None) or (
         profiles[b].womens and clusters.wbf[clusters.root(a)] is not None
     ):
@@ -278,11 +373,40 @@ def _context(a: int, b: int, profiles: dict[int, _Profile], clusters: _Clusters,
     partners_b = {clusters.root(p) for p in profiles[b].partners if p in clusters.parent}
     if partners_a & partners_b:
         return "shared partner"
+    shared = _words(profiles[a]) & _words(profiles[b])
+    if shared and all(len(holders[word]) > _COMMON_SURNAME for word in shared):
+        return ""  # "Wang" beside "Fu" is too many people for partners' names to tell
     for p in profiles[a].partners:
         for q in profiles[b].partners:
             if p in profiles and q in profiles and p != q and p != b and q != a:
                 if relation(p, q) is not None:
                     return "partners' names agree"
-    if profiles[a].whole and profiles[b].whole and profiles[a].events & profiles[b].events:
-        return "same event"
+    rare = _full_surnames(profiles[a]) & _full_surnames(profiles[b])
+    if any(bearers[word] <= {a, b} for word in rare) and any(
+        _given_typo(x, y) for x in profiles[a].spellings for y in profiles[b].spellings
+    ):
+        return "rare surname"
     return ""
+
+
+def _given_typo(left: str, right: str) -> bool:
+    """Two full names, every word paired, a given name among the pairs a typo apart
+    ("Barry Westra" / "Berry Westra", "MOHIUDDIN Khaled" / "MOHIUDDIN Khalid")."""
+    pairs, left_alone, right_alone, typos = _pairing(left, right)
+    if left_alone or right_alone or not typos:
+        return False
+    surnames = surname_words(left)
+    return any(
+        x not in surnames and x not in _PARTICLES and y not in _PARTICLES and x != y
+        for x, y in pairs
+    )
+
+
+def _full_surnames(profile: _Profile) -> set[str]:
+    """The surnames (as they sound) of a person's full spellings."""
+    return {
+        sound(word)
+        for spelling in profile.spellings
+        if len(name_parts(spelling).tokens) >= 2
+        for word in surname_words(spelling)
+    }

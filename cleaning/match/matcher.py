@@ -41,6 +41,7 @@ from bridgerank.cleaning.match.names import (
     is_handle,
     is_robot,
     name_parts,
+    sound,
 )
 from bridgerank.core.sections import MatchSettings
 
@@ -100,6 +101,13 @@ def _score(
             continue
         take(partner)
         spelled.append((token, partner))
+    for token in [token for token in unresolved if len(token) == 2 and token not in dict(spelled)]:
+        # two letters of a given name, to tell twins apart ("Hackett Ju", "Hackett Ja")
+        partner = next((w for w in remaining if w.startswith(token) and len(w) > 2), None)
+        if partner is not None:
+            unmatched_raw -= 1
+            take(partner)
+            spelled.append((token, partner))
     for prefix in raw.truncated:
         partner = next((w for w in remaining if w.startswith(prefix)), None)
         if partner is None:
@@ -142,12 +150,14 @@ def _score(
         spelled
         and not (matched or matched_initials)
         and not all(
-            partner.startswith(token) and len(token) >= settings.fuzzy_alone_min_length
+            (partner.startswith(token) and len(token) >= settings.fuzzy_alone_min_length)
+            or sound(token, doubled=False) == sound(partner, doubled=False)
             for token, partner in spelled
         )
     ):
         # Spelling alone is too weak (Anderson is not Andersson) unless the raw token is
-        # a long prefix of the WBF one: old files cut names at 11 characters.
+        # a long prefix of the WBF one (old files cut names at 11 characters) or the same
+        # name in another transliteration (Lindqvist, Lindkvist).
         return refused
     return (
         matched + len(spelled),
@@ -258,9 +268,17 @@ class NameMatcher:
             return Match(raw, None, "no candidate", None, None, None)
         best_score, best = scored[0]
         runner = scored[1] if len(scored) > 1 and scored[1][0][0] else (None, None)
+        surname_only = len(parts.tokens) + len(parts.truncated) == 1 and not parts.initials
+        if surname_only:
+            # a surname alone says nothing of the given names: every listed player of it is
+            # as likely, however many given names each has ("Shen": C.s. or Chih-Kuo)
+            alike = [
+                i for score, i in scored if (score[0], score[4]) == (best_score[0], best_score[4])
+            ]
+            if len(alike) > 1:
+                return Match(raw, None, "ambiguous", best_score, alike[0], best_score)
         tied = [i for score, i in scored if score == best_score]
         if len(tied) == 1:
-            surname_only = len(parts.tokens) + len(parts.truncated) == 1 and not parts.initials
             if surname_only and not self.settings.match_surname_only:
                 return Match(raw, None, "no candidate", best_score, best, best_score)
             reason = (

@@ -20,6 +20,10 @@ _SPLIT = re.compile(r"[\s,/&()\"\[\]-]+")
 # "H.Weinstein" -> "H. Weinstein"; "ThorvaldssonM" (an initial glued on) -> "Thorvaldsson M".
 _DOT_GLUED = re.compile(r"\.(?=[^\s.])")
 _INITIAL_GLUED = re.compile(r"(?<=[a-z]{3})([A-Z])$")
+# "PP. Branco": two initials written as one word
+_INITIALS_TOGETHER = re.compile(r"\b([A-Z])([A-Z])\.")
+# "D AVOSSA Mario": an elided particle whose apostrophe the source dropped (D'Avossa)
+_PARTICLE_APART = re.compile(r"\b([DL]) (?=[A-Z]{3,}\b)")
 _NICKNAME_AFTER = re.compile(r"(?<=\S)\s*\([^()]*\)\s*$")
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
 # A program's name alone or followed by a version or a setting ("GIB 2.6.3", "GIB 60 Seconds"),
@@ -158,6 +162,9 @@ def name_parts(raw: str) -> NameParts:
     tokens, initials, truncated = [], [], []
     # "LEVIN Robert (Bobby)": the name the player goes by, beside the one the list may hold
     raw = _NICKNAME_AFTER.sub(" ", raw)
+    raw = _INITIALS_TOGETHER.sub(r"\1. \2.", raw)
+    if any(word.islower() or word.istitle() for word in raw.split()):
+        raw = _PARTICLE_APART.sub(r"\1", raw)  # only where the surname stands in capitals
     spaced = " ".join(_INITIAL_GLUED.sub(r" \1", word) for word in raw.split())
     spaced = _DOT_GLUED.sub(". ", spaced)
     for word in _SPLIT.split(fold(spaced).replace("'", "").replace("`", "")):
@@ -176,15 +183,16 @@ def name_parts(raw: str) -> NameParts:
     return NameParts(tuple(tokens), tuple(initials), tuple(truncated))
 
 
-def sound(token: str) -> str:
+def sound(token: str, doubled: bool = True) -> str:
     """A token as it sounds, spelt one way: ``lindqvist`` and ``lindkvist`` -> ``lindkvist``,
     ``sacul`` and ``sakul`` -> ``sakul``, ``khyuppenen`` -> ``khiupenen``. Only spellings that
     transliterations and typists swap are merged, never two vowels (``Martens`` is not
-    ``Mertens``)."""
+    ``Mertens``). ``doubled=False`` keeps doubled letters, which tell names of two
+    languages apart (``Anderson``, ``Andersson``)."""
     spoken = _HARD_C.sub("k", token)
     for written, said in _SOUNDS:
         spoken = spoken.replace(written, said)
-    return _DOUBLED.sub(r"\1", spoken)
+    return _DOUBLED.sub(r"\1", spoken) if doubled else spoken
 
 
 @lru_cache(maxsize=65536)

@@ -61,6 +61,10 @@ _TYPO_MIN_LENGTH = 4
 # An event is a country's when this share of at least this many of its listed players are.
 _NATIONAL_SHARE = 0.6
 _NATIONAL_EVENT_PLAYERS = 3
+# An event with this many listed players, at most this share of a country, has no player
+# of it.
+_CHAMPIONSHIP_PLAYERS = 20
+_STRAY_SHARE = 0.05
 
 
 @dataclass
@@ -291,6 +295,12 @@ class _Resolver:
         ):
             person, wbf_index = self._keyed(("wbf", listed))
             return Resolution(person, wbf_index, f"{match.reason}, no namesake", match)
+        # 3b'. a surname the lists hold several times: the one of them these records know
+        # in full, where the country agrees ("Weinstein": Steve, seen; Howard, never)
+        known = self._the_one_seen(occurrence, parts, match)
+        if known is not None:
+            person, wbf_index = self._keyed(("wbf", known))
+            return Resolution(person, wbf_index, "surname only, the one seen", match)
         # 3c. a mononym ("Zia"): the one listed player of that given name, when the records
         # hold them under a full name, no one has it as a surname, and the country agrees
         mononym = self._mononym(occurrence, parts, match)
@@ -301,6 +311,23 @@ class _Resolver:
         key = ("event", display_key(occurrence.raw), occurrence.scope)
         person = self._person(key, "raw", None, scope=occurrence.scope)
         return Resolution(person, None, "short name, no context", match)
+
+    def _the_one_seen(self, occurrence: Occurrence, parts: NameParts, match: Match) -> int | None:
+        """The one listed bearer of an ambiguous surname the records hold in full."""
+        if match.reason != "ambiguous" or parts.initials or len(parts.tokens) != 1:
+            return None
+        if is_womens_event(occurrence.scope):
+            return None
+        word = parts.tokens[0]
+        seen = [
+            index
+            for index in self.listed_with.get(word, ())
+            if word in surname_words(self.entries[index].name) and ("wbf", index) in self.spellings
+        ]
+        if len(seen) != 1 or any(key[0] != "wbf" for key in self.by_word.get(word, ())):
+            return None  # none or several seen, or someone unlisted bears it in full
+        agrees = self._country_agrees(occurrence, seen[0])
+        return seen[0] if agrees and not self._country_differs(occurrence, seen[0]) else None
 
     def _mononym(self, occurrence: Occurrence, parts: NameParts, match: Match) -> int | None:
         """The listed player a lone given name stands for, if exactly one can be meant."""
@@ -351,7 +378,8 @@ class _Resolver:
     def _country_differs(self, occurrence: Occurrence, wbf_index: int) -> bool:
         """Whether the context says another country than the entry's, where the lists hold
         namesakes of the entry: every team of its boards is a country and none is the
-        entry's, or every listed partner is of another country. (A surname the lists hold
+        entry's, every listed partner is of another country, or the event's many listed
+        players include next to none of it. (A surname the lists hold
         once is not vetoed: players change federations - Pszczola, Multon - and the lists
         give the latest.)"""
         word = _word(self.parts[occurrence.raw])
@@ -362,7 +390,16 @@ class _Resolver:
         if teams and not plays_for(country) & teams:
             return True
         partners = self._partner_countries(occurrence)
-        return bool(partners) and country not in partners
+        if partners and country not in partners:
+            return True
+        # a championship of many listed players, next to none of the entry's country (an
+        # American "Kaplan A" in a European championship is a European Kaplan; the few
+        # Americans it lists are players who moved there later)
+        listed = self.event_countries.get(occurrence.scope, Counter())
+        total = sum(listed.values())
+        if total < _CHAMPIONSHIP_PLAYERS or listed[country] > _STRAY_SHARE * total:
+            return False
+        return not self._country_agrees(occurrence, wbf_index)  # unless the context agrees
 
     def _country_agrees(self, occurrence: Occurrence, wbf_index: int) -> bool:
         country = country_key(self.entries[wbf_index].country)
@@ -416,6 +453,11 @@ def resolve_persons(
         for resolution in resolutions.values()
         if resolution.reason.startswith("override")
     } | {index for index, person in enumerate(resolver.persons) if person.kind in _NEVER_LINKED}
+    fixed |= {
+        resolution.person
+        for resolution in resolutions.values()
+        if resolution.match is not None and resolution.match.reason == "handle"
+    }
     joins = link_persons(resolver.persons, resolutions, listed, fixed)
     return _joined(resolver.persons, resolutions, listed, joins)
 
