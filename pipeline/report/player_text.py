@@ -16,14 +16,23 @@ from bridgerank.pipeline.report.site_data import SiteData
 
 
 def find_players(data: SiteData, wanted: str) -> list[str]:
-    """Players whose name is ``wanted`` (any case), else those whose name contains it."""
+    """Players whose name is ``wanted`` (any case), else whom the records write so ("Milton
+    Elleby" finds Milton Ellenby), else those whose name or a spelling contains it."""
     names = sorted(
         set(data.seats["player"])
         | set(data.stats.get("player", []))
         | set(data.ratings.get("player", []))
     )
-    exact = [name for name in names if name.casefold() == wanted.casefold()]
-    return exact or [name for name in names if wanted.casefold() in name.casefold()]
+    key = wanted.casefold()
+    exact = [name for name in names if name.casefold() == key]
+    if exact:
+        return exact
+    spellings = data.seats.get("written", pd.Series(dtype=str)).fillna("").astype(str)
+    written = data.seats.loc[spellings.str.casefold() == key, "player"]
+    if len(written):
+        return sorted(set(written))
+    within = data.seats.loc[spellings.str.casefold().str.contains(key, regex=False), "player"]
+    return sorted({name for name in names if key in name.casefold()} | set(within))
 
 
 # Lines are wrapped to fit a terminal.
@@ -77,6 +86,12 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
             ]
     if page["partners"]:
         lines += ["", "Partners: " + ", ".join(f"{p} ({n:,})" for p, n, _ in page["partners"])]
+    if len(page["aliases"]) > 1:
+        lines += [
+            "",
+            "Names in the records: "
+            + ", ".join(f"{a['written']} ({a['boards']:,})" for a in page["aliases"]),
+        ]
     events: Any = page["events"]
     if len(events):
         lines += ["", "Events: " + ", ".join(f"{e} ({n:,})" for e, n in events.items())]

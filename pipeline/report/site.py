@@ -204,6 +204,7 @@ class _PlayerPages:
             data.boards.set_index("id")[columns].to_dict("index") if len(data.boards) else {}
         )
         self.events = _event_counts(data)
+        self.aliases = _alias_events(data)
         self.everyone = _records(data.stats) if len(data.stats) else []
         self.stats = {row["player"]: row for row in self.everyone}
         self.field = {
@@ -254,6 +255,7 @@ class _PlayerPages:
                 for partner, count in self.partners.get(name, [])
             ],
             "events": dict(self.events.get(name, [])),
+            "aliases": self.aliases.get(name, []),
             "costly": [
                 self._link(board, f"{_tricks(value)} given away")
                 for board, value in self.costly.get(name, [])
@@ -300,6 +302,29 @@ def _event_counts(data: SiteData, most: int = 30) -> dict[str, list[tuple[str, i
         player: list(zip(rows["event"], rows["boards"].astype(int)))
         for player, rows in counts.groupby("player")
     }
+
+
+def _alias_events(data: SiteData) -> dict[str, list[dict[str, Any]]]:
+    """Per player, each spelling the records give them, with its boards and the events it
+    was seen in (most played first): how the records named one person."""
+    if data.boards.empty or "written" not in data.seats:
+        return {}
+    events = data.boards[["id", "event"]].rename(columns={"id": "board_id"})
+    seen = data.seats.merge(events, on="board_id")
+    counts = seen.groupby(["player", "written", "event"]).size().rename("boards").reset_index()
+    aliases: dict[str, list[dict[str, Any]]] = {}
+    for (player, written), rows in counts.groupby(["player", "written"]):
+        rows = rows.sort_values("boards", ascending=False)
+        aliases.setdefault(str(player), []).append(
+            {
+                "written": written,
+                "boards": int(rows["boards"].sum()),
+                "events": [str(event) or "(no event name)" for event in rows["event"]],
+            }
+        )
+    for spellings in aliases.values():
+        spellings.sort(key=lambda alias: -alias["boards"])
+    return aliases
 
 
 def _tricks(count: float) -> str:

@@ -23,7 +23,7 @@ class SiteData:
     """Everything the pages show."""
 
     boards: pd.DataFrame  # one row per board, with ``source`` (the file it came from)
-    seats: pd.DataFrame  # board_id, seat, player: four rows per board
+    seats: pd.DataFrame  # board_id, seat, player, written: four rows per board
     pools: dict[str, int]  # player -> pool number (1 = the largest)
     ratings: pd.DataFrame  # player, rating, low, high, sd, boards, sessions
     rating_kind: str  # "headline" or "hbt" or ""
@@ -98,9 +98,9 @@ def read_site_data(conn: Connection) -> SiteData:
 
 def _seats(boards: pd.DataFrame, lookup: PersonLookup) -> pd.DataFrame:
     """Four rows per board: who sat where, as the person the name in its event was resolved
-    to (a seat that is no one to rate is left out)."""
+    to, and the name as written (a seat that is no one to rate is left out)."""
     if boards.empty:
-        return pd.DataFrame(columns=["board_id", "seat", "player"])
+        return pd.DataFrame(columns=["board_id", "seat", "player", "written"])
     frames = [
         pd.DataFrame(
             {
@@ -110,6 +110,7 @@ def _seats(boards: pd.DataFrame, lookup: PersonLookup) -> pd.DataFrame:
                     lookup.name(raw, event) if raw else raw
                     for raw, event in zip(boards[column], boards["event"])
                 ],
+                "written": boards[column],  # the name as the record spells it
             }
         )
         for seat, column in SEAT_COLUMNS.items()

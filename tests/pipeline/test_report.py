@@ -33,6 +33,8 @@ def hostile_run(tmp_path_factory, test_data):
     text = (test_data / "bermuda1955_head.pbn").read_text()
     for name, hostile in HOSTILE.items():
         text = text.replace(name, hostile)
+    # a typo the 1955 files make: one person under two spellings (both beside Bill Rosen)
+    text = text.replace('[South "Milton Ellenby"]', '[South "Milton Elleby"]', 1)
     (folder / "slice.pbn").write_text(text)
     result = CliRunner().invoke(main, ["run", str(folder / "slice.pbn"), "--out", str(folder)])
     assert result.exit_code == 0, result.output
@@ -64,6 +66,11 @@ def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     boards = sorted((site / "boards").glob("*.html"))
     # one page per deal: both rooms of the six deals side by side
     assert len(players) == 8 and len(boards) == 6
+    # one page for the two spellings of Milton Ellenby, each with its boards and event
+    (ellenby,) = [page.read_text() for page in players if "<h1>Milton " in page.read_text()]
+    assert "Names in the records" in ellenby
+    assert '<td>Milton Elleby</td><td class="num">1</td>' in ellenby
+    assert "<td>Milton Ellenby</td>" in ellenby and "Bermuda Bowl 1955 - Seg 1" in ellenby
     meredith = next(page for page in players if "Clifford Bishop" in page.read_text())
     assert "Opening leads" in meredith.read_text() and "the field: 1 in" in meredith.read_text()
     # no name reaches a file name
@@ -196,5 +203,10 @@ def test_show_prints_a_players_page_in_the_terminal(hostile_run):
         HOSTILE["Boris Schapiro"]
         in runner.invoke(main, ["show", "script", "--out", str(folder)]).output
     )
+    # a spelling the records use finds its person, whose page lists every spelling
+    typo = runner.invoke(main, ["show", "Milton Elleby", "--out", str(folder)])
+    assert typo.exit_code == 0 and typo.output.splitlines()[0].startswith("Milton Ellenby")
+    assert "Names in the records: Milton Ellenby (" in typo.output
+    assert "Milton Elleby (1)" in typo.output
     none = runner.invoke(main, ["show", "Nobody Here", "--out", str(folder)])
     assert none.exit_code == 1 and "0 players match 'Nobody Here'" in none.output
