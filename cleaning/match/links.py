@@ -158,8 +158,12 @@ def contradicts(left: str, right: str) -> bool:
 
     if given(unpaired_a, surnames_a, b.initials) and given(rest_b, surnames_b, a.initials):
         return True
-    left_surnames = {word[:1] for word in unpaired_a if word in surnames_a}
-    right_surnames = {word[:1] for word in rest_b if word in surnames_b}
+    left_surnames = {
+        word[:1] for word in unpaired_a if word in surnames_a and word[:1] not in b.initials
+    }
+    right_surnames = {
+        word[:1] for word in rest_b if word in surnames_b and word[:1] not in a.initials
+    }
     if left_surnames and right_surnames and not left_surnames & right_surnames:
         return True
     return not _initials_fit(a.initials, rest_b, b.initials) or not _initials_fit(

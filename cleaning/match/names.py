@@ -56,6 +56,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "dave": ("david",),
     "dick": ("richard",),
     "rich": ("richard",),
+    "richie": ("richard",),
     "rick": ("richard",),
     "don": ("donald",),
     "ed": ("edward", "edwin", "edgar"),
