@@ -3,6 +3,10 @@
 A Valet event folder holds ``scores.txt``, one table result a line,
 ``round|board|north|east|south|west|contract|declarer|tricks|lead card``, with player ids;
 ``names.txt``, ``id|name``; and, for some events, ``hands/round<R>.pbn`` with the deals.
+Some events add their parts as ``scoresA.txt``, ``scoresB.txt``, each numbering its players
+afresh in ``namesA.txt``, ``namesB.txt``: a part is read with its own names (read with
+``names.txt``, its rows named the wrong players), and what it repeats of ``scores.txt`` the
+cleaning drops as duplicate records.
 Contract ``P`` is passed out; ``X``/``XX`` mark doubles. The lead card is kept in the raw
 record's extra fields (a one-card play is not a play record).
 
@@ -42,9 +46,14 @@ def is_valet_folder(folder: Path) -> bool:
     return (folder / "scores.txt").is_file() and (folder / "names.txt").is_file()
 
 
-def _names(folder: Path) -> dict[str, str]:
+def _names(scores: Path) -> dict[str, str]:
+    """The id -> name list of a scores file: ``namesA.txt`` for ``scoresA.txt`` (a part of
+    an event numbers its players afresh), else ``names.txt``."""
     names = {}
-    path = folder / "names.txt"
+    suffix = scores.stem[len("scores") :] if scores.stem.startswith("scores") else ""
+    path = scores.parent / f"names{suffix}.txt"
+    if not path.is_file():
+        path = scores.parent / "names.txt"
     if path.is_file():
         for line in _side_text(path).splitlines():
             number, _, name = line.partition("|")
@@ -94,7 +103,7 @@ def read_valet(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
         When a file beside it is larger than :data:`SIDE_FILE_BYTES`.
     """
     folder = source.parent if source is not None else Path(".")
-    names = _names(folder) if source is not None else {}
+    names = _names(source) if source is not None else {}
     deals = _Deals(folder)
     event = f"{folder.parent.name}/{folder.name}" if source is not None else "valet"
     number = 0

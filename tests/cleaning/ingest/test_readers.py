@@ -141,3 +141,23 @@ def test_valet_travellers_with_names_and_deals(tmp_path, test_data):
     broken = list(read_valet("1|1|2|3|4|5|4S|N|10\nnot a line\n", Path(tmp_path) / "scores.txt"))
     assert broken[1].parse_error.startswith("not a traveller line")
     assert broken[0].values["northname"] == ""  # no names.txt beside it
+
+
+def test_a_valet_part_is_read_with_its_own_names(shared_data):
+    """2014-Euro/Men splits its results into scoresA.txt and scoresB.txt, each numbering its
+    players afresh (namesA.txt, namesB.txt): a part's ids read against names.txt named the
+    wrong players (id 106 is Loukas Zotos in part A, Simin Lassaberg in the whole)."""
+    from bridgerank.cleaning.ingest.valet import read_valet
+
+    folder = shared_data("travellers", "valet", "2014-Euro", "Men")
+    part = folder / "scoresA.txt"
+    first = next(iter(read_valet(part.read_text(), part))).values
+    seats = [first[f"{seat}name"] for seat in ("north", "east", "south", "west")]
+    assert seats == ["ZOTOS Loukas", "HELNESS Tor", "SAPOUNAKIS Aris", "HELGEMO Geir"]
+    whole = folder / "scores.txt"
+    assert any(
+        record.values["northname"] == "ZOTOS Loukas"
+        and record.values["eastname"] == "HELNESS Tor"
+        and (record.values["stage"], record.values["board"]) == ("round 1", "17")
+        for record in read_valet(whole.read_text(), whole)
+    )
