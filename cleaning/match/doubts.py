@@ -29,6 +29,10 @@ DOUBTFUL = (
     "partnership",
     "short name, no context",
     "fuller form in event",
+    "mononym",
+    "linked: partners' names agree",
+    "linked: rare surname",
+    "linked: shared partner",
 )
 
 

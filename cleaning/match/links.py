@@ -185,6 +185,7 @@ class _Profile:
     events: set[str] = field(default_factory=set)
     partners: set[int] = field(default_factory=set)
     womens: bool = False  # seen in women's events only
+    seats: int = 0  # board-seats
 
 
 class _Clusters:
@@ -203,23 +204,30 @@ class _Clusters:
             index = self.parent[index]
         return index
 
-    def join(self, left: int, right: int) -> bool:
+    def join(self, left: int, right: int) -> set[int]:
+        """Join two persons' clusters if nothing forbids it; the members of the one that
+        joined the other (none when refused)."""
         a, b = self.root(left), self.root(right)
         if a == b:
-            return False
+            return set()
         if self.wbf[a] is not None and self.wbf[b] is not None and self.wbf[a] != self.wbf[b]:
-            return False
+            return set()
         if self.partners[a] & self.members[b] or self.partners[b] & self.members[a]:
-            return False  # they sat at one table: two people
+            return set()  # they sat at one table: two people
         if not self._agree(a, b):
-            return False
-        if self.wbf[b] is not None and self.wbf[a] is None:
-            a, b = b, a  # a listed person absorbs, so keys and names follow the lists
+            return set()
+        # a listed person absorbs, so keys and names follow the lists; else the more played
+        if (self.wbf[b] is not None, self._seats(b)) > (self.wbf[a] is not None, self._seats(a)):
+            a, b = b, a
+        moved = self.members.pop(b)
         self.parent[b] = a
-        self.members[a] |= self.members.pop(b)
+        self.members[a] |= moved
         self.partners[a] |= self.partners.pop(b)
         self.wbf[a] = self.wbf[a] if self.wbf[a] is not None else self.wbf[b]
-        return True
+        return moved
+
+    def _seats(self, root: int) -> int:
+        return sum(self.profiles[member].seats for member in self.members[root])
 
     def _agree(self, a: int, b: int) -> bool:
         """Whether every spelling of one cluster is the same or a near name of every
@@ -234,7 +242,12 @@ def _profiles(
     persons: Sequence, resolutions: dict, occurrences: Iterable[Occurrence], open_: set[int]
 ) -> dict[int, _Profile]:
     profiles = {
-        index: _Profile(set(persons[index].names), persons[index].wbf_index) for index in open_
+        index: _Profile(
+            set(persons[index].names),
+            persons[index].wbf_index,
+            seats=sum(persons[index].names.values()),
+        )
+        for index in open_
     }
     for index in open_:
         if persons[index].name:
@@ -343,10 +356,10 @@ def link_persons(
                 if kind == SAME
                 else _context(a, b, profiles, clusters, relation, bearers, holders)
             )
-            if reason and clusters.join(a, b):
-                joined = True
-                for index in (a, b):
-                    why.setdefault(index, reason)
+            moved = clusters.join(a, b) if reason else set()
+            joined = joined or bool(moved)
+            for index in moved:  # the spellings that joined another person: linked, and why
+                why.setdefault(index, reason)
         if not joined:
             break
     return {

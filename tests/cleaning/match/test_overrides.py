@@ -101,8 +101,14 @@ def test_names_lists_the_doubtful_resolutions_with_their_evidence(tmp_path):
         "Levin in 2010 USBF SF A (15 seats): -> Bobby Levin; surname only, country agrees; "
         "partners Weinstein" in lines
     )
-    # full names matched exactly are not doubts
-    assert "Lew Mathe" not in lines and "Clifford Bishop" not in lines
+    # a spelling joined to its person by a partner in common, with that partner
+    assert (
+        "Milton Elleby in Bermuda Bowl Final 1955 (4 seats): -> Milton Ellenby; linked: shared "
+        "partner; partners Bill Rosen" in lines
+    )
+    # full names matched exactly are not doubts, nor the spelling a typo was joined to
+    assert "Lew Mathe in" not in lines and "Clifford Bishop in" not in lines
+    assert "Milton Ellenby in" not in lines
     assert (
         len(runner.invoke(main, ["names", "--limit", "2", "--out", str(out)]).output.splitlines())
         <= 4
