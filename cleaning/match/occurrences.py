@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlalchemy import Connection, select
 
 from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 
 __all__ = ["Occurrence", "event_scope", "gather_occurrences", "is_womens_event"]
 
@@ -62,6 +64,7 @@ class Occurrence:
     seats: int = 0
     partners: Counter[str] = field(default_factory=Counter)  # partner's raw name -> seats
     teams: Counter[str] = field(default_factory=Counter)  # team names of its boards
+    folders: set[str] = field(default_factory=set)  # where its boards' files are
 
     @property
     def scope(self) -> str:
@@ -75,16 +78,23 @@ class Occurrence:
 
 
 def gather_occurrences(conn: Connection) -> dict[tuple[str, str], Occurrence]:
-    """Every (raw name, event) of ``boards`` with its seats, partners and team names.
+    """Every (raw name, event) of ``boards`` with its seats, partners, team names and the
+    folders of the files its boards came from.
 
     Empty names are left out: an empty seat has no one to resolve.
     """
     found: dict[tuple[str, str], Occurrence] = {}
-    columns = (Board.event, Board.home_team, Board.visit_team) + tuple(
+    columns = (Board.event, Board.home_team, Board.visit_team, SourceFile.path) + tuple(
         getattr(Board, seat) for seat in _PARTNER
     )
-    for event, home, visit, *names in conn.execute(select(*columns)):
+    query = (
+        select(*columns)
+        .join(RawBoard, RawBoard.id == Board.id)
+        .join(SourceFile, SourceFile.id == RawBoard.source_id)
+    )
+    for event, home, visit, path, *names in conn.execute(query):
         by_seat = dict(zip(_PARTNER, names))
+        folder = str(Path(path).parent)
         for seat, raw in by_seat.items():
             if not raw:
                 continue
@@ -92,6 +102,7 @@ def gather_occurrences(conn: Connection) -> dict[tuple[str, str], Occurrence]:
             if occurrence is None:
                 occurrence = found[(raw, event)] = Occurrence(raw, event)
             occurrence.seats += 1
+            occurrence.folders.add(folder)
             partner = by_seat[_PARTNER[seat]]
             if partner:
                 occurrence.partners[partner] += 1

@@ -8,7 +8,8 @@ evidence around it, strongest first:
 
 1. **a fuller form in the same event**: the one full name of that event that contains the
    short one's surname (and agrees with its initials) is the same person; several such
-   names are told apart by the partners;
+   names are told apart by the partners; or the one full name the event's standings give it
+   in a pair with its partner (:mod:`cleaning.match.standings`);
 2. **a partnership seen elsewhere**: the one person with that name (or a name a typo away)
    who partnered, somewhere, a player of the same name as the short one's partner here
    ("Zia" with Rosenwasser is the Zia Mahmood who partnered Michael Rosenwasser);
@@ -48,6 +49,7 @@ from bridgerank.cleaning.match.names import (
 from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 from bridgerank.cleaning.match.overrides import Overrides
+from bridgerank.cleaning.match.standings import Standings
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
 from bridgerank.core.errors import BridgerankError
 
@@ -119,6 +121,13 @@ def _agrees(short: NameParts, full: str, typo: bool) -> bool:
     return all(initial in letters for initial in short.initials)
 
 
+def _partner_named(partner_words: set[str], full: str) -> bool:
+    """Whether a full name is the partner's: it holds a word of the partner's name."""
+    return any(
+        forms(word) & forms(token) for word in partner_words for token in name_parts(full).tokens
+    )
+
+
 def _partner_words(occurrence: Occurrence) -> set[str]:
     """The name parts of the partners an occurrence sat with."""
     words: set[str] = set()
@@ -135,6 +144,7 @@ class _Resolver:
         matcher: NameMatcher,
         entries: Sequence[WbfEntry],
         overrides: Overrides,
+        standings: Standings,
     ) -> None:
         self.occurrences = occurrences
         self.entries = entries
@@ -142,6 +152,8 @@ class _Resolver:
         self.wbf_by_name = {fold(entry.name): index for index, entry in enumerate(entries)}
         self.countries = {country_key(entry.country) for entry in entries if entry.country}
         self.listed_with = matcher.by_token  # token -> the entries holding it
+        self.matcher = matcher
+        self.standings = standings
         raws = sorted({occurrence.raw for occurrence in occurrences})
         self.kind = {raw: classify(raw) for raw in raws}
         self.match = {raw: matcher.match(raw) for raw in raws if self.kind[raw] is None}
@@ -193,7 +205,7 @@ class _Resolver:
         )
 
     def _full_key(self, raw: str) -> Hashable:
-        match = self.match[raw]
+        match = self.match.get(raw) or self.matcher.match(raw)
         if match.wbf_index is not None:
             return ("wbf", match.wbf_index)
         kind = "handle" if match.reason == "handle" else "raw"
@@ -266,6 +278,12 @@ class _Resolver:
         if len(fuller) == 1:
             person, wbf_index = self._keyed(fuller.pop())
             return Resolution(person, wbf_index, "fuller form in event", match)
+        # 1b. the event's own standings, which name its pairs in full
+        listed_pair = self._in_standings(occurrence, parts, partner_words)
+        if listed_pair is not None:
+            key = self._full_key(listed_pair)
+            person, wbf_index = self._keyed(key)
+            return Resolution(person, wbf_index, "standings of the event", match)
         # 2. a partnership seen elsewhere (a typo away at most)
         candidates = {
             key
@@ -312,6 +330,19 @@ class _Resolver:
         person = self._person(key, "raw", None, scope=occurrence.scope)
         return Resolution(person, None, "short name, no context", match)
 
+    def _in_standings(
+        self, occurrence: Occurrence, parts: NameParts, partner_words: set[str]
+    ) -> str | None:
+        """The one full name the standings beside the event's boards give a short name,
+        in a pair whose other name is its partner's ("Weinstein" with "Stewart": "Fred
+        Stewart - Steve Weinstein")."""
+        found = set()
+        for first, second in self.standings.of(occurrence.folders):
+            for name, other in ((first, second), (second, first)):
+                if _agrees(parts, name, typo=False) and _partner_named(partner_words, other):
+                    found.add(name)
+        return found.pop() if len(found) == 1 else None
+
     def _the_one_seen(self, occurrence: Occurrence, parts: NameParts, match: Match) -> int | None:
         """The one listed bearer of an ambiguous surname the records hold in full."""
         if match.reason != "ambiguous" or parts.initials or len(parts.tokens) != 1:
@@ -324,7 +355,7 @@ class _Resolver:
             for index in self.listed_with.get(word, ())
             if word in surname_words(self.entries[index].name) and ("wbf", index) in self.spellings
         ]
-        if len(seen) != 1 or any(key[0] != "wbf" for key in self.by_word.get(word, ())):
+        if len(seen) != 1 or any(key != ("wbf", seen[0]) for key in self.by_word.get(word, ())):
             return None  # none or several seen, or someone unlisted bears it in full
         agrees = self._country_agrees(occurrence, seen[0])
         return seen[0] if agrees and not self._country_differs(occurrence, seen[0]) else None
@@ -424,6 +455,7 @@ def resolve_persons(
     matcher: NameMatcher,
     entries: Sequence[WbfEntry],
     overrides: Overrides | None = None,
+    standings: Standings | None = None,
 ) -> tuple[list[Person], dict[tuple[str, str], Resolution]]:
     """Resolve every occurrence to a person (see the module docstring).
 
@@ -437,6 +469,8 @@ def resolve_persons(
         The WBF entries, in the matcher's order (for their countries).
     overrides : Overrides, optional
         The user's corrections, which come before any evidence.
+    standings : Standings, optional
+        The pairs the events' standings files name in full.
 
     Returns
     -------
@@ -445,7 +479,9 @@ def resolve_persons(
         ``(raw, event)`` -> its :class:`Resolution`.
     """
     listed = sorted(occurrences, key=lambda occurrence: occurrence.key)
-    resolver = _Resolver(listed, matcher, entries, overrides or Overrides())
+    resolver = _Resolver(
+        listed, matcher, entries, overrides or Overrides(), standings or Standings({}, [])
+    )
     resolutions = {occurrence.key: resolver.resolve(occurrence) for occurrence in listed}
     _gather(resolver.persons, listed, resolutions)
     fixed = {

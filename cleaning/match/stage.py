@@ -4,9 +4,10 @@
 Every raw name is resolved in each event it was seen in (:mod:`cleaning.match.persons`): a
 full name is one person wherever it appears (the WBF player the matcher finds, else a player
 of its own keyed by the folded name, so ``fORRESTER`` and ``Forrester`` are one), a short one
-is whoever its event's context says, fields that are no one person are players of kind
-``robot`` or ``nobody`` (never rated). ``name_matches`` keeps the verdict on each (raw name,
-event). The outputs are replaced in one transaction with the ledger row.
+is whoever its event's context says (the standings files beside its boards among it), fields
+that are no one person are players of kind ``robot`` or ``nobody`` (never rated).
+``name_matches`` keeps the verdict on each (raw name, event). The outputs are replaced in one
+transaction with the ledger row.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ import hashlib
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 
 from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.tables import SourceFile
 from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.occurrences import Occurrence, gather_occurrences
 from bridgerank.cleaning.match.overrides import read_overrides
 from bridgerank.cleaning.match.persons import Person, Resolution, resolve_persons
+from bridgerank.cleaning.match.standings import read_standings
 from bridgerank.cleaning.match.summary import MatchSummary
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
@@ -156,11 +159,13 @@ def run(context: StageContext) -> MatchSummary:
         occurrences = list(gather_occurrences(conn).values())
     section = context.settings.match
     overrides = read_overrides(resolve_path(section.overrides) if section.overrides else None)
+    standings = read_standings(folder for o in occurrences for folder in o.folders)
     persons, resolutions = resolve_persons(
         context.progress(occurrences, "match names", len(occurrences)),
         matcher,
         entries,
         overrides,
+        standings,
     )
     names = _player_names(persons)
     players = [
@@ -215,13 +220,18 @@ def run(context: StageContext) -> MatchSummary:
 
 
 def _extra_input(context: StageContext) -> list[str]:
-    """Content hashes of the WBF files and the name overrides: a change reruns the stage."""
+    """Content hashes of the WBF files, the name overrides and the standings beside the
+    boards' files: a change to any reruns the stage."""
     digests = []
     for path in _files(context.settings.match):
         try:
             digests.append(hashlib.sha256(path.read_bytes()).hexdigest())
         except OSError:
             digests.append(f"missing:{path}")
+    if "source_files" in inspect(context.engine).get_table_names():
+        with context.engine.connect() as conn:
+            paths = conn.execute(select(SourceFile.path)).scalars().all()
+        digests += read_standings(str(Path(path).parent) for path in paths).digests
     return digests
 
 
