@@ -15,7 +15,7 @@ from typing import Iterable
 
 from bridgerank.cleaning.match.names import fold
 
-__all__ = ["country_key", "team_country"]
+__all__ = ["country_key", "plays_for", "team_country"]
 
 # Abbreviations a file's narrow column forces, to the lists' country.
 _ABBREVIATIONS = {
