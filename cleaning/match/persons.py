@@ -25,7 +25,9 @@ evidence around it, strongest first:
 Persons are then linked across events (:mod:`cleaning.match.links`): one person under
 several spellings, where the names and the context agree.
 
-Fields that are no person (:mod:`cleaning.match.non_persons`) are kept apart and never rated.
+Fields that are no person (:mod:`cleaning.match.non_persons`) are kept apart and never rated,
+and so is a string that sits in both seats of a pair in an event ("Hackett - Hackett", the
+twins): two people under one name.
 A user's corrections (:mod:`cleaning.match.overrides`) come before all of it.
 """
 
@@ -234,6 +236,13 @@ class _Resolver:
             kind = "robot" if self.kind[raw] == "robot" else "nobody"
             person = self._person(("none", display_key(raw) or raw), kind, None)
             return Resolution(person, None, self.kind[raw] or "", None)
+        if 2 * occurrence.partners.get(raw, 0) >= occurrence.seats:
+            # one string in both seats of a pair ("Hackett - Hackett": the twins; "Bessis -
+            # Bessis", father and son) on most of its boards: two people no one can tell apart,
+            # so neither is rated under it (a few such boards are an entry error, passed over)
+            key = ("one name, two players", display_key(raw), occurrence.scope)
+            person = self._person(key, "nobody", None, scope=occurrence.scope)
+            return Resolution(person, None, "two players under one name", None)
         match = self.match[raw]
         if raw in self.full_key and self._stands_alone(occurrence):
             person, wbf_index = self._keyed(self.full_key[raw])

@@ -161,3 +161,15 @@ def test_a_team_string_splits_into_its_names():
         "Kimberly Fanady",
         "Steven Kipperman",
     ]
+
+
+def test_one_string_in_both_seats_of_a_pair_is_two_people_never_rated():
+    """The Hackett twins written "Hackett" and "Hackett" (Cap Gemini 1998): no one can tell
+    which seat is whose, so the string names no one to rate there - a few boards of a name
+    beside itself elsewhere are an entry error and change nothing."""
+    twins = Occurrence("Hackett", "Cap Gemini 1998", 10, Counter({"Hackett": 10}), Counter())
+    slip = Occurrence("Helness", "EC 1997", 10, Counter({"Helgemo": 9, "Helness": 1}), Counter())
+    persons, who = _resolve([twins, slip])
+    reason, wbf, person = who("Hackett", "Cap Gemini 1998")
+    assert (reason, wbf, persons[person].kind) == ("two players under one name", None, "nobody")
+    assert persons[who("Helness", "EC 1997")[2]].kind != "nobody"
