@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import func, inspect, select
 
 from bridgerank.cleaning.clean.tables import Board
-from bridgerank.cleaning.ingest.tables import SourceFile
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.occurrences import Occurrence, gather_occurrences
 from bridgerank.cleaning.match.overrides import read_overrides
@@ -239,6 +239,7 @@ MATCH_STAGE = Stage(
     name="match",
     run=run,
     reads=(Board,),
+    optional_reads=(RawBoard, SourceFile),  # the boards' files: their folders' standings
     writes=(WbfPlayer, Player, NameMatch),
     settings_sections=("match",),
     extra_input=_extra_input,
