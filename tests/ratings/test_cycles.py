@@ -180,11 +180,14 @@ def test_the_1997_bermuda_bowl(tmp_path, shared_data):
         found.name: found for found in bridge_games(boards, names, default_settings().rate.cycles)
     }
     teams = games["Teams: 1997 Bermuda Bowl"]
-    assert teams.game.n == 14 and {"USA 1", "France", "Italy", "Ch.Taipei"} <= set(
+    # Canada's one recorded match names "Rothfield" in both East and West: two people under
+    # one name, no one to rate, so those boards are no games and Canada is no team here
+    assert teams.game.n == 13 and {"USA 1", "France", "Italy", "Ch.Taipei"} <= set(
         teams.game.labels
     )
-    # the vugraph records hold 19 of the 91 matches, 554 boards
-    assert (int(teams.game.mask.sum()) // 2, teams.comparisons) == (19, 554)
+    assert "Canada" not in teams.game.labels
+    # the vugraph records hold 19 of the 91 matches, 554 boards; 18 and 534 without Canada's
+    assert (int(teams.game.mask.sum()) // 2, teams.comparisons) == (18, 534)
     findings = game_study([teams], discs=1, seeds=5)
     [row] = findings.structure
     assert row["kind"] == "hybrid"
@@ -198,7 +201,7 @@ def test_the_1997_bermuda_bowl(tmp_path, shared_data):
         "disc_rating",
         "hyperbolic",
     }
-    assert len(findings.points) == 14
+    assert len(findings.points) == 13
 
 
 def test_line_ups_under_one_team_name_are_one_team_through_rate(tmp_path, shared_data):
