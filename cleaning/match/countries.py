@@ -11,7 +11,7 @@ not the American Adam Kaplan).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Collection
 
 from bridgerank.cleaning.match.names import fold
 
@@ -34,6 +34,7 @@ _ABBREVIATIONS = {
     "czech": "czech republic",
     "yugoslav": "yugoslavia",
 }
+_ABBREVIATED = frozenset(_ABBREVIATIONS.values())
 # A list country and the team countries it plays for (Great Britain's players are listed
 # under their home nations).
 _PLAYS_FOR = {
@@ -53,22 +54,22 @@ def country_key(name: str) -> str:
     return key.replace(" ", "") if len(key.replace(" ", "")) <= 3 else key
 
 
-def team_country(team: str, countries: Iterable[str]) -> str | None:
+def team_country(team: str, countries: Collection[str]) -> str | None:
     """The country (a :func:`country_key`) a team name stands for, or None.
 
     Parameters
     ----------
     team : str
         A team name of a board.
-    countries : iterable of str
-        The known countries' keys (the lists' countries).
+    countries : collection of str
+        The known countries' keys (the lists' countries), a set for speed.
     """
     key = _NUMBERED.sub("", _MARKED.sub("", _NOT_LETTER.sub(" ", fold(team)).strip()))
     key = _ABBREVIATIONS.get(key, key)
     short = key.replace(" ", "")
     if len(short) <= 3:
         key = _ABBREVIATIONS.get(short, short)
-    return key if key in set(countries) | set(_ABBREVIATIONS.values()) else None
+    return key if key in countries or key in _ABBREVIATED else None
 
 
 def plays_for(country: str) -> set[str]:

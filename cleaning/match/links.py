@@ -31,7 +31,13 @@ from typing import Iterable, NamedTuple, Sequence
 
 from rapidfuzz import fuzz
 
-from bridgerank.cleaning.match.names import forms, name_parts, sound, surname_words
+from bridgerank.cleaning.match.names import (
+    NameParts,
+    forms,
+    name_parts,
+    sound,
+    surname_words,
+)
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 
 __all__ = ["NEAR", "SAME", "compare_names", "link_persons", "typo_apart"]
@@ -45,8 +51,6 @@ _LONG_WORD = 7
 # A word more persons hold than this is a common surname: near names sharing only it are
 # joined by a partner in common alone, never by their partners' names
 _COMMON_SURNAME = 8
-# A surname borne in full by at most this many persons: a given name a typo away is one person
-_RARE_SURNAME = 2
 _TYPO_MIN_LENGTH = 4
 _ROUNDS = 3
 # Partners of one string in one event beyond which it is an individual event, not a pair's
@@ -124,11 +128,7 @@ def compare_names(left: str, right: str) -> str | None:
     surnames_a, surnames_b = surname_words(left), surname_words(right)
     if not any(x in surnames_a and y in surnames_b for x, y in pairs):
         return None  # no surname in common ("Lew Mathe" is no "Lev")
-    if not _initials_fit(a.initials, rest_b, b.initials) or not _initials_fit(
-        b.initials, unpaired_a, a.initials
-    ):
-        return None
-    return NEAR
+    return None if _initials_clash(a, b, unpaired_a, rest_b) else NEAR
 
 
 # Words before a surname that are no given name ("van Prooijen", "DE SCHRIJVER Luc").
@@ -166,6 +166,14 @@ def contradicts(left: str, right: str) -> bool:
     }
     if left_surnames and right_surnames and not left_surnames & right_surnames:
         return True
+    return _initials_clash(a, b, unpaired_a, rest_b)
+
+
+def _initials_clash(
+    a: NameParts, b: NameParts, unpaired_a: Sequence[str], rest_b: Sequence[str]
+) -> bool:
+    """Whether an initial of either spelling begins none of the other's unpaired words (or
+    forms of them) and is none of its initials."""
     return not _initials_fit(a.initials, rest_b, b.initials) or not _initials_fit(
         b.initials, unpaired_a, a.initials
     )
@@ -186,6 +194,8 @@ class _Profile:
     partners: set[int] = field(default_factory=set)
     womens: bool = False  # seen in women's events only
     seats: int = 0  # board-seats
+    words: set[str] = field(default_factory=set)  # words of three letters or more, as sounded
+    full_surnames: set[str] = field(default_factory=set)  # surnames of its full spellings
 
 
 class _Clusters:
@@ -266,6 +276,8 @@ def _profiles(
                 profile.partners.add(found.person)
     for profile in profiles.values():
         profile.womens = bool(profile.events) and all(map(is_womens_event, profile.events))
+        profile.words = _words(profile.spellings)
+        profile.full_surnames = _full_surnames(profile.spellings)
     return profiles
 
 
@@ -274,11 +286,11 @@ def _relation(left: _Profile, right: _Profile) -> str | None:
     return SAME if SAME in found else NEAR if NEAR in found else None
 
 
-def _words(profile: _Profile) -> set[str]:
-    """A person's words of three letters or more, as they sound."""
+def _words(spellings: Iterable[str]) -> set[str]:
+    """The words of three letters or more of a person's spellings, as they sound."""
     return {
         sound(token)
-        for spelling in profile.spellings
+        for spelling in spellings
         for token in name_parts(spelling).tokens + name_parts(spelling).truncated
         if len(token) >= 3
     }
@@ -288,7 +300,7 @@ def _holders(profiles: dict[int, _Profile]) -> dict[str, set[int]]:
     """Each word (as it sounds) -> the persons whose spellings hold it."""
     by_word: dict[str, set[int]] = defaultdict(set)
     for index, profile in profiles.items():
-        for word in _words(profile):
+        for word in profile.words:
             by_word[word].add(index)
     return by_word
 
@@ -334,7 +346,7 @@ def link_persons(
     pairs = sorted(_candidates(holders))
     bearers: dict[str, set[int]] = defaultdict(set)  # surname -> persons bearing it in full
     for index, profile in profiles.items():
-        for word in _full_surnames(profile):
+        for word in profile.full_surnames:
             bearers[word].add(index)
 
     def relation(a: int, b: int) -> str | None:
@@ -390,7 +402,7 @@ def _context(
     partners_b = {clusters.root(p) for p in profiles[b].partners if p in clusters.parent}
     if partners_a & partners_b:
         return "shared partner"
-    shared = _words(profiles[a]) & _words(profiles[b])
+    shared = profiles[a].words & profiles[b].words
     if shared and all(len(holders[word]) > _COMMON_SURNAME for word in shared):
         return ""  # "Wang" beside "Fu" is too many people for partners' names to tell
     for p in profiles[a].partners:
@@ -398,7 +410,7 @@ def _context(
             if p in profiles and q in profiles and p != q and p != b and q != a:
                 if relation(p, q) is not None:
                     return "partners' names agree"
-    rare = _full_surnames(profiles[a]) & _full_surnames(profiles[b])
+    rare = profiles[a].full_surnames & profiles[b].full_surnames
     if any(bearers[word] <= {a, b} for word in rare) and any(
         _given_typo(x, y) for x in profiles[a].spellings for y in profiles[b].spellings
     ):
@@ -419,11 +431,11 @@ def _given_typo(left: str, right: str) -> bool:
     )
 
 
-def _full_surnames(profile: _Profile) -> set[str]:
+def _full_surnames(spellings: Iterable[str]) -> set[str]:
     """The surnames (as they sound) of a person's full spellings."""
     return {
         sound(word)
-        for spelling in profile.spellings
+        for spelling in spellings
         if len(name_parts(spelling).tokens) >= 2
         for word in surname_words(spelling)
     }

@@ -60,8 +60,6 @@ __all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
 # The kinds of person that are no one to rate: a program, a field that names no one person.
 UNRATED_KINDS = frozenset({"robot", "nobody"})
 
-# A short name a typo away from a full one's surname: only with a partnership to back it.
-_TYPO_MIN_LENGTH = 4
 # An event is a country's when this share of at least this many of its listed players are.
 _NATIONAL_SHARE = 0.6
 _NATIONAL_EVENT_PLAYERS = 3
@@ -111,7 +109,7 @@ def _agrees(short: NameParts, full: str, typo: bool) -> bool:
     parts = name_parts(full)
     rest = list(parts.tokens)
     partner = next((token for token in rest if forms(word) & forms(token)), None)
-    if partner is None and typo and len(word) >= _TYPO_MIN_LENGTH:
+    if partner is None and typo:  # typo_apart leaves out words under four letters
         partner = next(
             (token for token in surname_words(full) if typo_apart(word, token)),
             None,
