@@ -15,7 +15,8 @@ module joins such persons, two at a time, where the names agree and so does the 
   only when the context agrees as well: a partner in common ("Mark Issacs" and "Mark Isaacs"
   both with Richard Wilmington), partners of near names too (a recurring partnership under
   typos: "Molstae - Roosi" and "Molstad - Roos"), or, for two full names whose given
-  names are a typo apart, a surname no one else bears in full ("Barry" / "Berry Westra").
+  names are a typo apart, a surname no one else bears in full ("Barry" / "Berry Westra")
+  or sessions of one club's recurring game ("Maria" / "Marie Cheng").
 
 Never joined: two persons of different WBF entries, two persons who partnered each other
 (the Roos brothers), a robot or a field that names no one, a handle, a user's correction.
@@ -32,6 +33,7 @@ from typing import Iterable, NamedTuple, Sequence
 from rapidfuzz import fuzz
 
 from bridgerank.cleaning.match.names import (
+    PARTICLES,
     NameParts,
     forms,
     name_parts,
@@ -131,12 +133,6 @@ def compare_names(left: str, right: str) -> str | None:
     return None if _initials_clash(a, b, unpaired_a, rest_b) else NEAR
 
 
-# Words before a surname that are no given name ("van Prooijen", "DE SCHRIJVER Luc").
-_PARTICLES = frozenset(
-    "de da di del della der den du van von ter ten la le el al mac mc st".split()
-)
-
-
 @lru_cache(maxsize=262144)
 def contradicts(left: str, right: str) -> bool:
     """Whether two spellings cannot be one person's: each has a given name the other lacks
@@ -153,7 +149,7 @@ def contradicts(left: str, right: str) -> bool:
         return [
             word
             for word in words
-            if word not in surnames and word not in _PARTICLES and word[:1] not in initials
+            if word not in surnames and word not in PARTICLES and word[:1] not in initials
         ]
 
     if given(unpaired_a, surnames_a, b.initials) and given(rest_b, surnames_b, a.initials):
@@ -191,6 +187,7 @@ class _Profile:
     spellings: set[str]
     wbf: int | None
     events: set[str] = field(default_factory=set)
+    series: set[str] = field(default_factory=set)  # clubs' recurring games it played in
     partners: set[int] = field(default_factory=set)
     womens: bool = False  # seen in women's events only
     seats: int = 0  # board-seats
@@ -268,6 +265,8 @@ def _profiles(
             continue
         profile = profiles[index]
         profile.events.add(occurrence.scope)
+        if occurrence.series is not None:
+            profile.series.add(occurrence.series)
         if len(occurrence.partners) > _PARTNERS_OF_A_PAIR:
             continue  # an individual event: a passing partner says nothing
         for partner in occurrence.partners:
@@ -392,8 +391,9 @@ def _context(
 ) -> str:
     """What context, if any, backs joining two persons of near names: a partner in common;
     partners of near names; for two full names with a given name a typo apart, a surname
-    no one else bears in full ("Barry Westra", "Berry Westra"). A player of women's events
-    only is never joined so to a player of the open lists read here."""
+    no one else bears in full ("Barry Westra", "Berry Westra") or one club's recurring game.
+    A player of women's events only is never joined so to a player of the open lists read
+    here."""
     if (profiles[a].womens and clusters.wbf[clusters.root(b)] is not None) or (
         profiles[b].womens and clusters.wbf[clusters.root(a)] is not None
     ):
@@ -410,11 +410,14 @@ def _context(
             if p in profiles and q in profiles and p != q and p != b and q != a:
                 if relation(p, q) is not None:
                     return "partners' names agree"
-    rare = profiles[a].full_surnames & profiles[b].full_surnames
-    if any(bearers[word] <= {a, b} for word in rare) and any(
+    given_typo = any(
         _given_typo(x, y) for x in profiles[a].spellings for y in profiles[b].spellings
-    ):
+    )
+    rare = profiles[a].full_surnames & profiles[b].full_surnames
+    if given_typo and any(bearers[word] <= {a, b} for word in rare):
         return "rare surname"
+    if given_typo and profiles[a].series & profiles[b].series:
+        return "one club's game"  # "Maria Cheng" and "Marie Cheng" of one club's Mondays
     return ""
 
 
@@ -426,8 +429,7 @@ def _given_typo(left: str, right: str) -> bool:
         return False
     surnames = surname_words(left)
     return any(
-        x not in surnames and x not in _PARTICLES and y not in _PARTICLES and x != y
-        for x, y in pairs
+        x not in surnames and x not in PARTICLES and y not in PARTICLES and x != y for x, y in pairs
     )
 
 

@@ -25,6 +25,8 @@ _INITIALS_TOGETHER = re.compile(r"\b([A-Z])([A-Z])\.")
 # "D AVOSSA Mario": an elided particle whose apostrophe the source dropped (D'Avossa)
 _PARTICLE_APART = re.compile(r"\b([DL]) (?=[A-Z]{3,}\b)")
 _NICKNAME_AFTER = re.compile(r"(?<=\S)\s*\([^()]*\)\s*$")
+# Words before a surname that are no given name ("van Prooijen", "DE SCHRIJVER Luc").
+PARTICLES = frozenset("de da di del della der den du van von ter ten la le el al mac mc st".split())
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "jnr", "snr"})
 # A program's name alone or followed by a version or a setting ("GIB 2.6.3", "GIB 60 Seconds"),
 # never by a word: "Jack Zhao" and "Jack Waters" are people.

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, select
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 
-__all__ = ["Occurrence", "event_scope", "gather_occurrences", "is_womens_event"]
+__all__ = ["Occurrence", "event_scope", "event_series", "gather_occurrences", "is_womens_event"]
 
 # A part of an event a file names after the event itself: "Bermuda Bowl 1955 - Seg 1".
 _EVENT_PART = re.compile(
@@ -37,6 +37,27 @@ def event_scope(event: str) -> str:
         if shorter == scope or not shorter:
             return scope
         scope = shorter
+
+
+# A session's date at the end of its event's name: "... Eve Session March 6, 2017", "... 2017-03-06"
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_DATE_AT_END = re.compile(
+    rf"[\s,]+(?:(?:{_MONTHS})[a-z]*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|"
+    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})$",
+    re.IGNORECASE,
+)
+
+
+def event_series(event: str) -> str | None:
+    """The recurring game a dated session belongs to - its event's name without the date, case
+    folded ("MONDAY STRATIFIED PAIRS Monday Eve Session March 6, 2017" and "Monday Stratified
+    Pairs Monday Eve Session August 14, 2017": one club's Monday game) - or None for an event
+    whose name carries no date (a championship is its own scope)."""
+    scope = event_scope(event)
+    undated = _DATE_AT_END.sub("", scope)
+    if undated == scope or not undated.strip():
+        return None
+    return " ".join(undated.casefold().split())
 
 
 # Events for women only: the WBF lists this project reads are the open ones.
@@ -70,6 +91,11 @@ class Occurrence:
     def scope(self) -> str:
         """The event without its segment or round (:func:`event_scope`)."""
         return event_scope(self.event)
+
+    @property
+    def series(self) -> str | None:
+        """The recurring game of a dated session (:func:`event_series`), or None."""
+        return event_series(self.event)
 
     @property
     def key(self) -> tuple[str, str]:

@@ -41,6 +41,7 @@ from bridgerank.cleaning.match.countries import country_key, plays_for, team_cou
 from bridgerank.cleaning.match.links import link_persons, typo_apart
 from bridgerank.cleaning.match.matcher import Match, NameMatcher
 from bridgerank.cleaning.match.names import (
+    PARTICLES,
     NameParts,
     display_key,
     fold,
@@ -51,7 +52,7 @@ from bridgerank.cleaning.match.names import (
 from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 from bridgerank.cleaning.match.overrides import Overrides
-from bridgerank.cleaning.match.standings import Standings
+from bridgerank.cleaning.match.standings import RosterTeam, Standings
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
 from bridgerank.core.errors import BridgerankError
 
@@ -93,12 +94,19 @@ class Resolution:
 
 
 def _is_short(parts: NameParts) -> bool:
-    """One name part in full only: a surname (with initials or not), or a mononym."""
-    return len(parts.tokens) + len(parts.truncated) == 1
+    """One name part in full only: a surname (with initials or not, with its particles or
+    not: "Van der Nue"), or a mononym."""
+    return len(_named(parts)) + len(parts.truncated) == 1
+
+
+def _named(parts: NameParts) -> list[str]:
+    """A name's tokens but the particles of a surname ("van", "der")."""
+    named = [token for token in parts.tokens if token not in PARTICLES]
+    return named if named else list(parts.tokens)
 
 
 def _word(parts: NameParts) -> str:
-    return (parts.tokens or parts.truncated)[0]
+    return (_named(parts) or parts.truncated)[0]
 
 
 def _agrees(short: NameParts, full: str, typo: bool) -> bool:
@@ -128,6 +136,13 @@ def _partner_named(partner_words: set[str], full: str) -> bool:
     )
 
 
+def _same_player(raw: str, written: str) -> bool:
+    """Whether a name and a roster's name of a player are one (a typo apart at most, the
+    words run together: "Van der Nue" / "Van der Neut"), the roster's initials aside."""
+    mine, theirs = "".join(name_parts(raw).tokens), "".join(name_parts(written).tokens)
+    return bool(mine) and (mine == theirs or typo_apart(mine, theirs))
+
+
 def _partner_words(occurrence: Occurrence) -> set[str]:
     """The name parts of the partners an occurrence sat with."""
     words: set[str] = set()
@@ -154,6 +169,7 @@ class _Resolver:
         self.listed_with = matcher.by_token  # token -> the entries holding it
         self.matcher = matcher
         self.standings = standings
+        self.roster_of: dict[tuple[str, str], RosterTeam | None] = {}
         raws = sorted({occurrence.raw for occurrence in occurrences})
         self.kind = {raw: classify(raw) for raw in raws}
         self.match = {raw: matcher.match(raw) for raw in raws if self.kind[raw] is None}
@@ -163,6 +179,7 @@ class _Resolver:
         # the full names' persons: by event, their partners' words, by word
         self.full_key: dict[str, Hashable] = {}
         self.in_event: dict[str, list[str]] = defaultdict(list)
+        self.in_series: dict[str, set[str]] = defaultdict(set)  # a club's game, every date
         self.partners: dict[Hashable, set[str]] = defaultdict(set)
         self.partnered: dict[str, set[Hashable]] = defaultdict(set)  # partner's word -> keys
         self.spellings: dict[Hashable, set[str]] = defaultdict(set)  # full names by key
@@ -181,6 +198,8 @@ class _Resolver:
             key = self._full_key(raw)
             self.full_key[raw] = key
             self.in_event[occurrence.scope].append(raw)
+            if occurrence.series is not None:
+                self.in_series[occurrence.series].add(raw)
             words = _partner_words(occurrence)
             self.partners[key] |= words
             for word in words:
@@ -291,6 +310,12 @@ class _Resolver:
             key = self._full_key(listed_pair)
             person, wbf_index = self._keyed(key)
             return Resolution(person, wbf_index, "standings of the event", match)
+        # 1c. a club's recurring game: the one full name of its other sessions that agrees
+        # ("Freeman" one Monday, "Gary Freeman" on twenty-five others and no other Freeman)
+        regular = self._in_series(occurrence, parts)
+        if regular is not None:
+            person, wbf_index = self._keyed(regular)
+            return Resolution(person, wbf_index, "fuller form in the club's game", match)
         # 2. a partnership seen elsewhere (a typo away at most)
         candidates = {
             key
@@ -303,8 +328,14 @@ class _Resolver:
             return Resolution(person, wbf_index, "partnership", match)
         # 3. the WBF lists, where the country agrees - never in a women's event, where a
         # surname is no one of the open lists read here ("Cronier" of the Venice Cup is
-        # Benedicte, not the listed Philippe)
-        listed = match.wbf_index if not is_womens_event(occurrence.scope) else None
+        # Benedicte, not the listed Philippe). A roster beside the event spells the name as
+        # its team does ("Lindqvist" with Lindberg: Sweden's "Lindkvist")
+        roster = self._roster_team(occurrence)
+        if roster is not None and not parts.initials:
+            written = next(p for p in roster.players if _same_player(occurrence.raw, p))
+            if name_parts(written).tokens != parts.tokens:
+                match, parts = self.matcher.match(written), name_parts(written)
+        listed = match.wbf_index if not self._womens(occurrence) else None
         if (
             listed is not None
             and self._country_agrees(occurrence, listed)
@@ -350,11 +381,23 @@ class _Resolver:
                     found.add(name)
         return found.pop() if len(found) == 1 else None
 
+    def _in_series(self, occurrence: Occurrence, parts: NameParts) -> Hashable | None:
+        """The one person a short name's full forms name in the other sessions of its club's
+        recurring game, if the session is one of such a game."""
+        if occurrence.series is None:
+            return None
+        found = {
+            self.full_key[raw]
+            for raw in self.in_series.get(occurrence.series, ())
+            if _agrees(parts, raw, typo=False)
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _the_one_seen(self, occurrence: Occurrence, parts: NameParts, match: Match) -> int | None:
         """The one listed bearer of an ambiguous surname the records hold in full."""
         if match.reason != "ambiguous" or parts.initials or len(parts.tokens) != 1:
             return None
-        if is_womens_event(occurrence.scope):
+        if self._womens(occurrence):
             return None
         word = parts.tokens[0]
         seen = [
@@ -373,7 +416,7 @@ class _Resolver:
             return None  # not a lone word, or one the lists read as a surname
         if match.reason == "handle":
             return None
-        if is_womens_event(occurrence.scope):
+        if self._womens(occurrence):
             return None
         word = parts.tokens[0]
         if any(
@@ -387,10 +430,41 @@ class _Resolver:
             for index in self.listed_with.get(word, ())
             if name_parts(self.entries[index].name).tokens[:1] == (word,)
         ]
-        if len(holders) != 1 or ("wbf", holders[0]) not in self.spellings:
+        if len(holders) != 1:
             return None
+        if ("wbf", holders[0]) not in self.spellings and self._roster_team(occurrence) is None:
+            return None  # neither seen in full nor named so on its team's roster
         agrees = self._country_agrees(occurrence, holders[0])
         return holders[0] if agrees and not self._country_differs(occurrence, holders[0]) else None
+
+    def _roster_team(self, occurrence: Occurrence) -> RosterTeam | None:
+        """The one team of the rosters beside the event's boards that lists both a short
+        name and its partner (a typo apart at most), if any."""
+        if occurrence.key not in self.roster_of:
+            found = [
+                team
+                for team in self.standings.teams_of(occurrence.folders)
+                if any(_same_player(occurrence.raw, player) for player in team.players)
+                and any(
+                    _same_player(partner, player)
+                    for partner in occurrence.partners
+                    for player in team.players
+                )
+            ]
+            self.roster_of[occurrence.key] = found[0] if len(found) == 1 else None
+        return self.roster_of[occurrence.key]
+
+    def _womens(self, occurrence: Occurrence) -> bool:
+        """Whether an occurrence is of a women's event, or of a women's team on its roster."""
+        team = self._roster_team(occurrence)
+        return is_womens_event(occurrence.scope) or (team is not None and team.womens)
+
+    def _teams(self, occurrence: Occurrence) -> Iterable[str]:
+        """The team names of an occurrence's boards, else its roster team's heading."""
+        if occurrence.teams:
+            return occurrence.teams
+        team = self._roster_team(occurrence)
+        return (team.heading,) if team is not None else ()
 
     def _namesakes(self, raw: str, wbf_index: int) -> bool:
         """Whether someone other than the listed player was seen under a full name with the
@@ -410,7 +484,7 @@ class _Resolver:
     def _team_countries(self, occurrence: Occurrence) -> set[str] | None:
         """The countries of the teams an occurrence's boards were played between, or None
         when a team name is no country (a sponsor's, a captain's)."""
-        countries = {team_country(team, self.countries) for team in occurrence.teams}
+        countries = {team_country(team, self.countries) for team in self._teams(occurrence)}
         return None if not countries or None in countries else {c for c in countries if c}
 
     def _country_differs(self, occurrence: Occurrence, wbf_index: int) -> bool:
@@ -445,7 +519,7 @@ class _Resolver:
             return False
         teams = self._team_countries(occurrence) or {
             found
-            for team in occurrence.teams
+            for team in self._teams(occurrence)
             if (found := team_country(team, self.countries)) is not None
         }
         if plays_for(country) & teams:

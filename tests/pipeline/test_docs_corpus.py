@@ -158,7 +158,7 @@ def test_the_corpus_out_corpus_as_shown(corpus):
     match = _last_summary(corpus.folder, "match")
     assert match["raw_names"] == 2659
     first = corpus.outputs[CORPUS_TO_RATE]
-    assert "match: 812 of 2,659 raw names matched to the 725 WBF players" in first
+    assert "match: 815 of 2,659 raw names matched to the 725 WBF players" in first
     assert _query(corpus.folder, "select count(*) from wbf_players") == [(725,)]
 
 

@@ -173,3 +173,34 @@ def test_one_string_in_both_seats_of_a_pair_is_two_people_never_rated():
     reason, wbf, person = who("Hackett", "Cap Gemini 1998")
     assert (reason, wbf, persons[person].kind) == ("two players under one name", None, "nobody")
     assert persons[who("Helness", "EC 1997")[2]].kind != "nobody"
+
+
+def test_a_clubs_recurring_game_names_its_regulars():
+    monday = "MONDAY STRATIFIED PAIRS Monday Eve Session"
+    _, who = _resolve(
+        [
+            _occurrence("Gary Freeman", f"{monday} March 6, 2017", ["Dennis Brydon"]),
+            # the club writes its game's name in capitals some weeks
+            _occurrence("Gary Freeman", f"{monday.title()} May 1, 2017", ["Kate Jeffus"]),
+            _occurrence("Freeman", f"{monday} September 25, 2017", ["Nancy Zakim"]),
+            _occurrence("Maria Cheng", f"{monday} March 13, 2017", ["Chester Chwang"]),
+            _occurrence("Marie Cheng", f"{monday} August 14, 2017", ["David Chan"]),
+            _occurrence("Lisa Cheng", "Spring Regional 2017", ["Ann Li"]),  # Cheng is no rare name
+            # another club's Monday game, and a championship: no regular of this one
+            _occurrence("Freeman", "Thursday Pairs Session March 9, 2017", ["Nickell"]),
+            _occurrence("Freeman", "1997 Bermuda Bowl", ["Nickell"]),
+        ]
+    )
+    regular = who("Gary Freeman", f"{monday} March 6, 2017")[2]
+    assert who("Freeman", f"{monday} September 25, 2017") == (
+        "fuller form in the club's game",
+        None,
+        regular,
+    )
+    assert who("Freeman", "Thursday Pairs Session March 9, 2017")[2] != regular
+    assert who("Freeman", "1997 Bermuda Bowl")[2] != regular
+    # a given name a typo apart, in one club's game: one player
+    maria = who("Maria Cheng", f"{monday} March 13, 2017")
+    marie = who("Marie Cheng", f"{monday} August 14, 2017")
+    assert maria[2] == marie[2]
+    assert "linked: one club's game" in (maria[0], marie[0])

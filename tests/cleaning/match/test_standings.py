@@ -9,7 +9,12 @@ from click.testing import CliRunner
 from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.occurrences import Occurrence
 from bridgerank.cleaning.match.persons import resolve_persons
-from bridgerank.cleaning.match.standings import Standings, read_pair_lines, read_standings
+from bridgerank.cleaning.match.standings import (
+    Standings,
+    read_pair_lines,
+    read_rosters,
+    read_standings,
+)
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
 from bridgerank.core.settings import load_settings
 from bridgerank.pipeline.cli import main
@@ -92,3 +97,62 @@ def test_a_changed_standings_file_reruns_the_match(tmp_path, test_data):
         ).fetchone()
     assert reason != "standings of the event"
     assert read_standings([str(folder)]).pair_count == 1
+
+
+def test_the_olympiad_rosters_are_read_under_their_countries(shared_data):
+    olympiad = shared_data("pbn", "1996-10th_World_Bridge_Team_Olympiad")
+    teams = read_standings([str(olympiad)]).teams_of([str(olympiad)])
+    by_heading = {(team.heading, team.series): team.players for team in teams}
+    assert by_heading[("Sweden", "open")] == (
+        "Eriksson", "Fallenius", "Fredin", "Lindberg", "Lindkvist", "Nilsland",
+    )  # fmt: skip
+    # pairs written "A - B" are players too; a women's team is told apart
+    assert by_heading[("Netherlands", "open")][4:] == ("Paulissen", "Van der Neut")
+    assert ("Pakistan", "ladies") in by_heading
+    assert all(team.womens == (team.series == "ladies") for team in teams)
+    assert len(teams) == 114
+
+
+def test_a_roster_gives_a_short_name_its_country_and_its_spelling():
+    listed = [
+        ("Magnus Lindkvist", "Sweden"),
+        ("Jorgen Lindqvist", "Sweden"),
+        ("Jaap Van Der Neut", "Netherlands"),
+        ("Nisar Ahmad", "Pakistan"),
+    ]
+    entries = [
+        WbfEntry(name, country, 1.0, 1.0, "list", n) for n, (name, country) in enumerate(listed)
+    ]
+    matcher = NameMatcher([e.name for e in entries], {}, settings=load_settings().match)
+    roster = read_rosters(
+        "Netherlands\n\nOpen De Boer - Muller, Paulissen - Van der Neut\n\n"
+        "Pakistan\n\nOpen Kamal, Nisar, Nishat\nLadies Adamjee, Naqvi\n\n"
+        "Sweden\n\nOpen Eriksson, Lindberg, Lindkvist\n"
+    )
+    standings = Standings({}, [], {"/olympiad": roster})
+
+    def occurrence(raw, partner):
+        return Occurrence(raw, "Olympiad 1996", 16, Counter([partner]), Counter(), {"/olympiad"})
+
+    occurrences = [
+        occurrence("Lindqvist", "Lindberg"),  # the team spells him Lindkvist: Magnus
+        occurrence("Van der Nue", "Paulissen"),  # a typo of the roster's Van der Neut
+        occurrence("Nisar", "Kamal"),  # a given name the team goes by, of Pakistan
+        occurrence("Naqvi", "Lindberg"),  # a name whose partner is on no team of hers
+    ]
+    _, found = resolve_persons(occurrences, matcher, entries, standings=standings)
+
+    def listed_as(raw):
+        index = found[(raw, "Olympiad 1996")].wbf_index
+        return None if index is None else entries[index].name
+
+    assert listed_as("Lindqvist") == "Magnus Lindkvist"
+    assert listed_as("Van der Nue") == "Jaap Van Der Neut"
+    assert listed_as("Nisar") == "Nisar Ahmad"
+    assert listed_as("Naqvi") is None
+    # without the rosters, no country and no spelling: "Lindqvist" is whom its spelling
+    # names (no one else of it was seen), the others no one listed
+    _, alone = resolve_persons(occurrences, matcher, entries)
+    index = {occ.raw: alone[(occ.raw, occ.event)].wbf_index for occ in occurrences}
+    assert entries[index.pop("Lindqvist")].name == "Jorgen Lindqvist"
+    assert set(index.values()) == {None}
