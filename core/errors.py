@@ -83,9 +83,10 @@ class SettingsError(BridgerankError):
 class StageNotReady(BridgerankError):
     """A stage needs the output of an earlier stage that has not run."""
 
-    def __init__(self, stage: str, missing: str) -> None:
+    def __init__(self, stage: str, missing: str, hint: str = "") -> None:
         super().__init__(f"stage {stage!r} needs {missing!r}, which has not run yet")
-        self.hint = f"Try: bridgerank run --to {stage}"
+        # a stage of the pipeline runs with what it needs; anything else needs that run first
+        self.hint = hint or f"Try: bridgerank run --to {stage}"
 
 
 class StoreError(BridgerankError):

@@ -500,7 +500,9 @@ def _print_forecasts(outcome) -> None:
         )
     if waiting:
         click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
-    if not outcome.stored:
+    if outcome.not_forecast:
+        click.echo(f"no forecast: {outcome.not_forecast}")
+    elif not outcome.stored:
         click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
 
 

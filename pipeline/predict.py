@@ -9,8 +9,9 @@ the ratings, so a forecast of it would be no forecast.
 from __future__ import annotations
 
 import datetime as _dt
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -35,6 +36,7 @@ class PredictOutcome:
     already_rated: list[tuple[str, str]] = field(default_factory=list)
     stored: list[dict[str, Any]] = field(default_factory=list)
     score: dict[str, Any] = field(default_factory=dict)
+    not_forecast: str = ""  # why the files given gave no forecast, when they gave none
 
 
 def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
@@ -74,7 +76,7 @@ def _ratings(conn):
         )
     ).first()
     if not rating or fit is None or fit.residual_variance is None:
-        raise StageNotReady("predict", "rate")
+        raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
     fitted = conn.execute(
         select(StageRun.finished_at)
         .where(StageRun.stage == "rate")
@@ -83,6 +85,24 @@ def _ratings(conn):
     ).scalar()
     stored = StoredRatings(rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty)
     return stored, fitted.strftime("%Y-%m-%d %H:%M:%S") if fitted else ""
+
+
+def why_no_forecast(boards: Sequence[Mapping[str, Any]], min_tables: int) -> str:
+    """Why boards read from files give no forecast, in one line: none read, or no deal
+    played at the tables a matchpointed field needs."""
+    from bridgerank.ratings.field import session_of
+    from bridgerank.ratings.games import deal_key
+
+    if not boards:
+        return "the files hold no board with a result"
+    tables = Counter((session_of(board), deal_key(board)) for board in boards)
+    most = max(tables.values())
+    return (
+        f"the files' {len(tables):,} deals were played at {most:,} "
+        f"table{'s' if most > 1 else ''} at most; a forecast is of a pair's matchpoint "
+        f"percentage in a session whose deals were played at {min_tables} tables or more "
+        "(a field) - team matches and events of one table a deal are not forecast yet"
+    )
 
 
 def predict(
@@ -117,6 +137,8 @@ def predict(
         outcome.already_rated = sorted(
             {(row["event"], row["session"]) for row in rows} & in_database
         )
+        if not rows:
+            outcome.not_forecast = why_no_forecast(boards, min_tables)
         if outcome.forecast:
             with run_lock(engine, what or "bridgerank predict"), engine.begin() as conn:
                 upsert(conn, StoredForecast, outcome.forecast)

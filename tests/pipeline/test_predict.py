@@ -4,6 +4,7 @@ it, kept, refused once the session is rated, and scored against its results."""
 from __future__ import annotations
 
 import random
+import shlex
 import sqlite3
 
 import numpy as np
@@ -99,3 +100,23 @@ def test_a_forecast_does_not_read_the_results(acbl):
     assert np.allclose([row["predicted"] for row in first], [row["predicted"] for row in second])
     # nobody rated: everyone average, the interval the prior's and the session's luck
     assert all(row["rated"] == 0 and row["predicted"] == pytest.approx(50.0) for row in first)
+
+
+def test_the_hint_runs_and_an_event_of_one_table_a_deal_says_why(tmp_path, shared_data):
+    """The error before any rating names a command that works; an event recorded at one
+    table a deal (the 2001 European Open Pairs, vugraph) says why it is not forecast."""
+    event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
+    out = ["--out", str(tmp_path)]
+    result = CliRunner().invoke(main, ["predict", str(event), *out])
+    assert result.exit_code == 1
+    (hint,) = [line for line in result.output.splitlines() if line.startswith("Try: ")]
+    words = shlex.split(hint.removeprefix("Try: "))
+    assert words[:1] == ["bridgerank"]
+    _invoke(*words[1:], *out)  # the hint, as printed: it rates (the embedded sample here)
+    printed = _invoke("predict", str(event), *out)
+    assert (
+        "no forecast: the files' 275 deals were played at 1 table at most; a forecast is of "
+        "a pair's matchpoint percentage in a session whose deals were played at 3 tables or "
+        "more" in printed
+    )
+    assert "pair-sessions forecast and stored" not in printed
