@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterator, Ma
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
+    from bridgerank.ratings.team_evidence import TeamEvidence
 
 __all__ = [
     "KINDS",
@@ -71,12 +72,15 @@ class StudyInputs:
         The dds stage's per-board measures (None before it ran).
     shared : dict
         Work methods of one study share (one Elo replay serves two methods).
+    team_evidence : TeamEvidence or None
+        What the records say of team players beyond their team boards (the matches).
     """
 
     settings: RateSettings | None = None
     points: Mapping[str, float] = field(default_factory=dict)
     evidence: BoardEvidence | None = None
     shared: dict[Any, Any] = field(default_factory=dict)
+    team_evidence: TeamEvidence | None = None
 
 
 @dataclass
@@ -183,6 +187,8 @@ KINDS: dict[str, Registry] = {
             _R + "team_matches:HBT",
             _R + "baselines:WBF_MATCHES",
             _R + "team_matches:HEADLINE_WBF",
+            _R + "team_matches:HEADLINE_ONE_TABLE",
+            _R + "team_matches:HEADLINE_PLAIN",
         ],
     ),
     "boards": Registry(

@@ -195,7 +195,13 @@ def run(context: StageContext) -> RateSummary:
         settings=settings,
     )
     match_rows, matches = match_study(
-        boards, names, points, settings.validation_bootstrap, settings=settings
+        boards,
+        names,
+        points,
+        settings.validation_bootstrap,
+        settings=settings,
+        evidence=evidence,
+        par_of=par_of,
     )
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     summary = RateSummary(

@@ -17,7 +17,7 @@ each later date's matches are predicted by methods re-fitted on all earlier date
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -38,9 +38,11 @@ from bridgerank.ratings.holdout import (
 )
 from bridgerank.ratings.registry import Method, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
+from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, TeamEvidence
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
+    from bridgerank.ratings.dd_prior import BoardEvidence
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 
@@ -158,19 +160,130 @@ def fit_imps(data: TeamBoards, penalty: float, covariates: np.ndarray | None = N
     ``covariates`` Z, the prior's centre moves: ``theta = Z gamma + u``, ``u`` penalised,
     ``gamma`` not (to speak of)."""
     design = _design(data)
-    full = design
-    if covariates is not None:
-        full = sparse.hstack([design, sparse.csr_matrix(design @ covariates) * _FREE]).tocsr()
-    solution = lsqr(full, data.imps, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
-    players = len(data.players)
-    theta = solution[:players]
-    if covariates is not None:
-        theta = theta + covariates @ (solution[players:] * _FREE)
-    residual = data.imps - design @ theta
-    variance = float(residual @ residual / max(len(data) - 1, 1))
+    rows = None if covariates is None else np.asarray(design @ covariates)
+    return _ridge(design, data.imps, np.ones(len(data)), penalty, rows, covariates, len(data))
+
+
+def _ridge(
+    design: sparse.csr_matrix,
+    outcome: np.ndarray,
+    weight: np.ndarray,
+    penalty: float,
+    row_covariates: np.ndarray | None,
+    centres: np.ndarray | None,
+    team_rows: int,
+) -> ImpFit:
+    """Weighted ridge strengths of every column of ``design``, beside the practically
+    unpenalised coefficients ``gamma`` of ``row_covariates`` (each row's players' covariates,
+    signed as the row's); each strength is ``centres @ gamma + u``. The residual variance is
+    the first ``team_rows`` rows' (the team boards', whatever else was fitted beside them)."""
+    root = np.sqrt(weight)
+    weighted = sparse.diags(root) @ design
+    full = weighted
+    if row_covariates is not None:
+        extra = sparse.csr_matrix(row_covariates * root[:, None]) * _FREE
+        full = sparse.hstack([weighted, extra]).tocsr()
+    solution = lsqr(full, outcome * root, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
+    players = design.shape[1]
+    u = solution[:players]
+    gamma = solution[players:] * _FREE
+    theta = u + centres @ gamma if centres is not None else u
+    fitted = design @ u + (row_covariates @ gamma if row_covariates is not None else 0.0)
+    residual = (outcome - fitted)[:team_rows]
+    variance = float(residual @ residual / max(team_rows - 1, 1))
     # the diagonal of the precision: what the ratings' intervals are read from at any size
-    diagonal = np.asarray(design.multiply(design).sum(axis=0)).ravel() + penalty
+    diagonal = np.asarray(weighted.multiply(weighted).sum(axis=0)).ravel() + penalty
     return ImpFit(theta, np.sqrt(variance / diagonal), penalty, variance)
+
+
+def fit_joint(
+    data: TeamBoards,
+    penalty: float,
+    evidence: TeamEvidence,
+    before: str,
+    one_table_weight: float = 0.0,
+    points: Mapping[str, float] | None = None,
+) -> ImpFit:
+    """The team headline's fit: the team boards, with the boards played at one table before
+    ``before`` beside them at ``one_table_weight`` (a team board's weight is 1), each
+    player's strength ``Z gamma + u``. ``Z`` holds their
+    :data:`~bridgerank.ratings.team_evidence.COVARIATES` (and, with ``points``, their WBF
+    masterpoints: log(1 + points) and whether listed); on each row it is taken from the
+    periods before that row's, as a forecast would have had it - never from the row's own
+    boards or later ones, whose results it would carry - and for the strengths returned,
+    from the periods before ``before``. Strengths of the team boards' players come first."""
+    players = list(data.players)
+    column = {player: number for number, player in enumerate(players)}
+    design = _design(data).tocoo()
+    rows, columns, values = list(design.row), list(design.col), list(design.data)
+    outcome, weight = [data.imps], [np.ones(len(data))]
+    row_period = [np.asarray(data.periods, dtype=object)[data.period]]
+    one_table = evidence.one_table
+    if one_table is not None and one_table_weight > 0:
+        count = one_table.before(before)
+        for number, (north_south, east_west) in enumerate(one_table.pairs[:count]):
+            for sign, pair in ((1.0, north_south), (-1.0, east_west)):
+                for player in pair:
+                    rows.append(len(data) + number)
+                    columns.append(column.setdefault(player, len(column)))
+                    values.append(sign)
+        outcome.append(one_table.imps[:count])
+        weight.append(np.full(count, one_table_weight))
+        row_period.append(one_table.period[:count])
+    players += [player for player in column if column[player] >= len(data.players)]
+    total = sum(len(part) for part in outcome)
+    full = sparse.csr_matrix((values, (rows, columns)), shape=(total, len(players)))
+    covariates = _player_covariates(evidence, points, players)
+    if covariates is None:
+        fit = _ridge(
+            full, np.concatenate(outcome), np.concatenate(weight), penalty, None, None, len(data)
+        )
+    else:
+        centres = covariates(before)
+        # standardised, so that the ridge leaves every coefficient practically unpenalised
+        # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
+        # players' signs sum to zero, so the centring cancels
+        scale = centres.std(axis=0)
+        scale = np.where(scale > 0, scale, 1.0)
+        periods = np.concatenate(row_period)
+        row_covariates = np.zeros((total, centres.shape[1]))
+        for period in np.unique(periods):
+            at = np.flatnonzero(periods == period)
+            row_covariates[at] = full[at] @ covariates(str(period))
+        fit = _ridge(
+            full,
+            np.concatenate(outcome),
+            np.concatenate(weight),
+            penalty,
+            row_covariates / scale,
+            (centres - centres.mean(axis=0)) / scale,
+            len(data),
+        )
+    team = len(data.players)
+    return ImpFit(fit.theta[:team], fit.sd[:team], penalty, fit.residual_variance)
+
+
+def _player_covariates(
+    evidence: TeamEvidence, points: Mapping[str, float] | None, players: Sequence[Hashable]
+) -> Callable[[str], np.ndarray] | None:
+    """The players' covariates before a period (None: there are none)."""
+    records = evidence.records
+    index = np.array(
+        [records.players.get(player, -1) if records else -1 for player in players],
+        dtype=np.int64,
+    )
+    listed = None
+    if points is not None:
+        mp = np.array([points.get(str(player)) or 0.0 for player in players])
+        listed = np.column_stack([np.log1p(mp), mp > 0])
+    if records is None and listed is None:
+        return None
+
+    def before(period: str) -> np.ndarray:
+        parts = [] if records is None else [records.covariates_of(index, period)]
+        return np.hstack(parts + ([] if listed is None else [listed]))
+
+    return before
 
 
 def match_margins(data: TeamBoards, board_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,28 +328,67 @@ MATCHES: Kind[TeamBoards] = Kind(
 )
 
 
+def _match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
+    """Each test match's margin and its variance: its boards' luck plus the rating
+    uncertainty of its players (each player's error counts once per board played, the same
+    error on every board)."""
+    margin, boards = match_margins(test, _design(test) @ fit.theta)
+    present, inverse = np.unique(test.match, return_inverse=True)
+    weight = np.zeros((len(present), len(fit.theta)))
+    signs = np.tile([1.0] * 4 + [-1.0] * 4, (len(test), 1)) * test.sign[:, None]
+    np.add.at(weight, (np.repeat(inverse, 8), test.seats.ravel()), signs.ravel())
+    rating = (weight**2) @ fit.sd**2
+    return Forecast(margin, boards * fit.residual_variance + rating)
+
+
 def headline_imps_method(covariates: TeamCovariates | None = None) -> Predict:
-    """The IMP headline: ridge strengths, penalty chosen on the training dates (with
-    ``covariates``, each player's prior centre moves with them); a match's variance is its
-    boards' luck plus the rating uncertainty of its players (each player's error counts once
-    per board played, the same error on every board)."""
+    """The IMP rating of the team boards alone: ridge strengths, penalty chosen on the
+    training dates (with ``covariates``, each player's prior centre moves with them)."""
 
     def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
         penalty = choose_penalty(train, covariates=covariates)
-        fit = fit_imps(train, penalty, covariates(train) if covariates else None)
-        design = _design(test)
-        margin, boards = match_margins(test, design @ fit.theta)
-        present, inverse = np.unique(test.match, return_inverse=True)
-        weight = np.zeros((len(present), len(train.players)))
-        signs = np.tile([1.0] * 4 + [-1.0] * 4, (len(test), 1)) * test.sign[:, None]
-        np.add.at(weight, (np.repeat(inverse, 8), test.seats.ravel()), signs.ravel())
-        rating = (weight**2) @ fit.sd**2
-        return Forecast(margin, boards * fit.residual_variance + rating)
+        return _match_forecast(
+            fit_imps(train, penalty, covariates(train) if covariates else None), test
+        )
 
     return predict
 
 
 headline_imps = headline_imps_method()
+
+
+# The joint fit's choices, made on the training dates: the prior's tightness (the players'
+# covariates carry much of what is known of a championship's newcomer, so it may reach
+# further than the team boards' alone) and the weight of a board played at one table beside
+# a team board's (0: its evidence enters through the covariates alone).
+JOINT_PENALTIES = (100.0, 1000.0, 10000.0, 100000.0, 1000000.0)
+ONE_TABLE_WEIGHTS = (0.0, 1.0)
+
+
+def joint_headline_method(
+    evidence: TeamEvidence,
+    points: Mapping[str, float] | None = None,
+    one_table_weights: tuple[float, ...] = ONE_TABLE_WEIGHTS,
+) -> Predict:
+    """The team headline (:func:`fit_joint`; with ``points``, the WBF masterpoints among the
+    covariates). The penalty and the one-table boards' weight (one of ``one_table_weights``)
+    are chosen together on the training dates - fitted on their earlier three quarters,
+    each board of the latest quarter predicted (a board, not a match: 40 times the units, so
+    the choice is steady) - then fitted on all of them."""
+    weights = one_table_weights if evidence.one_table is not None else (0.0,)
+    grid = [(penalty, weight) for penalty in JOINT_PENALTIES for weight in weights]
+
+    def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
+        def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
+            cut = early.periods[int(late.period.min())]
+            theta = fit_joint(early, choice[0], evidence, cut, choice[1], points).theta
+            return _design(late) @ theta - late.imps
+
+        penalty, weight = choose_on_latest_quarter(train, grid, errors)
+        before = train.periods[int(test.period[0])]
+        return _match_forecast(fit_joint(train, penalty, evidence, before, weight, points), test)
+
+    return predict
 
 
 def coin_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
@@ -304,14 +456,22 @@ def hbt_strength(train: TeamBoards) -> np.ndarray:
     return np.nan_to_num(strength)
 
 
-def _wbf_centres(inputs: StudyInputs) -> TeamCovariates:
-    points = inputs.points
-    return lambda train: np.log1p([[points.get(str(p)) or 0.0] for p in train.players])
-
-
 HEADLINE = Method(
     "headline",
-    "IMP headline rating (player strengths in IMPs per board, ridge)",
+    "IMP headline rating: team boards, boards played at one table against par, and each "
+    "player's experience and double dummy measures as the prior's centre",
+    lambda data, inputs: joint_headline_method(inputs.team_evidence or TeamEvidence()),
+)
+HEADLINE_ONE_TABLE = Method(
+    "headline_1table",
+    "the IMP headline with the boards played at one table always as rows (weight 1)",
+    lambda data, inputs: joint_headline_method(
+        inputs.team_evidence or TeamEvidence(), one_table_weights=(1.0,)
+    ),
+)
+HEADLINE_PLAIN = Method(
+    "headline_plain",
+    "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
     lambda data, inputs: headline_imps,
 )
 COIN = Method("coin", "every match level", lambda data, inputs: coin_imps)
@@ -326,8 +486,12 @@ HBT = Method(
 # the federation's points as every player's prior centre: what results add to them
 HEADLINE_WBF = Method(
     "headline_wbf",
-    "IMP headline with WBF masterpoints as each player's prior centre",
-    lambda data, inputs: headline_imps_method(_wbf_centres(inputs)) if inputs.points else None,
+    "IMP headline with WBF masterpoints among each player's covariates",
+    lambda data, inputs: (
+        joint_headline_method(inputs.team_evidence or TeamEvidence(), inputs.points)
+        if inputs.points
+        else None
+    ),
 )
 
 
@@ -338,16 +502,25 @@ def match_study(
     bootstrap: int = 1000,
     min_periods: int = 4,
     settings: RateSettings | None = None,
+    evidence: BoardEvidence | None = None,
+    par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:
     """The ``match_validation`` rows (one per method of the matches registry,
     :mod:`registry`) and a summary, on the team boards of ``boards``; no rows with fewer than
-    ``min_periods`` dates. Every method's gains are the headline's over it."""
+    ``min_periods`` dates. Every method's gains are the headline's over it. The headline
+    reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
+    board and the boards' double dummy par (``par_of``), where the dds stage has run."""
+    boards = list(boards)
     data = team_boards(boards, player_of)
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
     if len(np.unique(data.period)) < min_periods:
         summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
-    inputs = StudyInputs(settings, points or {})
+    team_evidence = TeamEvidence(
+        PlayerRecords.of(boards, player_of, evidence),
+        OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
+    )
+    inputs = StudyInputs(settings, points or {}, team_evidence=team_evidence)
     run = walk_forward(data, registry("matches").make(data, inputs), match_target)
     if not len(run):
         return [], summary

@@ -1,0 +1,174 @@
+"""What the records say of team players beyond their team boards, for the team headline.
+
+A championship player is often seen in a team match for the first or second time, so their
+team boards alone say little. Three kinds of evidence from every other board of the records
+say more, each from periods before the match predicted:
+
+- **experience**: ``log(1 + boards played)``, of any kind. The players who keep coming back
+  to championships (and reach their later rounds) are, on average, the stronger ones;
+- **double dummy measures** (:mod:`~bridgerank.ratings.dd_prior`'s three: declarer's tricks
+  against double dummy, the defence's, and the side's contract against par in IMPs), shrunk
+  toward zero by a few pseudo-boards;
+- **boards played at one table** (a vugraph pairs event, a match recorded in one room):
+  North-South's score against the double dummy par, in IMPs - the same scale as a team board's
+  IMPs, with noise of its own (its weight in the fit is chosen on the training dates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from bridgerank.bridge.scoring import imps
+from bridgerank.ratings.dd_prior import SHRINK
+from bridgerank.ratings.field import period_of
+from bridgerank.ratings.games import single_table_games
+
+if TYPE_CHECKING:
+    from bridgerank.ratings.dd_prior import BoardEvidence
+
+__all__ = ["COVARIATES", "OneTableBoards", "PlayerRecords", "TeamEvidence"]
+
+# The columns PlayerRecords.covariates gives, in order.
+COVARIATES = ("experience", "declarer_play", "defence", "bidding")
+_SEATS = ("north", "south", "east", "west")  # BoardEvidence's declarer columns
+
+
+@dataclass
+class PlayerRecords:
+    """Every board's four players and when it was played, with its double dummy measures
+    where the dds stage has them (NaN where not), sorted by period."""
+
+    players: dict[Hashable, int]  # player -> column of seats
+    period: np.ndarray  # (boards,) period texts, ascending
+    seats: np.ndarray  # (boards, 4) player index of N, S, E, W; -1 for an empty seat
+    declarer: np.ndarray  # (boards,) seat column of declarer, -1 when none or unknown
+    tricks_vs_dd: np.ndarray
+    bidding_imps: np.ndarray  # from North-South's side
+
+    @classmethod
+    def of(
+        cls,
+        boards: Iterable[Mapping[str, Any]],
+        player_of: Mapping[str, Hashable],
+        evidence: BoardEvidence | None = None,
+    ) -> PlayerRecords:
+        """From board rows (``id``, the four seats, ``date``/``year``) and the dds stage's
+        evidence (None: experience only)."""
+        rows = sorted(boards, key=period_of)
+        players: dict[Hashable, int] = {}
+        seats = np.full((len(rows), 4), -1, dtype=np.int64)
+        for number, board in enumerate(rows):
+            for column, seat in enumerate(_SEATS):
+                if board[seat]:
+                    who = player_of.get(board[seat], board[seat])
+                    seats[number, column] = players.setdefault(who, len(players))
+        ids = np.array([board["id"] for board in rows], dtype=np.int64)
+        declarer = np.full(len(rows), -1, dtype=np.int64)
+        tricks = np.full(len(rows), np.nan)
+        bidding = np.full(len(rows), np.nan)
+        if evidence is not None and len(evidence) and len(rows):
+            position = np.minimum(np.searchsorted(evidence.board, ids), len(evidence) - 1)
+            found = evidence.board[position] == ids
+            declarer[found] = evidence.declarer[position[found]]
+            tricks[found] = evidence.tricks_vs_dd[position[found]]
+            bidding[found] = evidence.bidding_imps[position[found]]
+        period = np.array([period_of(board) for board in rows], dtype=object)
+        return cls(players, period, seats, declarer, tricks, bidding)
+
+    def covariates(self, who: Sequence[Hashable], before: str) -> np.ndarray:
+        """The :data:`COVARIATES` of each of ``who`` from the boards of periods before
+        ``before``: shape (len(who), 4); a player never seen has zeros."""
+        index = np.array([self.players.get(player, -1) for player in who], dtype=np.int64)
+        return self.covariates_of(index, before)
+
+    def covariates_of(self, index: np.ndarray, before: str) -> np.ndarray:
+        """:meth:`covariates` of players given by their index in :attr:`players` (-1: never
+        seen, zeros)."""
+        every = self._every(before)
+        return np.where(index[:, None] >= 0, every[index], 0.0)
+
+    def _every(self, before: str) -> np.ndarray:
+        """Every player's covariates before a period, kept: one fit asks for each period of
+        its rows, and the walk-forward's fits ask for the same periods again."""
+        cache: dict[str, np.ndarray] = self.__dict__.setdefault("_cache", {})
+        if before not in cache:
+            cache[before] = self._compute(before)
+        return cache[before]
+
+    def _compute(self, before: str) -> np.ndarray:
+        count = int(np.searchsorted(self.period, before, side="left"))
+        seats = self.seats[:count]
+        size = len(self.players) + 1  # the last bin collects the empty seats
+        flat = np.where(seats >= 0, seats, size - 1)
+        played = np.bincount(flat.ravel(), minlength=size)[:-1]
+        out = np.zeros((len(self.players), len(COVARIATES)))
+        out[:, 0] = np.log1p(played)
+        declarer, tricks = self.declarer[:count], self.tricks_vs_dd[:count]
+        rows = np.flatnonzero((declarer >= 0) & ~np.isnan(tricks))
+        side = declarer[rows] // 2  # 0: North-South declared, 1: East-West
+        declarers = flat[rows, declarer[rows]]
+        defenders = np.concatenate([flat[rows, 2 * (1 - side)], flat[rows, 2 * (1 - side) + 1]])
+        bidding = self.bidding_imps[:count]
+        known = np.flatnonzero(~np.isnan(bidding))
+        measures = (
+            (declarers, tricks[rows]),
+            (defenders, -np.concatenate([tricks[rows]] * 2)),
+            (
+                np.concatenate([flat[known, :2].ravel(), flat[known, 2:].ravel()]),
+                np.concatenate([np.repeat(bidding[known], 2), -np.repeat(bidding[known], 2)]),
+            ),
+        )
+        for column, ((whom, values), shrink) in enumerate(zip(measures, SHRINK), start=1):
+            total = np.bincount(whom, weights=values, minlength=size)[:-1]
+            times = np.bincount(whom, minlength=size)[:-1]
+            out[:, column] = total / (times + shrink)
+        return out
+
+
+@dataclass
+class OneTableBoards:
+    """Boards played at one table only: North-South's pair against East-West's, and
+    North-South's score against the double dummy par in IMPs, sorted by period."""
+
+    period: np.ndarray
+    pairs: list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]]
+    imps: np.ndarray
+
+    @classmethod
+    def of(
+        cls,
+        boards: Sequence[Mapping[str, Any]],
+        player_of: Mapping[str, Hashable],
+        par_of: Callable[[Mapping[str, Any]], int | None],
+    ) -> OneTableBoards:
+        """Every board of ``boards`` played at one table with a par (``par_of``)."""
+        by_id = {board["id"]: board for board in boards}
+        games = single_table_games(boards, player_of, par_of)
+        rows = sorted(
+            ((period_of(by_id[game.board_ids[0]]), game) for game in games),
+            key=lambda row: row[0],
+        )
+        return cls(
+            np.array([period for period, _ in rows], dtype=object),
+            [(game.team_a, game.team_b) for _, game in rows],
+            np.array([imps(game.net) for _, game in rows], dtype=float),
+        )
+
+    def __len__(self) -> int:
+        return len(self.imps)
+
+    def before(self, period: str) -> int:
+        """How many of the boards were played before ``period`` (they come first)."""
+        return int(np.searchsorted(self.period, period, side="left"))
+
+
+@dataclass
+class TeamEvidence:
+    """The evidence beyond the team boards that the team headline reads (either may be
+    missing: no other boards, or no dds stage yet)."""
+
+    records: PlayerRecords | None = None
+    one_table: OneTableBoards | None = None

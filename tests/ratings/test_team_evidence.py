@@ -1,0 +1,150 @@
+"""What the team headline reads beyond the team boards (ratings.team_evidence): players'
+experience and double dummy measures from earlier periods only, boards played at one table
+against par; and the joint fit that reads them (ratings.team_matches.fit_joint)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
+from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, TeamEvidence
+from bridgerank.ratings.team_matches import (
+    TeamBoards,
+    fit_imps,
+    fit_joint,
+    headline_imps,
+    joint_headline_method,
+    match_metrics,
+    match_target,
+)
+
+
+def _board(board_id, date, north, south, east, west, **result):
+    return {
+        "id": board_id,
+        "event": "Open",
+        "date": date,
+        "year": int(date[:4]),
+        "board_no": board_id,
+        "deal_hash": f"deal{board_id}",
+        "room": "",
+        "north": north,
+        "south": south,
+        "east": east,
+        "west": west,
+        "home_team": "",
+        "visit_team": "",
+        "contract": result.get("contract", "4S"),
+        "declarer": result.get("declarer", "N"),
+        "result": result.get("result", 10),
+        "ns_vulnerable": False,
+        "ew_vulnerable": False,
+    }
+
+
+def test_a_players_covariates_are_read_from_earlier_periods_only():
+    boards = [
+        _board(1, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+        _board(2, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+        _board(3, "2001.02.01", "Ann", "Ed", "Cy", "Di"),
+    ]
+    # North declared each: one trick over double dummy, then one under, then two over; the
+    # contracts 3 and 1 IMPs above par for North-South, then unknown
+    evidence = BoardEvidence(
+        board=np.array([1, 2, 3]),
+        declarer=np.array([0, 0, 0]),
+        tricks_vs_dd=np.array([1.0, -1.0, 2.0]),
+        bidding_imps=np.array([3.0, 1.0, np.nan]),
+    )
+    records = PlayerRecords.of(boards, {"Ann": "Ann Smith"}, evidence)
+    before_february = records.covariates(["Ann Smith", "Cy", "Ed", "Nobody"], "2001.02.01")
+    ann, cy, ed, nobody = before_february
+    assert ann == pytest.approx([np.log1p(2), 0 / (2 + SHRINK[0]), 0.0, 4 / (2 + SHRINK[2])])
+    # Cy defended both boards (declarer's tricks count against the defence)
+    assert cy == pytest.approx([np.log1p(2), 0.0, 0 / (2 + SHRINK[1]), -4 / (2 + SHRINK[2])])
+    assert ed.tolist() == nobody.tolist() == [0.0, 0.0, 0.0, 0.0]  # Ed's first board is later
+    # the later board counts from the period after it, and changing it changes nothing before
+    ed, ann = records.covariates(["Ed", "Ann Smith"], "2001.03.01")
+    assert ed[0] == pytest.approx(np.log1p(1)) and ann[1] == pytest.approx(2 / (3 + SHRINK[0]))
+    evidence.tricks_vs_dd[2] = -5.0
+    again = PlayerRecords.of(boards, {"Ann": "Ann Smith"}, evidence)
+    assert np.array_equal(again.covariates(["Ann Smith", "Cy"], "2001.02.01"), before_february[:2])
+
+
+def test_a_board_played_at_one_table_is_imps_against_par():
+    boards = [
+        _board(1, "2001.01.01", "Ann", "Bob", "Cy", "Di"),  # 4S= by North: +420
+        _board(2, "2001.01.01", "Ann", "Bob", "Cy", "Di", result=9),  # one down: -50
+        _board(3, "2001.01.01", "Ed", "Fay", "Gus", "Hal"),  # the same deal twice: a field
+        _board(4, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+    ]
+    boards[3]["deal_hash"] = boards[2]["deal_hash"]
+    par = {1: 620, 2: -100}  # par of board 1 is 4H by North-South made with an overtrick
+    one_table = OneTableBoards.of(boards, {}, lambda board: par.get(board["id"]))
+    assert one_table.pairs == [(("Ann", "Bob"), ("Cy", "Di"))] * 2
+    assert one_table.imps.tolist() == [-5.0, 2.0]  # -200 against par; +50 against par
+    assert one_table.before("2001.01.01") == 0 and one_table.before("2001.01.02") == 2
+
+
+def _teams_with_regulars(seed=3, players=120, rounds=40, boards=8):
+    """Team boards where the regulars - the players who play most - are the strong ones, and
+    newcomers keep arriving: what experience tells a fit before their boards do."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(0, 0.5, players)
+    regular = np.argsort(-truth)
+    weight = np.linspace(3.0, 0.2, players)[np.argsort(regular)]
+    seats, outcome, match, period = [], [], [], []
+    number = 0
+    for day in range(rounds):
+        chosen = rng.choice(players, 32, replace=False, p=weight / weight.sum()).reshape(-1, 8)
+        for eight in chosen:
+            for _ in range(boards):
+                expected = truth[eight[:4]].sum() - truth[eight[4:]].sum()
+                seats.append(eight)
+                outcome.append(np.round(expected + rng.normal(0, 5)))
+                match.append(number)
+                period.append(day)
+            number += 1
+    count = len(outcome)
+    periods = [f"{day:03d}" for day in range(rounds)]
+    data = TeamBoards(
+        list(range(players)),
+        np.array(seats),
+        np.array(outcome, dtype=float),
+        np.array(match),
+        np.ones(count),
+        np.array(period),
+        periods,
+    )
+    # the players' records: each team board's two tables, no double dummy measures
+    tables = np.concatenate([data.seats[:, [0, 1, 4, 5]], data.seats[:, [6, 7, 2, 3]]])
+    when = np.concatenate([np.array(periods, dtype=object)[data.period]] * 2)
+    order = np.argsort(when, kind="stable")
+    records = PlayerRecords(
+        {player: player for player in range(players)},
+        when[order],
+        tables[order],
+        np.full(len(order), -1),
+        np.full(len(order), np.nan),
+        np.full(len(order), np.nan),
+    )
+    return data, TeamEvidence(records)
+
+
+def test_without_evidence_the_joint_fit_is_the_team_boards_ridge():
+    data, _ = _teams_with_regulars()
+    plain = fit_imps(data, 30.0)
+    joint = fit_joint(data, 30.0, TeamEvidence(), before="999")
+    assert np.allclose(joint.theta, plain.theta) and np.allclose(joint.sd, plain.sd)
+
+
+def test_experience_predicts_held_out_matches_where_regulars_are_stronger():
+    data, evidence = _teams_with_regulars()
+    methods = {"joint": joint_headline_method(evidence), "plain": headline_imps}
+    run = walk_forward(data, methods, match_target)
+    joint = match_metrics(run.predicted("joint"), run.actual, run.variance("joint"))
+    plain = match_metrics(run.predicted("plain"), run.actual, run.variance("plain"))
+    assert joint["rmse"] < plain["rmse"] and joint["pearson"] > plain["pearson"] + 0.05
+    assert 0.7 <= joint["coverage_80"] <= 0.9
