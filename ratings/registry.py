@@ -188,6 +188,7 @@ KINDS: dict[str, Registry] = {
             _R + "baselines:WBF_MATCHES",
             _R + "team_matches:HEADLINE_WBF",
             _R + "team_matches:HEADLINE_ONE_TABLE",
+            _R + "team_matches:HEADLINE_NO_DD",
             _R + "team_matches:HEADLINE_PLAIN",
         ],
     ),

@@ -10,7 +10,9 @@ Methods: hypergraph Bradley-Terry (teams of changing make-up, strengths multiply
 Bradley-Terry (strengths add), classical Bradley-Terry on the pairs every board implies, and
 the plain share of boards won. Each is fitted on the earliest 80% of the games (by date) and
 scored on the rest (log-loss, accuracy on decided boards), beside a WBF-points baseline; the
-ratings kept are then fitted on all games, with bootstrap intervals for HBT.
+ratings kept are then fitted on all games, with bootstrap intervals for HBT. The team
+headline (:mod:`~bridgerank.ratings.team_matches`), fitted on every team board, is kept beside
+them as method ``team_imps``: IMPs per board a player adds to a team, with a 95% interval.
 
 The run returns a :class:`~bridgerank.ratings.summaries.RateSummary` (its closing lines, the
 ledger's history); what another command reads of it is in tables: the headline's fit
@@ -176,7 +178,7 @@ def run(context: StageContext) -> RateSummary:
     from bridgerank.ratings.gamematrix.from_boards import cycle_study
     from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.results import rate_results
-    from bridgerank.ratings.team_matches import match_study
+    from bridgerank.ratings.team_matches import match_study, team_inputs, team_ratings
 
     settings = context.settings.rate
     with context.engine.connect() as conn:
@@ -203,6 +205,8 @@ def run(context: StageContext) -> RateSummary:
         evidence=evidence,
         par_of=par_of,
     )
+    # the team headline fitted on every team board: each player's IMPs per board for a team
+    team_rated = team_ratings(*team_inputs(boards, names, evidence, par_of))
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     summary = RateSummary(
         results=results.summary,
@@ -215,7 +219,7 @@ def run(context: StageContext) -> RateSummary:
             conn,
             summary,
             replace={
-                Rating: results.ratings,
+                Rating: list(results.ratings) + team_rated,
                 RatingValidation: results.validation,
                 RatingHistory: results.history,
                 RateInputs: input_rows(summary.results),

@@ -78,6 +78,14 @@ class PlayerRecords:
         period = np.array([period_of(board) for board in rows], dtype=object)
         return cls(players, period, seats, declarer, tricks, bidding)
 
+    def experience_only(self) -> PlayerRecords:
+        """The same boards without their double dummy measures: those covariates are zero
+        (for the question whether the measures add to experience and results)."""
+        unknown = np.full(len(self.period), np.nan)
+        return PlayerRecords(
+            self.players, self.period, self.seats, self.declarer, unknown, unknown.copy()
+        )
+
     def covariates(self, who: Sequence[Hashable], before: str) -> np.ndarray:
         """The :data:`COVARIATES` of each of ``who`` from the boards of periods before
         ``before``: shape (len(who), 4); a player never seen has zeros."""

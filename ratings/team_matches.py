@@ -16,7 +16,7 @@ each later date's matches are predicted by methods re-fitted on all earlier date
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -193,7 +193,15 @@ def _ridge(
     variance = float(residual @ residual / max(team_rows - 1, 1))
     # the diagonal of the precision: what the ratings' intervals are read from at any size
     diagonal = np.asarray(weighted.multiply(weighted).sum(axis=0)).ravel() + penalty
-    return ImpFit(theta, np.sqrt(variance / diagonal), penalty, variance)
+    own = variance / diagonal
+    if row_covariates is not None and centres is not None:
+        # and the uncertainty of gamma, which a player's centre carries: where the penalty is
+        # large, a strength is mostly its centre, and its interval mostly gamma's
+        covariates_weighted = row_covariates * root[:, None]
+        gram = covariates_weighted.T @ covariates_weighted
+        gamma_covariance = variance * np.linalg.pinv(gram)
+        own = own + np.einsum("ij,jk,ik->i", centres, gamma_covariance, centres)
+    return ImpFit(theta, np.sqrt(own), penalty, variance)
 
 
 def fit_joint(
@@ -371,24 +379,63 @@ def joint_headline_method(
     one_table_weights: tuple[float, ...] = ONE_TABLE_WEIGHTS,
 ) -> Predict:
     """The team headline (:func:`fit_joint`; with ``points``, the WBF masterpoints among the
-    covariates). The penalty and the one-table boards' weight (one of ``one_table_weights``)
-    are chosen together on the training dates - fitted on their earlier three quarters,
-    each board of the latest quarter predicted (a board, not a match: 40 times the units, so
-    the choice is steady) - then fitted on all of them."""
-    weights = one_table_weights if evidence.one_table is not None else (0.0,)
-    grid = [(penalty, weight) for penalty in JOINT_PENALTIES for weight in weights]
+    covariates), its choices made on the training dates (:func:`choose_joint`)."""
 
     def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
-        def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
-            cut = early.periods[int(late.period.min())]
-            theta = fit_joint(early, choice[0], evidence, cut, choice[1], points).theta
-            return _design(late) @ theta - late.imps
-
-        penalty, weight = choose_on_latest_quarter(train, grid, errors)
+        penalty, weight = choose_joint(train, evidence, points, one_table_weights)
         before = train.periods[int(test.period[0])]
         return _match_forecast(fit_joint(train, penalty, evidence, before, weight, points), test)
 
     return predict
+
+
+def choose_joint(
+    data: TeamBoards,
+    evidence: TeamEvidence,
+    points: Mapping[str, float] | None = None,
+    one_table_weights: tuple[float, ...] = ONE_TABLE_WEIGHTS,
+) -> tuple[float, float]:
+    """The penalty and the one-table boards' weight (one of ``one_table_weights``) of
+    :func:`fit_joint`, chosen together: fitted on the earlier three quarters of the dates,
+    each board of the latest quarter predicted (a board, not a match: 40 times the units, so
+    the choice is steady)."""
+    weights = one_table_weights if evidence.one_table is not None else (0.0,)
+    grid = [(penalty, weight) for penalty in JOINT_PENALTIES for weight in weights]
+
+    def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
+        cut = early.periods[int(late.period.min())]
+        theta = fit_joint(early, choice[0], evidence, cut, choice[1], points).theta
+        return _design(late) @ theta - late.imps
+
+    return choose_on_latest_quarter(data, grid, errors)
+
+
+# After every period: what a fit on all the boards reads its covariates before.
+_AFTER_ALL = "\U0010ffff"
+_Z95 = 1.959963984540054
+
+
+def team_ratings(data: TeamBoards, evidence: TeamEvidence) -> list[dict[str, Any]]:
+    """The team headline fitted on every team board (its choices made as in the
+    walk-forward): one ``ratings`` row a player, method ``team_imps`` - the IMPs per board
+    they add to a team, a 95% interval, and their team boards."""
+    if not len(data):
+        return []
+    penalty, weight = choose_joint(data, evidence)
+    fit = fit_joint(data, penalty, evidence, _AFTER_ALL, weight)
+    boards = np.bincount(data.seats.ravel(), minlength=len(data.players))
+    return [
+        {
+            "player": str(player),
+            "method": "team_imps",
+            "rating": float(fit.theta[index]),
+            "low": float(fit.theta[index] - _Z95 * fit.sd[index]),
+            "high": float(fit.theta[index] + _Z95 * fit.sd[index]),
+            "games": int(boards[index]),
+        }
+        for index, player in enumerate(data.players)
+        if boards[index]
+    ]
 
 
 def coin_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
@@ -469,6 +516,15 @@ HEADLINE_ONE_TABLE = Method(
         inputs.team_evidence or TeamEvidence(), one_table_weights=(1.0,)
     ),
 )
+HEADLINE_NO_DD = Method(
+    "headline_no_dd",
+    "the IMP headline without the double dummy measures among the covariates",
+    lambda data, inputs: (
+        joint_headline_method(replace(evidence, records=evidence.records.experience_only()))
+        if (evidence := inputs.team_evidence) is not None and evidence.records is not None
+        else None
+    ),
+)
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
@@ -495,6 +551,21 @@ HEADLINE_WBF = Method(
 )
 
 
+def team_inputs(
+    boards: Iterable[Mapping[str, Any]],
+    player_of: Mapping[str, Hashable],
+    evidence: BoardEvidence | None = None,
+    par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
+) -> tuple[TeamBoards, TeamEvidence]:
+    """The team boards of ``boards`` and what the rest of them says of their players (the dds
+    stage's ``evidence`` per board, the boards' par by ``par_of``, where it has run)."""
+    boards = list(boards)
+    return team_boards(boards, player_of), TeamEvidence(
+        PlayerRecords.of(boards, player_of, evidence),
+        OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
+    )
+
+
 def match_study(
     boards: Iterable[Mapping[str, Any]],
     player_of: Mapping[str, Hashable],
@@ -510,16 +581,11 @@ def match_study(
     ``min_periods`` dates. Every method's gains are the headline's over it. The headline
     reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
     board and the boards' double dummy par (``par_of``), where the dds stage has run."""
-    boards = list(boards)
-    data = team_boards(boards, player_of)
+    data, team_evidence = team_inputs(boards, player_of, evidence, par_of)
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
     if len(np.unique(data.period)) < min_periods:
         summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
-    team_evidence = TeamEvidence(
-        PlayerRecords.of(boards, player_of, evidence),
-        OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
-    )
     inputs = StudyInputs(settings, points or {}, team_evidence=team_evidence)
     run = walk_forward(data, registry("matches").make(data, inputs), match_target)
     if not len(run):

@@ -86,3 +86,39 @@ def elo_spread(
         else float("nan")
         for player, points in history.items()
     }
+
+
+def rank_intervals(
+    rating: np.ndarray, sd: np.ndarray, level: float = 0.9, draws: int = 2000, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's rank (1: the strongest) and how far it may run: the central ``level``
+    interval of their rank over draws of every rating from its normal posterior.
+
+    Parameters
+    ----------
+    rating, sd : ndarray
+        Each player's rating and its standard deviation (one entry a player).
+    level : float
+        The interval's coverage.
+    draws : int
+        How many joint draws of the ratings.
+    seed : int
+        The draws' seed (a report is the same on every run).
+
+    Returns
+    -------
+    low, high : ndarray of int
+        The best and the worst rank of each player's interval.
+    """
+    rating, sd = np.asarray(rating, dtype=float), np.asarray(sd, dtype=float)
+    if not len(rating):
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty
+    rng = np.random.default_rng(seed)
+    drawn = rating + sd * rng.standard_normal((draws, len(rating)))
+    # rank 1 is the highest draw: the count of players above, plus one
+    ranks = np.argsort(np.argsort(-drawn, axis=1), axis=1) + 1
+    tail = 100 * (1 - level) / 2
+    low = np.percentile(ranks, tail, axis=0, method="lower")
+    high = np.percentile(ranks, 100 - tail, axis=0, method="higher")
+    return low.astype(np.int64), high.astype(np.int64)

@@ -276,6 +276,11 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
     games = {
         key: inputs.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
     }
+    team = _frame(
+        conn,
+        "select player, rating, low, high, games from ratings "
+        "where method = 'team_imps' order by rating desc, player",
+    )
     plot = None
     if _has(conn, "rating_history"):
         history = _frame(
@@ -291,7 +296,29 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
         "history_plot": plot,
         "games": games,
         "methods": [m for m in wide.columns if m != "boards"],
+        "team": _team_top(team) if len(team) else None,
     }
+
+
+_TOP = 20
+_Z95 = 1.959963984540054
+
+
+def _team_top(team: pd.DataFrame) -> dict[str, Any]:
+    """The team headline's top 20 with their boards, 95% intervals and 90% rank intervals
+    (over every rated team player), the spread of their ratings, and the players whose
+    interval is wider than that spread."""
+    from bridgerank.ratings.uncertainty import rank_intervals
+
+    sd = (team["high"] - team["low"]) / (2 * _Z95)
+    low, high = rank_intervals(team["rating"].to_numpy(), sd.to_numpy())
+    top = team.head(_TOP).copy()
+    top.insert(0, "rank", range(1, len(top) + 1))
+    top["rank interval"] = [f"{a}-{b}" for a, b in zip(low[: len(top)], high[: len(top)])]
+    top = top.rename(columns={"games": "team boards", "rating": "IMPs per board"})
+    spread = float(top["IMPs per board"].max() - top["IMPs per board"].min())
+    wide = top[(top["high"] - top["low"]) > spread]["player"].tolist()
+    return {"top": top, "spread": spread, "wide": wide, "players": len(team)}
 
 
 _GAME_METHODS = {

@@ -131,6 +131,8 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(100 * coverage, "79")
     _close(scores["headline_1table"][0], "0.43")  # one-table boards always as rows
     _close(scores["headline_1table"][1], "43.5")
+    _close(scores["headline_no_dd"][0], "0.34")  # the dd question: without the measures
+    _close(scores["headline_no_dd"][1], "44.7")
     _close(scores["headline_plain"][0], "0.22")  # the team boards alone
     _close(scores["headline_plain"][1], "47.4")
     _close(scores["imp_average"][1], "54.5")
@@ -140,6 +142,27 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(scores["wbf_points"][1], "43.8")
     _close(scores["coin"][1], "47.5")
     _close(scores["headline_wbf"][0], "0.35")  # WBF masterpoints among the covariates
+    ((gain, low, high),) = _query(
+        corpus.folder,
+        "select rmse_gain, rmse_gain_low, rmse_gain_high from match_validation "
+        "where method = 'headline_no_dd'",
+    )
+    _close(gain, "0.35")  # the dd measures' held-out difference, and its interval
+    _close(low, "-0.9")
+    _close(high, "2.0")
+    # the team ratings: the top five, and every top-20 interval wider than their spread
+    top = _query(
+        corpus.folder,
+        "select player, rating, low, high, games from ratings where method = 'team_imps' "
+        "order by rating desc limit 20",
+    )
+    assert [row[0] for row in top[:5]] == [
+        "Mark Lair", "Geir Helgemo", "Jeff Meckstroth", "Lorenzo Lauria", "Alfredo Versace",
+    ]  # fmt: skip
+    assert (top[0][1], top[0][4]) == (pytest.approx(0.245, abs=0.0005), 137)
+    spread = top[0][1] - top[-1][1]
+    _close(spread, "0.09")
+    assert all(high - low > spread for _, _, low, high, _ in top)
     assert "held-out team matches (90, walk-forward)" in output
     # who beats whom: Euro Team Champs '97, 27 teams, hybrid, 36% transitive, noise 37-64%
     euro = re.search(

@@ -113,7 +113,9 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
             "select low, rating, high from ratings where method = 'hbt' "
             "and player = 'Lorenzo Lauria'"
         ).fetchone()
-    assert set(methods) == {"hbt", "gbt", "bt", "win_rate"} and len(set(methods.values())) == 1
+    # the team headline's ratings beside them (every player of the team boards)
+    assert set(methods) == {"hbt", "gbt", "bt", "win_rate", "team_imps"}
+    assert len(set(methods.values())) == 1
     assert set(validation) == {"hbt", "gbt", "bt", "win_rate", "wbf_points"}
     assert all(0 < loss < 5 for loss in validation.values())
     assert lauria[0] <= lauria[1] <= lauria[2]
@@ -121,6 +123,11 @@ def test_rate_stage_and_report_on_the_sample_slice(tmp_path, test_data):
     assert "Ratings from results" in html and "Rank correlations (Spearman)" in html
     assert "Predicting results not seen" in html and "log-strengths" in html
     assert "22 team boards played in both rooms" in html
+    # the team headline's top 20: boards, intervals, rank intervals, and the words on them
+    assert "Team play: the strongest 16 of 16 players" in html
+    assert "<th>rank interval</th>" in html and "<th>team boards</th>" in html
+    # two matches say next to nothing: every interval is wider than the top's spread
+    assert "the intervals of 16 of them are wider than that whole spread" in html
     # who beats whom: no bridge matrix in two matches, and the synthetic games are no part of
     # a run (benchmarks/bench_gamematrix_synthetic.py): nothing to show
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:

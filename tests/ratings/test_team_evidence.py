@@ -19,6 +19,7 @@ from bridgerank.ratings.team_matches import (
     match_metrics,
     match_target,
 )
+from bridgerank.ratings.uncertainty import rank_intervals
 
 
 def _board(board_id, date, north, south, east, west, **result):
@@ -68,6 +69,10 @@ def test_a_players_covariates_are_read_from_earlier_periods_only():
     # the later board counts from the period after it, and changing it changes nothing before
     ed, ann = records.covariates(["Ed", "Ann Smith"], "2001.03.01")
     assert ed[0] == pytest.approx(np.log1p(1)) and ann[1] == pytest.approx(2 / (3 + SHRINK[0]))
+    # without the measures (the question whether they add anything): experience alone
+    alone = records.experience_only().covariates(["Ann Smith", "Cy"], "2001.02.01")
+    assert alone[:, 0].tolist() == before_february[:2, 0].tolist()
+    assert not alone[:, 1:].any()
     evidence.tricks_vs_dd[2] = -5.0
     again = PlayerRecords.of(boards, {"Ann": "Ann Smith"}, evidence)
     assert np.array_equal(again.covariates(["Ann Smith", "Cy"], "2001.02.01"), before_february[:2])
@@ -148,3 +153,12 @@ def test_experience_predicts_held_out_matches_where_regulars_are_stronger():
     plain = match_metrics(run.predicted("plain"), run.actual, run.variance("plain"))
     assert joint["rmse"] < plain["rmse"] and joint["pearson"] > plain["pearson"] + 0.05
     assert 0.7 <= joint["coverage_80"] <= 0.9
+
+
+def test_rank_intervals_widen_with_a_ratings_uncertainty():
+    rating = np.array([3.0, 2.0, 1.0, 0.0])
+    low, high = rank_intervals(rating, np.array([0.01, 0.01, 5.0, 0.01]))
+    # the sure ones keep their places but for the unsure one, who may be anywhere
+    assert low.tolist() == [1, 2, 1, 3] and high.tolist() == [2, 3, 4, 4]
+    same = rank_intervals(rating, np.full(4, 1e-6))
+    assert same[0].tolist() == same[1].tolist() == [1, 2, 3, 4]
