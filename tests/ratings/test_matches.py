@@ -88,18 +88,24 @@ def test_boards_become_matches_oriented_to_one_team():
     assert data.periods == ["2001.05.01", "2001.05.02"]
 
 
-def _simulated(players=80, teams_per_round=10, rounds=40, boards=8, seed=2):
+def simulated_teams(
+    players=80, teams_per_round=10, rounds=40, boards=8, seed=2, spread=0.4, noise=4.0, weight=None
+):
+    """Team boards of simulated players whose strengths (``truth``, IMPs per board) are
+    known; each round's players are drawn at random, in proportion to ``weight(truth)`` when
+    given (who plays most)."""
     rng = np.random.default_rng(seed)
-    truth = rng.normal(0, 0.4, players)
+    truth = rng.normal(0, spread, players)
+    chance = None if weight is None else weight(truth) / weight(truth).sum()
     seats, outcome, match, period = [], [], [], []
     number = 0
     for day in range(rounds):
-        chosen = rng.choice(players, 8 * teams_per_round // 2, replace=False).reshape(-1, 8)
-        for eight in chosen:
+        chosen = rng.choice(players, 8 * teams_per_round // 2, replace=False, p=chance)
+        for eight in chosen.reshape(-1, 8):
             for _ in range(boards):
                 expected = truth[eight[:4]].sum() - truth[eight[4:]].sum()
                 seats.append(eight)
-                outcome.append(np.round(expected + rng.normal(0, 4)))
+                outcome.append(np.round(expected + rng.normal(0, noise)))
                 match.append(number)
                 period.append(day)
             number += 1
@@ -111,13 +117,13 @@ def _simulated(players=80, teams_per_round=10, rounds=40, boards=8, seed=2):
         match=np.array(match),
         sign=np.ones(count),
         period=np.array(period),
-        periods=[str(day) for day in range(rounds)],
+        periods=[f"{day:03d}" for day in range(rounds)],
     )
     return truth, data
 
 
 def test_the_sparse_fit_is_the_dense_ridge_solution():
-    truth, data = _simulated()
+    truth, data = simulated_teams()
     dense = _design(data).toarray()
     expected = np.linalg.solve(dense.T @ dense + 10 * np.eye(len(truth)), dense.T @ data.imps)
     fit = fit_imps(data, 10.0)
@@ -127,7 +133,7 @@ def test_the_sparse_fit_is_the_dense_ridge_solution():
 
 
 def test_walk_forward_beats_a_coin_with_honest_intervals():
-    _, data = _simulated()
+    _, data = simulated_teams()
     run = walk_forward(data, {"headline": headline_imps, "coin": coin_imps}, match_target)
     ours = match_metrics(run.predicted("headline"), run.actual, run.variance("headline"))
     coin = match_metrics(run.predicted("coin"), run.actual, None)

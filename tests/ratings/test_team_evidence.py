@@ -11,7 +11,6 @@ from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, TeamEvidence
 from bridgerank.ratings.team_matches import (
-    TeamBoards,
     fit_imps,
     fit_joint,
     headline_imps,
@@ -20,6 +19,7 @@ from bridgerank.ratings.team_matches import (
     match_target,
 )
 from bridgerank.ratings.uncertainty import rank_intervals
+from tests.ratings.test_matches import simulated_teams
 
 
 def _board(board_id, date, north, south, east, west, **result):
@@ -93,36 +93,15 @@ def test_a_board_played_at_one_table_is_imps_against_par():
     assert one_table.before("2001.01.01") == 0 and one_table.before("2001.01.02") == 2
 
 
-def _teams_with_regulars(seed=3, players=120, rounds=40, boards=8):
+def _teams_with_regulars(seed=3, players=120):
     """Team boards where the regulars - the players who play most - are the strong ones, and
     newcomers keep arriving: what experience tells a fit before their boards do."""
-    rng = np.random.default_rng(seed)
-    truth = rng.normal(0, 0.5, players)
-    regular = np.argsort(-truth)
-    weight = np.linspace(3.0, 0.2, players)[np.argsort(regular)]
-    seats, outcome, match, period = [], [], [], []
-    number = 0
-    for day in range(rounds):
-        chosen = rng.choice(players, 32, replace=False, p=weight / weight.sum()).reshape(-1, 8)
-        for eight in chosen:
-            for _ in range(boards):
-                expected = truth[eight[:4]].sum() - truth[eight[4:]].sum()
-                seats.append(eight)
-                outcome.append(np.round(expected + rng.normal(0, 5)))
-                match.append(number)
-                period.append(day)
-            number += 1
-    count = len(outcome)
-    periods = [f"{day:03d}" for day in range(rounds)]
-    data = TeamBoards(
-        list(range(players)),
-        np.array(seats),
-        np.array(outcome, dtype=float),
-        np.array(match),
-        np.ones(count),
-        np.array(period),
-        periods,
-    )
+
+    def weight(truth):
+        return np.linspace(3.0, 0.2, len(truth))[np.argsort(np.argsort(-truth))]
+
+    _, data = simulated_teams(players, 8, seed=seed, spread=0.5, noise=5.0, weight=weight)
+    periods = data.periods
     # the players' records: each team board's two tables, no double dummy measures
     tables = np.concatenate([data.seats[:, [0, 1, 4, 5]], data.seats[:, [6, 7, 2, 3]]])
     when = np.concatenate([np.array(periods, dtype=object)[data.period]] * 2)
