@@ -251,7 +251,9 @@ REPORT_STAGE = Stage(
     reads=(Board,),
     optional_reads=REPORTED_TABLES,
     writes=(),
-    settings_sections=("store",),
+    # the output folder counts as its resolved path (_extra_input), not as written in
+    # [store]: "--out out/corpus" from one folder and its absolute path are one report
+    settings_sections=(),
     extra_input=_extra_input,
     incomplete=_report_missing,
     summary_type=ReportSummary,

@@ -264,3 +264,19 @@ def test_exclusion_tables_match_the_summary(tmp_path):
     # two Bermuda Bowl boards without play, and the 401 club boards (recaps carry no play)
     assert {row.code: row.tally for row in play_rows}["play_missing"] == 2 + 401
     assert plays == 467
+
+
+def test_the_same_output_folder_written_two_ways_is_one_report(tmp_path, monkeypatch):
+    """``--out out`` from its parent folder and the same folder's absolute path are one
+    report: a rerun is up to date; another folder is another report."""
+    monkeypatch.chdir(tmp_path)
+    first = _invoke("run", "--out", "out")
+    assert first.exit_code == 0, first.output
+    again = _invoke("run", "--out", tmp_path / "out")
+    assert again.exit_code == 0, again.output
+    assert "report: up to date, nothing to do" in again.output
+    database = f"sqlite:///{tmp_path / 'out' / 'bridgerank.db'}"
+    elsewhere = _invoke("run", "--out", "other", "--db", database)
+    assert elsewhere.exit_code == 0, elsewhere.output
+    assert "report: up to date" not in elsewhere.output
+    assert (tmp_path / "other" / "report" / "index.html").is_file()
