@@ -178,7 +178,7 @@ def run(context: StageContext) -> RateSummary:
     from bridgerank.ratings.gamematrix.from_boards import cycle_study
     from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.results import rate_results
-    from bridgerank.ratings.team_matches import match_study, team_inputs, team_ratings
+    from bridgerank.ratings.team_matches import study_matches, team_inputs, team_ratings
 
     settings = context.settings.rate
     with context.engine.connect() as conn:
@@ -196,17 +196,13 @@ def run(context: StageContext) -> RateSummary:
         points,
         settings=settings,
     )
-    match_rows, matches = match_study(
-        boards,
-        names,
-        points,
-        settings.validation_bootstrap,
-        settings=settings,
-        evidence=evidence,
-        par_of=par_of,
+    # the team boards and what every other board says of their players, gathered once for
+    # the held-out matches and for the team headline fitted on every team board
+    team = team_inputs(boards, names, evidence, par_of)
+    match_rows, matches = study_matches(
+        *team, points, settings.validation_bootstrap, settings=settings
     )
-    # the team headline fitted on every team board: each player's IMPs per board for a team
-    team_rated = team_ratings(*team_inputs(boards, names, evidence, par_of))
+    team_rated = team_ratings(*team)
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     summary = RateSummary(
         results=results.summary,

@@ -148,20 +148,15 @@ class ImpFit:
     residual_variance: float
 
 
-# Player covariates from the training boards: shape (players, features).
-TeamCovariates = Callable[["TeamBoards"], np.ndarray]
 # Covariate columns are scaled up by this much so that the ridge's one damping leaves their
 # coefficients practically unpenalised (the penalty on them is divided by its square).
 _FREE = 100.0
 
 
-def fit_imps(data: TeamBoards, penalty: float, covariates: np.ndarray | None = None) -> ImpFit:
-    """The ridge strengths for ``penalty`` (one sparse least-squares solve); with player
-    ``covariates`` Z, the prior's centre moves: ``theta = Z gamma + u``, ``u`` penalised,
-    ``gamma`` not (to speak of)."""
-    design = _design(data)
-    rows = None if covariates is None else np.asarray(design @ covariates)
-    return _ridge(design, data.imps, np.ones(len(data)), penalty, rows, covariates, len(data))
+def fit_imps(data: TeamBoards, penalty: float) -> ImpFit:
+    """The ridge strengths of the team boards alone for ``penalty`` (one sparse
+    least-squares solve)."""
+    return _ridge(_design(data), data.imps, np.ones(len(data)), penalty, None, None, len(data))
 
 
 def _ridge(
@@ -180,8 +175,9 @@ def _ridge(
     root = np.sqrt(weight)
     weighted = sparse.diags(root) @ design
     full = weighted
-    if row_covariates is not None:
-        extra = sparse.csr_matrix(row_covariates * root[:, None]) * _FREE
+    covariates_weighted = None if row_covariates is None else row_covariates * root[:, None]
+    if covariates_weighted is not None:
+        extra = sparse.csr_matrix(covariates_weighted) * _FREE
         full = sparse.hstack([weighted, extra]).tocsr()
     solution = lsqr(full, outcome * root, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
     players = design.shape[1]
@@ -194,10 +190,9 @@ def _ridge(
     # the diagonal of the precision: what the ratings' intervals are read from at any size
     diagonal = np.asarray(weighted.multiply(weighted).sum(axis=0)).ravel() + penalty
     own = variance / diagonal
-    if row_covariates is not None and centres is not None:
+    if covariates_weighted is not None and centres is not None:
         # and the uncertainty of gamma, which a player's centre carries: where the penalty is
         # large, a strength is mostly its centre, and its interval mostly gamma's
-        covariates_weighted = row_covariates * root[:, None]
         gram = covariates_weighted.T @ covariates_weighted
         gamma_covariance = variance * np.linalg.pinv(gram)
         own = own + np.einsum("ij,jk,ik->i", centres, gamma_covariance, centres)
@@ -302,17 +297,13 @@ def match_margins(data: TeamBoards, board_values: np.ndarray) -> tuple[np.ndarra
     return margin, np.bincount(inverse, minlength=len(present))
 
 
-def choose_penalty(
-    data: TeamBoards,
-    penalties: tuple[float, ...] = PENALTIES,
-    covariates: TeamCovariates | None = None,
-) -> float:
+def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] = PENALTIES) -> float:
     """The penalty whose fit on the earlier three quarters of the dates best predicts the
     match margins of the latest quarter; the middle one when there is too little."""
 
     def errors(early: TeamBoards, late: TeamBoards, penalty: float) -> np.ndarray:
         actual, _ = match_margins(late, late.imps)
-        theta = fit_imps(early, penalty, covariates(early) if covariates else None).theta
+        theta = fit_imps(early, penalty).theta
         return match_margins(late, _design(late) @ theta)[0] - actual
 
     return choose_on_latest_quarter(data, penalties, errors)
@@ -349,20 +340,10 @@ def _match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
     return Forecast(margin, boards * fit.residual_variance + rating)
 
 
-def headline_imps_method(covariates: TeamCovariates | None = None) -> Predict:
+def headline_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
     """The IMP rating of the team boards alone: ridge strengths, penalty chosen on the
-    training dates (with ``covariates``, each player's prior centre moves with them)."""
-
-    def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
-        penalty = choose_penalty(train, covariates=covariates)
-        return _match_forecast(
-            fit_imps(train, penalty, covariates(train) if covariates else None), test
-        )
-
-    return predict
-
-
-headline_imps = headline_imps_method()
+    training dates."""
+    return _match_forecast(fit_imps(train, choose_penalty(train)), test)
 
 
 # The joint fit's choices, made on the training dates: the prior's tightness (the players'
@@ -560,7 +541,10 @@ def team_inputs(
     """The team boards of ``boards`` and what the rest of them says of their players (the dds
     stage's ``evidence`` per board, the boards' par by ``par_of``, where it has run)."""
     boards = list(boards)
-    return team_boards(boards, player_of), TeamEvidence(
+    data = team_boards(boards, player_of)
+    if not len(data):
+        return data, TeamEvidence()  # no team player to say anything of
+    return data, TeamEvidence(
         PlayerRecords.of(boards, player_of, evidence),
         OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
     )
@@ -582,6 +566,18 @@ def match_study(
     reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
     board and the boards' double dummy par (``par_of``), where the dds stage has run."""
     data, team_evidence = team_inputs(boards, player_of, evidence, par_of)
+    return study_matches(data, team_evidence, points, bootstrap, min_periods, settings)
+
+
+def study_matches(
+    data: TeamBoards,
+    team_evidence: TeamEvidence,
+    points: Mapping[str, float] | None = None,
+    bootstrap: int = 1000,
+    min_periods: int = 4,
+    settings: RateSettings | None = None,
+) -> tuple[list[dict[str, Any]], MatchSummary]:
+    """:func:`match_study` on inputs already gathered (:func:`team_inputs`)."""
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
     if len(np.unique(data.period)) < min_periods:
         summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
