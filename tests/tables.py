@@ -7,9 +7,9 @@ from sqlalchemy import create_engine, select
 from bridgerank.core.store import Base
 
 # Columns that say when, how long or where from, not what: they differ between any two runs
-# (a source's path is where the file lay when it was read).
+# (a source's path is where the file lay when it was read, its name how the user named it).
 CLOCKS = {
-    "source_files": {"ingested_at", "path"},
+    "source_files": {"ingested_at", "path", "name"},
     "skipped_files": {"path"},
     "stage_runs": {"started_at", "finished_at", "seconds", "summary", "id"},
 }

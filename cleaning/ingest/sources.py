@@ -41,10 +41,16 @@ READERS: dict[str, Callable[..., Iterator[RawRecord]]] = {
 
 
 class Candidate(NamedTuple):
-    """A file to ingest; ``named`` when the user named it rather than its folder."""
+    """A file to ingest; ``named`` when the user named it rather than its folder.
+
+    ``shown`` is how pages name it: relative to the folder the user gave, that folder's own
+    name first (``pbn/1996/olymp96.pbn``), or the file's name when the user named the file -
+    never the machine's absolute path.
+    """
 
     path: Path
     named: bool
+    shown: str
 
 
 def sniff(head: bytes) -> str | None:
@@ -273,6 +279,12 @@ def decode(data: bytes) -> tuple[str, str]:
     return data.decode("latin-1"), "latin-1"
 
 
+def _in_folder(given: Path, path: Path) -> Candidate:
+    """A file found in the folder the user gave, shown under that folder's name."""
+    top = given.resolve().name  # "." or "data/" name their folder too
+    return Candidate(path, False, str(Path(top) / path.relative_to(given)))
+
+
 def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
     """Files to look at: named files as given, folders walked for the listed endings.
 
@@ -294,13 +306,13 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
                 subfolders.sort()
                 for name in sorted(files):
                     if name.lower().endswith(endings):
-                        found.append(Candidate(Path(folder) / name, False))
+                        found.append(_in_folder(path, Path(folder) / name))
             if len(found) == before:
                 raise SourceError(
                     path, f"no file to read in this folder (looked for {', '.join(endings)})"
                 )
         elif path.exists():
-            found.append(Candidate(path, True))
+            found.append(Candidate(path, True, path.resolve().name))
         else:
             raise SourceError(path, "no such file or folder")
     return found

@@ -78,6 +78,7 @@ def ingest_file(
     path: Path,
     *,
     named: bool = True,
+    shown: str | None = None,
     limits: Limits | None = None,
     commit: Callable[[Connection, str], None] | None = None,
 ) -> tuple[str, int]:
@@ -90,6 +91,9 @@ def ingest_file(
     named : bool
         True when the user named the file: then a file that is not bridge data is an error;
         found in a folder, it is skipped.
+    shown : str, optional
+        How pages name the file (:class:`~bridgerank.cleaning.ingest.sources.Candidate`);
+        its own name when not given.
     limits : Limits, optional
         The file's size bounds (the shipped defaults when not given): a file past them is
         refused whole, as one that cannot be read.
@@ -138,7 +142,10 @@ def ingest_file(
     with engine.begin() as conn:
         source_id = conn.execute(
             files.insert().values(
-                path=str(path),
+                # resolved: later stages read the files beside it (standings, rosters) from
+                # whatever folder they run in
+                path=str(path.resolve()),
+                name=shown or path.name,
                 sha256=content.sha256,
                 format=fmt,
                 size=content.size,
@@ -206,6 +213,7 @@ def run(context: StageContext) -> IngestSummary:
                 context.engine,
                 candidate.path,
                 named=candidate.named,
+                shown=candidate.shown,
                 limits=limits,
                 commit=commit,
             )

@@ -14,12 +14,14 @@ from bridgerank.core.store import Base, utc_now
 class SourceFile(Base):
     """One input file, identified by the SHA-256 of its bytes (so a copy is the same file).
 
-    ``path`` is where it was first read from.
+    ``path`` is the absolute path it was first read from (what later stages open);
+    ``name`` is how pages show it, relative to the folder the user gave.
     """
 
     __tablename__ = "source_files"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     path: Mapped[str] = mapped_column(Text)
+    name: Mapped[str | None] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64), unique=True)
     format: Mapped[str] = mapped_column(String(8))
     size: Mapped[int] = mapped_column(Integer)

@@ -6,6 +6,7 @@ double dummy verdicts. The page builders (:mod:`site`) only arrange these.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
@@ -50,9 +51,15 @@ def read_site_data(conn: Connection) -> SiteData:
         conn,
         present,
         "boards",
-        "select b.*, f.path as source from boards b "
+        "select b.*, f.name as source, f.path as source_path from boards b "
         "join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id",
     )
+    if not boards.empty:  # a file read by a version before names: its own name, no folder
+        unnamed = boards["source"].isna()
+        boards.loc[unnamed, "source"] = boards.loc[unnamed, "source_path"].map(
+            lambda path: PurePath(path).name
+        )
+        boards = boards.drop(columns="source_path")
     seats = _seats(boards, person_lookup(conn))
     ratings, kind = _ratings(conn, present)
     auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")

@@ -252,3 +252,21 @@ def test_a_repair_killed_half_way_leaves_the_database_as_it_was(analysed, monkey
     monkeypatch.undo()
     output = _run("run", "--to", "dds", *out)
     assert "dds: 12 boards analysed" in output
+
+
+def test_a_database_at_revision_0003_gets_its_relative_source_paths_resolved(
+    analysed, test_data, monkeypatch
+):
+    # Revision 0004: paths stored as typed (relative) are resolved where the upgrade runs.
+    out = ["--out", str(analysed.parent)]
+    source = (test_data / "bermuda1955_head.pbn").resolve()
+    with sqlite3.connect(analysed) as conn:  # as revision 0003 left it
+        conn.execute("alter table source_files drop column name")
+        conn.execute("update source_files set path = ?", (f"data/{source.name}",))
+        conn.execute("update alembic_version set version_num = '0003'")
+    monkeypatch.chdir(source.parent.parent)
+    output = _run("run", "--to", "dds", *out)
+    assert f"database schema 0003 brought to revision {schema.head_revision()}" in output
+    assert "clean: up to date" in output and "match: up to date" in output
+    stored = _query(analysed, "select path, name from source_files")
+    assert stored == [(str(source), source.name)]

@@ -79,6 +79,9 @@ def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     pages = [page.read_text() for page in boards]
     assert all("Under each call: N-S's score" in page for page in pages)
     assert any("points given away." in page and "(call " in page for page in pages)
+    # the file each deal came from, as the user named it: never the machine's folders
+    assert all("from <code>slice.pbn</code>" in page for page in pages)
+    assert not any(str(folder) in page for page in pages)
 
 
 def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):

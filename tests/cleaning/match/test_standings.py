@@ -156,3 +156,30 @@ def test_a_roster_gives_a_short_name_its_country_and_its_spelling():
     index = {occ.raw: alone[(occ.raw, occ.event)].wbf_index for occ in occurrences}
     assert entries[index.pop("Lindqvist")].name == "Jorgen Lindqvist"
     assert set(index.values()) == {None}
+
+
+def test_standings_are_found_whatever_folder_the_run_is_started_from(
+    tmp_path, test_data, monkeypatch
+):
+    # The sources named relative to one folder; the next run started from another.
+    folder = tmp_path / "given" / "event"
+    folder.mkdir(parents=True)
+    text = (test_data / "bermuda1955_head.pbn").read_text()
+    (folder / "boards.pbn").write_text(text.replace('"Milton Ellenby"', '"Ellenby"'))
+    (folder / "standings.txt").write_text("1  Milton Ellenby - Clifford Bishop  110\n")
+    out = tmp_path / "out"
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path / "given")
+    first = runner.invoke(main, ["run", "event", "--to", "match", "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    monkeypatch.chdir(tmp_path)
+    again = runner.invoke(main, ["run", "--to", "match", "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert "match: up to date" in again.output
+    with sqlite3.connect(out / "bridgerank.db") as db:
+        stored = db.execute("select path, name from source_files").fetchall()
+        (reason,) = db.execute(
+            "select reason from name_matches where raw_name = 'Ellenby'"
+        ).fetchone()
+    assert stored == [(str(folder.resolve() / "boards.pbn"), "event/boards.pbn")]
+    assert reason == "standings of the event"
