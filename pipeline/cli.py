@@ -11,6 +11,7 @@ import functools
 import shlex
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -484,6 +485,7 @@ def _print_forecasts(outcome) -> None:
                 f"{row['low_80']:.1f} to {row['high_80']:.1f}{unrated}"
             )
         click.echo(f"{len(outcome.forecast):,} pair-sessions forecast and stored")
+    _print_imp_forecasts(outcome)
     for event, session in outcome.already_rated:
         click.echo(
             f"not forecast: {visible(event)} {visible(session)} is already rated "
@@ -498,12 +500,78 @@ def _print_forecasts(outcome) -> None:
             f"{pearson}, RMSE {score['rmse']:.2f} points, "
             f"80% intervals held {100 * score['coverage_80']:.0f}%"
         )
+    _print_imp_results(outcome)
+    waiting += sum(row["actual"] is None for row in outcome.imp_stored)
     if waiting:
         click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
     if outcome.not_forecast:
         click.echo(f"no forecast: {outcome.not_forecast}")
-    elif not outcome.stored:
+    elif not outcome.stored and not outcome.imp_stored:
         click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
+
+
+# What an IMP forecast is of, in words: a match's margin, a pair's IMPs against par.
+_IMP_KINDS = {"match": ("team matches", "margin"), "pair": ("pairs", "IMPs vs par")}
+
+
+def _surnames(side: str) -> str:
+    """A side's players by surname (the last word of each name as written)."""
+    return "/".join(name.split()[-1] if name.split() else name for name in side.split(" - "))
+
+
+def _side_text(row) -> str:
+    """A pair as named; a match as its two teams' surnames."""
+    if row["kind"] != "match":
+        return visible(row["side"])
+    return visible(f"{_surnames(row['side'])} v {_surnames(row['opponents'])}")
+
+
+_IMP_HEAD = f"{'event':<20} {'session':<13} {'side':<40}"
+
+
+def _imp_cells(row) -> str:
+    """The event, session and side of an IMP forecast, in the columns of :data:`_IMP_HEAD`."""
+    return (
+        f"{visible(row['event'])[:20]:<20} {visible(row['session'])[:13]:<13} "
+        f"{_side_text(row)[:40]:<40}"
+    )
+
+
+def _print_imp_forecasts(outcome) -> None:
+    """The IMP forecasts made now: one line each."""
+    if not outcome.imp_forecast:
+        return
+    click.echo(f"{_IMP_HEAD} {'boards':>6} {'IMPs':>6}  80% interval")
+    for row in outcome.imp_forecast:
+        unrated = row["players"] - row["rated"] if row["kind"] == "match" else 2 - row["rated"]
+        note = f"  ({unrated} unrated)" if unrated else ""
+        click.echo(
+            f"{_imp_cells(row)} {row['boards']:>6} {row['predicted']:>+6.1f}  "
+            f"{row['low_80']:+.0f} to {row['high_80']:+.0f}{note}"
+        )
+    counts = Counter(row["kind"] for row in outcome.imp_forecast)
+    made = ", ".join(f"{counts[kind]:,} {_IMP_KINDS[kind][0]}" for kind in sorted(counts))
+    click.echo(f"{made} forecast in IMPs and stored")
+
+
+def _print_imp_results(outcome) -> None:
+    """Each stored IMP forecast whose result is in, against that result; then the score."""
+    scored = [row for row in outcome.imp_stored if row["actual"] is not None]
+    if not scored:
+        return
+    click.echo(f"{_IMP_HEAD} {'forecast':>8} {'result':>6}  held")
+    for row in scored:
+        held = "yes" if row["low_80"] <= row["actual"] <= row["high_80"] else "no"
+        click.echo(f"{_imp_cells(row)} {row['predicted']:>+8.1f} {row['actual']:>+6.0f}  {held}")
+    for kind, score in outcome.imp_score.items():
+        if not score["scored"]:
+            continue
+        pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
+        click.echo(
+            f"stored forecasts with results since: {score['scored']:,} {_IMP_KINDS[kind][0]} "
+            f"({_IMP_KINDS[kind][1]}), Pearson {pearson}, RMSE {score['rmse']:.1f} IMPs, "
+            f"80% intervals held {100 * score['coverage_80']:.0f}%"
+        )
 
 
 @main.command()
@@ -512,7 +580,9 @@ def _print_forecasts(outcome) -> None:
 @_fail_cleanly
 def predict(sources: tuple[str, ...], **common: Any) -> None:
     """Forecast each pair's session percentage in SOURCES (an event not yet ingested) from
-    the stored headline ratings, with 80% intervals, and keep the forecast.
+    the stored headline ratings, and each team match's margin and each pair's IMPs against
+    par in an event played at one table a deal from the team ratings, with 80% intervals,
+    and keep the forecasts.
 
     Once the event has been run through the pipeline, `bridgerank predict` shows how the
     stored forecasts fared against the results.

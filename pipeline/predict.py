@@ -19,24 +19,37 @@ from sqlalchemy.engine import Engine
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.core.errors import SourceError, StageNotReady
 from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
-from bridgerank.ratings.stage import load_inputs
-from bridgerank.ratings.tables import FittedHeadline, HeadlineRating, StoredForecast
+from bridgerank.ratings.stage import load_inputs, par_function, stored_boards
+from bridgerank.ratings.tables import (
+    FittedHeadline,
+    HeadlineRating,
+    ImpForecast,
+    StoredForecast,
+    TeamFit,
+    TeamStrength,
+)
 
 
 @dataclass
 class PredictOutcome:
     """Forecasts stored now, sessions passed over, and every stored forecast with its actual
-    percentage where the event has since been ingested, with their score."""
+    result where the event has since been ingested, with their score: pair-session
+    percentages (``forecast``, ``stored``, ``score``) and IMP forecasts of team matches and
+    one-table pairs (``imp_forecast``, ``imp_stored``, ``imp_score`` by kind)."""
 
     forecast: list[dict[str, Any]] = field(default_factory=list)
     already_rated: list[tuple[str, str]] = field(default_factory=list)
     stored: list[dict[str, Any]] = field(default_factory=list)
     score: dict[str, Any] = field(default_factory=dict)
     not_forecast: str = ""  # why the files given gave no forecast, when they gave none
+    imp_forecast: list[dict[str, Any]] = field(default_factory=list)
+    imp_stored: list[dict[str, Any]] = field(default_factory=list)
+    imp_score: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
@@ -60,12 +73,23 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
                     number += 1
                     board["id"] = number
                     board["round"] = record.values.get("stage")  # as the rate stage reads it
-                    yield board
+                    yield seated_persons(board)
 
 
-def _ratings(conn):
-    """The stored headline ratings with the fit's penalty and variances, and when the rate
-    stage fitted them."""
+_SEATS = ("north", "south", "east", "west")
+
+
+def seated_persons(board: dict[str, Any]) -> dict[str, Any]:
+    """``board`` with the seats that name no one person blank (a placeholder such as
+    "North", a robot, a team string): the stages never rate them, nor does a forecast."""
+    for seat in _SEATS:
+        if board.get(seat) and classify(board[seat]) is not None:
+            board[seat] = ""
+    return board
+
+
+def _headline(conn):
+    """The stored headline ratings with the fit's penalty and variances (None: none)."""
     from bridgerank.ratings.headline.forecast import StoredRatings
 
     rows = conn.execute(select(HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd))
@@ -76,20 +100,43 @@ def _ratings(conn):
         )
     ).first()
     if not rating or fit is None or fit.residual_variance is None:
-        raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
+        return None
+    return StoredRatings(rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty)
+
+
+def _strengths(conn):
+    """The team headline's stored strengths and fit (None: no team board was rated)."""
+    from bridgerank.ratings.imp_forecast import StoredStrengths
+
+    fit = conn.execute(select(TeamFit.__table__)).mappings().first()
+    if fit is None:
+        return None
+    rows = conn.execute(select(TeamStrength.player, TeamStrength.strength, TeamStrength.sd))
+    return StoredStrengths(
+        {player: (value, sd) for player, value, sd in rows},
+        fit["board_variance"],
+        fit["one_table_variance"],
+        (fit["newcomer"], fit["newcomer_sd"]),
+    )
+
+
+def _fitted_at(conn) -> str:
+    """When the rate stage last ran, UTC."""
     fitted = conn.execute(
         select(StageRun.finished_at)
         .where(StageRun.stage == "rate")
         .order_by(StageRun.id.desc())
         .limit(1)
     ).scalar()
-    stored = StoredRatings(rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty)
-    return stored, fitted.strftime("%Y-%m-%d %H:%M:%S") if fitted else ""
+    return fitted.strftime("%Y-%m-%d %H:%M:%S") if fitted else ""
 
 
-def why_no_forecast(boards: Sequence[Mapping[str, Any]], min_tables: int) -> str:
-    """Why boards read from files give no forecast, in one line: none read, or no deal
-    played at the tables a matchpointed field needs."""
+def why_no_forecast(
+    boards: Sequence[Mapping[str, Any]], min_tables: int, headline: bool, team: bool
+) -> str:
+    """Why boards read from files give no forecast, in one line: none read, or none of the
+    kind the stored ratings forecast (``headline``: pair ratings of matchpointed fields are
+    stored; ``team``: the team headline's strengths are)."""
     from bridgerank.ratings.field import session_of
     from bridgerank.ratings.games import deal_key
 
@@ -97,55 +144,100 @@ def why_no_forecast(boards: Sequence[Mapping[str, Any]], min_tables: int) -> str
         return "the files hold no board with a result"
     tables = Counter((session_of(board), deal_key(board)) for board in boards)
     most = max(tables.values())
-    return (
+    played = (
         f"the files' {len(tables):,} deals were played at {most:,} "
-        f"table{'s' if most > 1 else ''} at most; a forecast is of a pair's matchpoint "
-        f"percentage in a session whose deals were played at {min_tables} tables or more "
-        "(a field) - team matches and events of one table a deal are not forecast yet"
+        f"table{'s' if most > 1 else ''} at most"
     )
+    if most >= min_tables:
+        return (
+            f"{played}; a session with a field is forecast from the pair ratings of fields, "
+            "and the database has none (no deal of it was played at "
+            f"{min_tables} tables or more)"
+        )
+    if not team:
+        return (
+            f"{played}; team matches and events of one table a deal are forecast from the "
+            "team ratings, and the database has none (no board of it was played in both "
+            "rooms of a team match)"
+        )
+    return (
+        f"{played}; no team match (the same deal in both rooms) and no deal played at one "
+        "table with four players named"
+    )
+
+
+def _new(
+    rows: Sequence[dict[str, Any]], in_database: set[tuple[str, str]], stamp: dict[str, str]
+) -> tuple[list[dict[str, Any]], set[tuple[str, str]]]:
+    """The forecast rows of sessions not in the database, stamped; and those that are."""
+    fresh = [row | stamp for row in rows if (row["event"], row["session"]) not in in_database]
+    rated = {(row["event"], row["session"]) for row in rows} & in_database
+    return fresh, rated
 
 
 def predict(
     engine: Engine, settings: Settings, sources: Sequence[str], what: str = ""
 ) -> PredictOutcome:
-    """Forecast the sessions of ``sources`` (none: only score the stored forecasts).
+    """Forecast the sessions, team matches and one-table events of ``sources`` (none: only
+    score the stored forecasts).
 
     Raises
     ------
     StageNotReady
-        When no headline rating has been fitted.
+        When neither a headline rating nor a team rating has been fitted.
     SourceError
         When a named file cannot be read or is no bridge data.
     """
     from bridgerank.ratings.field import period_of
     from bridgerank.ratings.headline.forecast import actual_percentages, forecast, forecast_score
+    from bridgerank.ratings.imp_forecast import actual_imps, forecast_imps
 
     min_tables = settings.rate.min_tables
     outcome = PredictOutcome()
     with engine.connect() as conn:
-        ratings, fitted = _ratings(conn)
-        stored_boards, names, _ = load_inputs(conn)
-    in_database = {(board["event"], period_of(board)) for board in stored_boards}
+        ratings, strengths = _headline(conn), _strengths(conn)
+        if ratings is None and strengths is None:
+            raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
+        fitted = _fitted_at(conn)
+        _, names, _ = load_inputs(conn)
+        # named as files name them, as forecasts name sides
+        written = [seated_persons(board) for board in stored_boards(conn)]
+        par_of = par_function(conn)
+    in_database = {(board["event"], period_of(board)) for board in written}
     if sources:
         boards = list(read_boards(sources, settings))
-        rows = forecast(boards, names, ratings, min_tables)
-        made = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        for row in rows:
-            if (row["event"], row["session"]) in in_database:
-                continue
-            outcome.forecast.append(row | {"made_at": made, "ratings_of": fitted})
-        outcome.already_rated = sorted(
-            {(row["event"], row["session"]) for row in rows} & in_database
-        )
-        if not rows:
-            outcome.not_forecast = why_no_forecast(boards, min_tables)
-        if outcome.forecast:
+        stamp = {
+            "made_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "ratings_of": fitted,
+        }
+        rows = forecast(boards, names, ratings, min_tables) if ratings is not None else []
+        imp_rows = forecast_imps(boards, names, strengths) if strengths is not None else []
+        outcome.forecast, rated = _new(rows, in_database, stamp)
+        outcome.imp_forecast, imp_rated = _new(imp_rows, in_database, stamp)
+        outcome.already_rated = sorted(rated | imp_rated)
+        if not rows and not imp_rows:
+            outcome.not_forecast = why_no_forecast(
+                boards, min_tables, ratings is not None, strengths is not None
+            )
+        if outcome.forecast or outcome.imp_forecast:
             with run_lock(engine, what or "bridgerank predict"), engine.begin() as conn:
                 upsert(conn, StoredForecast, outcome.forecast)
-    actual = actual_percentages(stored_boards, min_tables)
+                upsert(conn, ImpForecast, outcome.imp_forecast)
+    actual = actual_percentages(written, min_tables)
+    imp_actual = actual_imps(written, par_of)
     with engine.connect() as conn:
         for kept in conn.execute(select(StoredForecast.__table__)).mappings():
             key = (kept["event"], kept["session"], kept["player_a"], kept["player_b"])
             outcome.stored.append(dict(kept) | {"actual": actual.get(key)})
+        query = select(ImpForecast.__table__).order_by(
+            ImpForecast.event, ImpForecast.session, ImpForecast.kind, ImpForecast.side
+        )
+        for kept in conn.execute(query).mappings():
+            key = (kept["event"], kept["session"], kept["side"])
+            outcome.imp_stored.append(dict(kept) | {"actual": imp_actual.get(key)})
     outcome.score = forecast_score(outcome.stored)
+    for kind in ("match", "pair"):
+        kept_rows = [row for row in outcome.imp_stored if row["kind"] == kind]
+        if kept_rows:
+            outcome.imp_score[kind] = forecast_score(kept_rows)
     return outcome

@@ -52,6 +52,8 @@ from bridgerank.ratings.tables import (
     SessionPrediction,
     SessionValidation,
     SkillOMeter,
+    TeamFit,
+    TeamStrength,
     ValidationCeiling,
 )
 
@@ -82,7 +84,7 @@ BOARD_COLUMNS = (
 )
 
 
-def _par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
+def par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
     """Par of a board, as the dds stage stored it (None when it has not, or could not)."""
     par = dict(
         conn.execute(
@@ -107,18 +109,21 @@ def _evidence(conn: Connection) -> BoardEvidence:
     return BoardEvidence.of(conn.execute(select(*columns)).mappings())
 
 
-def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
-    """The boards (:data:`BOARD_COLUMNS` and ``round``) with their seats as persons
-    (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
-    masterpoints of the matched players by player name."""
+def stored_boards(conn: Connection) -> list[dict]:
+    """The boards (:data:`BOARD_COLUMNS` and ``round``), the seats named as written."""
     # the round a source named (a championship's "round 7"): the session of an undated event
     columns = [getattr(Board, c) for c in BOARD_COLUMNS] + [
         RawBoard.__table__.c.stage.label("round")
     ]
-    boards = [
-        dict(row)
-        for row in conn.execute(select(*columns).join(RawBoard, RawBoard.id == Board.id)).mappings()
-    ]
+    query = select(*columns).join(RawBoard, RawBoard.id == Board.id)
+    return [dict(row) for row in conn.execute(query).mappings()]
+
+
+def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
+    """The boards (:func:`stored_boards`) with their seats as persons
+    (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
+    masterpoints of the matched players by player name."""
+    boards = stored_boards(conn)
     # the seats as persons (a surname is whoever it was in its event; no one to rate is
     # blank); the names that mean one person everywhere, for boards of events not yet seen
     lookup = person_lookup(conn)
@@ -183,7 +188,7 @@ def run(context: StageContext) -> RateSummary:
     settings = context.settings.rate
     with context.engine.connect() as conn:
         boards, names, points = load_inputs(conn)
-        par_of = _par_function(conn)
+        par_of = par_function(conn)
         evidence = _evidence(conn)
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
@@ -215,7 +220,9 @@ def run(context: StageContext) -> RateSummary:
             conn,
             summary,
             replace={
-                Rating: list(results.ratings) + team_rated,
+                Rating: list(results.ratings) + team_rated.ratings,
+                TeamStrength: team_rated.strengths,
+                TeamFit: team_rated.fit,
                 RatingValidation: results.validation,
                 RatingHistory: results.history,
                 RateInputs: input_rows(summary.results),
@@ -251,6 +258,8 @@ RATE_STAGE = Stage(
         SessionPrediction,
         ValidationCeiling,
         MatchValidation,
+        TeamStrength,
+        TeamFit,
         GameStructure,
         GameMethodScore,
         DiscPoint,

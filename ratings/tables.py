@@ -121,6 +121,61 @@ class StoredForecast(Base):
     ratings_of: Mapped[str] = mapped_column(String(32))  # when the ratings used were fitted
 
 
+class ImpForecast(Base):
+    """A forecast in IMPs, made by ``bridgerank predict`` before the event's results were
+    rated (:mod:`bridgerank.ratings.imp_forecast`): a team match's margin (``kind`` "match",
+    ``side`` the team it is oriented to, ``opponents`` the other), or a pair's IMPs against
+    the double dummy par over its boards of an event played at one table a deal (``kind``
+    "pair", ``opponents`` empty). Sides are named as the file names them. Not a stage's
+    output: the stages never clear it."""
+
+    __tablename__ = "imp_forecasts"
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
+    session: Mapped[str] = mapped_column(Text, primary_key=True)  # the date (or round)
+    side: Mapped[str] = mapped_column(Text, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    opponents: Mapped[str] = mapped_column(Text)
+    boards: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)  # of the side and, in a match, its opponents
+    rated: Mapped[int] = mapped_column(Integer)  # how many of them have a team strength
+    predicted: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float] = mapped_column(Float)
+    low_80: Mapped[float] = mapped_column(Float)
+    high_80: Mapped[float] = mapped_column(Float)
+    made_at: Mapped[str] = mapped_column(String(32))  # UTC, ISO 8601
+    ratings_of: Mapped[str] = mapped_column(String(32))  # when the strengths used were fitted
+
+
+class TeamFit(Base):
+    """The team headline fitted on every board (:func:`~bridgerank.ratings.team_matches.
+    team_ratings`): its choices, the noise of a board in IMPs, and a newcomer's strength -
+    what a forecast of a match or a one-table event needs beside the players' strengths."""
+
+    __tablename__ = "team_fit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    penalty: Mapped[float] = mapped_column(Float)
+    one_table_weight: Mapped[float] = mapped_column(Float)
+    board_variance: Mapped[float] = mapped_column(Float)  # a team board's IMPs, squared
+    one_table_variance: Mapped[float | None] = mapped_column(Float)  # IMPs against par
+    newcomer: Mapped[float] = mapped_column(Float)  # the strength of a player never seen
+    newcomer_sd: Mapped[float] = mapped_column(Float)
+    team_boards: Mapped[int] = mapped_column(Integer)
+    one_table_boards: Mapped[int] = mapped_column(Integer)
+
+
+class TeamStrength(Base):
+    """Every player's strength in the team headline's fit, IMPs per board added to a side:
+    the team boards' players (also in ``ratings`` as ``team_imps``) and every other player
+    of the records, whose strength is what their one-table boards, experience and double
+    dummy measures say."""
+
+    __tablename__ = "team_strengths"
+    player: Mapped[str] = mapped_column(Text, primary_key=True)
+    strength: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float] = mapped_column(Float)
+    team_boards: Mapped[int] = mapped_column(Integer)
+
+
 class MatchValidation(Base):
     """Held-out team matches, walk-forward by date: the IMP headline and each baseline
     (:mod:`bridgerank.ratings.team_matches`); margins in IMPs."""

@@ -8,15 +8,16 @@ estimates (Gaussian prior), fitted in one sparse least-squares solve; the penalt
 on the training dates alone (earlier three quarters against the latest quarter, by match
 error).
 
-A *match* is every board of one event and date whose players overlap (two matches of one
-round share no player); its margin is team A's IMPs summed over its boards, each board
-oriented to the same team. Validation is walk-forward by date, as for pair sessions:
-each later date's matches are predicted by methods re-fitted on all earlier dates.
+A *match* is every board of one event, date and segment (the round the source names, where
+it names one) whose players overlap (two matches of one round share no player); its margin
+is team A's IMPs summed over its boards, each board oriented to the same team. Validation is
+walk-forward by date, as for pair sessions: each later date's matches are predicted by
+methods re-fitted on all earlier dates.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -51,7 +52,9 @@ PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 class TeamBoards:
     """Team boards as arrays: ``players[g]`` are the 8 player indices of board ``g`` (team A's
     four, then team B's), ``imps`` team A's IMPs, ``match`` and ``period`` indices, and
-    ``sign`` +1 when team A is the match's reference team, -1 when it is the other."""
+    ``sign`` +1 when team A is the match's reference team, -1 when it is the other;
+    ``matches[m]`` is match ``m``'s event, period and segment (the round the source names,
+    or empty)."""
 
     players: list[Hashable]
     seats: np.ndarray
@@ -60,6 +63,7 @@ class TeamBoards:
     sign: np.ndarray
     period: np.ndarray
     periods: list[str]
+    matches: list[tuple[str, str, str]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.imps)
@@ -74,6 +78,7 @@ class TeamBoards:
             self.sign[mask],
             self.period[mask],
             self.periods,
+            self.matches,
         )
 
 
@@ -90,8 +95,10 @@ def team_boards(
     for game in games:
         board = by_id[game.board_ids[0]]
         seats = [index.setdefault(player, len(index)) for player in game.team_a + game.team_b]
-        rows.append(((board["event"], period_of(board)), seats, imps(game.net)))
-    # matches: within one event and date, boards joined through shared players
+        segment = (board.get("round") or "").strip()  # a round or segment the source named
+        rows.append(((board["event"], period_of(board), segment), seats, imps(game.net)))
+    # matches: within one event, date and segment, boards joined through shared players (a
+    # team's two matches of a day are two segments where the source names them)
     parent = list(range(len(rows)))
 
     def root(item: int) -> int:
@@ -107,8 +114,10 @@ def team_boards(
             parent[root(number)] = root(other)
     match_of: dict[int, int] = {}
     reference: dict[int, set[int]] = {}
-    match, sign = [], []
-    for number, (_, seats, _) in enumerate(rows):
+    match, sign, matches = [], [], []
+    for number, (when, seats, _) in enumerate(rows):
+        if root(number) not in match_of:
+            matches.append(when)
         group = match_of.setdefault(root(number), len(match_of))
         side = reference.setdefault(group, set(seats[:4]))
         same = len(side & set(seats[:4])) >= len(side & set(seats[4:]))
@@ -125,6 +134,7 @@ def team_boards(
         sign=np.array(sign, dtype=float),
         period=np.array([period_index[when[1]] for when, _, _ in rows], dtype=np.int64),
         periods=periods,
+        matches=matches,
     )
 
 
@@ -214,7 +224,24 @@ def fit_joint(
     masterpoints: log(1 + points) and whether listed); on each row it is taken from the
     periods before that row's, as a forecast would have had it - never from the row's own
     boards or later ones, whose results it would carry - and for the strengths returned,
-    from the periods before ``before``. Strengths of the team boards' players come first."""
+    from the periods before ``before``. The strengths are of the team boards' players."""
+    _, fit = fit_joint_all(data, penalty, evidence, before, one_table_weight, points)
+    team = len(data.players)
+    return ImpFit(fit.theta[:team], fit.sd[:team], penalty, fit.residual_variance)
+
+
+def fit_joint_all(
+    data: TeamBoards,
+    penalty: float,
+    evidence: TeamEvidence,
+    before: str,
+    one_table_weight: float = 0.0,
+    points: Mapping[str, float] | None = None,
+    extra: Sequence[Hashable] = (),
+) -> tuple[list[Hashable], ImpFit]:
+    """:func:`fit_joint`'s strengths of every player it reads - the team boards' players
+    first, then the one-table boards' and then ``extra`` (players with no row in the fit:
+    their strength is what their covariates say) - and the players in that order."""
     players = list(data.players)
     column = {player: number for number, player in enumerate(players)}
     design = _design(data).tocoo()
@@ -233,6 +260,9 @@ def fit_joint(
         outcome.append(one_table.imps[:count])
         weight.append(np.full(count, one_table_weight))
         row_period.append(one_table.period[:count])
+    fitted = len(column)  # the players with rows; the centring is theirs alone
+    for player in extra:
+        column.setdefault(player, len(column))
     players += [player for player in column if column[player] >= len(data.players)]
     total = sum(len(part) for part in outcome)
     full = sparse.csr_matrix((values, (rows, columns)), shape=(total, len(players)))
@@ -241,29 +271,28 @@ def fit_joint(
         fit = _ridge(
             full, np.concatenate(outcome), np.concatenate(weight), penalty, None, None, len(data)
         )
-    else:
-        centres = covariates(before)
-        # standardised, so that the ridge leaves every coefficient practically unpenalised
-        # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
-        # players' signs sum to zero, so the centring cancels
-        scale = centres.std(axis=0)
-        scale = np.where(scale > 0, scale, 1.0)
-        periods = np.concatenate(row_period)
-        row_covariates = np.zeros((total, centres.shape[1]))
-        for period in np.unique(periods):
-            at = np.flatnonzero(periods == period)
-            row_covariates[at] = full[at] @ covariates(str(period))
-        fit = _ridge(
-            full,
-            np.concatenate(outcome),
-            np.concatenate(weight),
-            penalty,
-            row_covariates / scale,
-            (centres - centres.mean(axis=0)) / scale,
-            len(data),
-        )
-    team = len(data.players)
-    return ImpFit(fit.theta[:team], fit.sd[:team], penalty, fit.residual_variance)
+        return players, fit
+    centres = covariates(before)
+    # standardised, so that the ridge leaves every coefficient practically unpenalised
+    # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
+    # players' signs sum to zero, so the centring cancels
+    scale = centres[:fitted].std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    periods = np.concatenate(row_period)
+    row_covariates = np.zeros((total, centres.shape[1]))
+    for period in np.unique(periods):
+        at = np.flatnonzero(periods == period)
+        row_covariates[at] = full[at] @ covariates(str(period))
+    fit = _ridge(
+        full,
+        np.concatenate(outcome),
+        np.concatenate(weight),
+        penalty,
+        row_covariates / scale,
+        (centres - centres[:fitted].mean(axis=0)) / scale,
+        len(data),
+    )
+    return players, fit
 
 
 def _player_covariates(
@@ -327,7 +356,7 @@ MATCHES: Kind[TeamBoards] = Kind(
 )
 
 
-def _match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
+def match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
     """Each test match's margin and its variance: its boards' luck plus the rating
     uncertainty of its players (each player's error counts once per board played, the same
     error on every board)."""
@@ -343,7 +372,7 @@ def _match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
 def headline_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
     """The IMP rating of the team boards alone: ridge strengths, penalty chosen on the
     training dates."""
-    return _match_forecast(fit_imps(train, choose_penalty(train)), test)
+    return match_forecast(fit_imps(train, choose_penalty(train)), test)
 
 
 # The joint fit's choices, made on the training dates: the prior's tightness (the players'
@@ -365,7 +394,7 @@ def joint_headline_method(
     def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
         penalty, weight = choose_joint(train, evidence, points, one_table_weights)
         before = train.periods[int(test.period[0])]
-        return _match_forecast(fit_joint(train, penalty, evidence, before, weight, points), test)
+        return match_forecast(fit_joint(train, penalty, evidence, before, weight, points), test)
 
     return predict
 
@@ -396,16 +425,37 @@ _AFTER_ALL = "\U0010ffff"
 _Z95 = 1.959963984540054
 
 
-def team_ratings(data: TeamBoards, evidence: TeamEvidence) -> list[dict[str, Any]]:
+@dataclass
+class TeamRatings:
+    """The team headline fitted on every board: ``ratings`` rows (method ``team_imps``, the
+    team boards' players), ``strengths`` rows (every player of the records) and the
+    ``team_fit`` row (empty lists: no team board)."""
+
+    ratings: list[dict[str, Any]]
+    strengths: list[dict[str, Any]]
+    fit: list[dict[str, Any]]
+
+
+# The player no record has seen, as a column of the fit: its strength is a newcomer's.
+_NEWCOMER = ("a player never seen",)
+
+
+def team_ratings(data: TeamBoards, evidence: TeamEvidence) -> TeamRatings:
     """The team headline fitted on every team board (its choices made as in the
-    walk-forward): one ``ratings`` row a player, method ``team_imps`` - the IMPs per board
-    they add to a team, a 95% interval, and their team boards."""
+    walk-forward), with every other player of the records beside them (their strength is
+    what their covariates and one-table boards say): the team boards' players' ``ratings``
+    rows - the IMPs per board they add to a team, a 95% interval, their team boards - and
+    what a forecast reads (:mod:`~bridgerank.ratings.imp_forecast`)."""
     if not len(data):
-        return []
+        return TeamRatings([], [], [])
     penalty, weight = choose_joint(data, evidence)
-    fit = fit_joint(data, penalty, evidence, _AFTER_ALL, weight)
-    boards = np.bincount(data.seats.ravel(), minlength=len(data.players))
-    return [
+    others = [] if evidence.records is None else list(evidence.records.players)
+    players, fit = fit_joint_all(
+        data, penalty, evidence, _AFTER_ALL, weight, extra=[*others, _NEWCOMER]
+    )
+    team = len(data.players)
+    boards = np.bincount(data.seats.ravel(), minlength=team)
+    rated = [
         {
             "player": str(player),
             "method": "team_imps",
@@ -417,6 +467,41 @@ def team_ratings(data: TeamBoards, evidence: TeamEvidence) -> list[dict[str, Any
         for index, player in enumerate(data.players)
         if boards[index]
     ]
+    strengths = [
+        {
+            "player": str(player),
+            "strength": float(fit.theta[index]),
+            "sd": float(fit.sd[index]),
+            "team_boards": int(boards[index]) if index < team else 0,
+        }
+        for index, player in enumerate(players)
+        if player is not _NEWCOMER
+    ]
+    newcomer = players.index(_NEWCOMER)
+    strength = dict(zip(players, fit.theta))
+    one_table = evidence.one_table
+    one_table_variance = None
+    if one_table is not None and len(one_table):
+        expected = np.array(
+            [
+                sum(strength[player] for player in north_south)
+                - sum(strength[player] for player in east_west)
+                for north_south, east_west in one_table.pairs
+            ]
+        )
+        one_table_variance = float(np.mean((one_table.imps - expected) ** 2))
+    fitted = {
+        "id": 1,
+        "penalty": penalty,
+        "one_table_weight": weight,
+        "board_variance": fit.residual_variance,
+        "one_table_variance": one_table_variance,
+        "newcomer": float(fit.theta[newcomer]),
+        "newcomer_sd": float(fit.sd[newcomer]),
+        "team_boards": len(data),
+        "one_table_boards": 0 if one_table is None else len(one_table),
+    }
+    return TeamRatings(rated, strengths, [fitted])
 
 
 def coin_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:

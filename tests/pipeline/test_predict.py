@@ -38,7 +38,7 @@ def acbl(shared_data):
     return folder
 
 
-def test_forecast_then_results_then_score(acbl, tmp_path):
+def test_forecast_then_results_then_score(acbl, tmp_path, shared_data):
     out = str(tmp_path)
     _invoke("run", *(str(acbl / day) for day in RATED), "--out", out, "--to", "match")
     _invoke("rate", "--out", out)
@@ -72,6 +72,14 @@ def test_forecast_then_results_then_score(acbl, tmp_path):
     assert "not forecast: " in printed and "is already rated" in printed
     assert f"stored forecasts with results since: {len(stored):,} pair-sessions" in printed
     assert "still waiting" not in printed
+    # an event of one table a deal, with club ratings only: why it is not forecast
+    event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
+    printed = _invoke("predict", str(event), "--out", out)
+    assert (
+        "no forecast: the files' 275 deals were played at 1 table at most; team matches and "
+        "events of one table a deal are forecast from the team ratings, and the database has "
+        "none (no board of it was played in both rooms of a team match)" in printed
+    )
     engine.dispose()
 
 
@@ -102,9 +110,10 @@ def test_a_forecast_does_not_read_the_results(acbl):
     assert all(row["rated"] == 0 and row["predicted"] == pytest.approx(50.0) for row in first)
 
 
-def test_the_hint_runs_and_an_event_of_one_table_a_deal_says_why(tmp_path, shared_data):
+def test_the_hint_runs_and_an_event_of_one_table_a_deal_is_forecast(tmp_path, shared_data):
     """The error before any rating names a command that works; an event recorded at one
-    table a deal (the 2001 European Open Pairs, vugraph) says why it is not forecast."""
+    table a deal (the 2001 European Open Pairs, vugraph) is forecast pair by pair in IMPs
+    against par from the team ratings (of the embedded sample's team boards here)."""
     event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
     out = ["--out", str(tmp_path)]
     result = CliRunner().invoke(main, ["predict", str(event), *out])
@@ -114,9 +123,8 @@ def test_the_hint_runs_and_an_event_of_one_table_a_deal_says_why(tmp_path, share
     assert words[:1] == ["bridgerank"]
     _invoke(*words[1:], *out)  # the hint, as printed: it rates (the embedded sample here)
     printed = _invoke("predict", str(event), *out)
-    assert (
-        "no forecast: the files' 275 deals were played at 1 table at most; a forecast is of "
-        "a pair's matchpoint percentage in a session whose deals were played at 3 tables or "
-        "more" in printed
-    )
-    assert "pair-sessions forecast and stored" not in printed
+    assert "149 pairs forecast in IMPs and stored" in printed
+    assert "pair-sessions forecast and stored" not in printed and "no forecast" not in printed
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        kinds = db.execute("select kind, count(*), min(boards) from imp_forecasts group by kind")
+        assert kinds.fetchall() == [("pair", 149, 1)]
