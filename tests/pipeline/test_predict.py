@@ -6,16 +6,19 @@ from __future__ import annotations
 import random
 import shlex
 import sqlite3
+from collections import Counter
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import func, select
 
+from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.core.settings import load_settings
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.predict import read_boards
 from bridgerank.pipeline.stages import open_store
+from bridgerank.ratings.games import deal_key
 from bridgerank.ratings.headline.forecast import StoredRatings, forecast
 from bridgerank.ratings.tables import FittedHeadline, StoredForecast
 
@@ -128,3 +131,55 @@ def test_the_hint_runs_and_an_event_of_one_table_a_deal_is_forecast(tmp_path, sh
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
         kinds = db.execute("select kind, count(*), min(boards) from imp_forecasts group by kind")
         assert kinds.fetchall() == [("pair", 149, 1)]
+
+
+# A corpus slice to rate (a teams event and two invitational pairs events of 1997-98), and two
+# events held out from it: a pairs event recorded at one table a deal, and a teams event.
+TRAIN = (
+    "1998-IOC_Grand_Prix",
+    "1997-Cavendish_Invitational_Pairs_Tournament",
+    "1998-Cavendish_Invitational_Tournament",
+)
+HELD_OUT = ("1999-Cavendish_Invitational_Tournament", "2000-3rd_IOC_Grand_Prix")
+
+
+def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_data):
+    out = ["--out", str(tmp_path)]
+    _invoke("run", *(str(shared_data("pbn", name)) for name in TRAIN), "--to", "rate", *out)
+    held_out = [str(shared_data("pbn", name)) for name in HELD_OUT]
+    printed = _invoke("predict", *held_out, *out)
+    assert "14 team matches, 33 pairs forecast in IMPs and stored" in printed
+    # every pair of the pairs event's one-table deals with four persons named is forecast
+    boards = list(read_boards(held_out[:1], load_settings()))
+    tables = Counter(deal_key(board) for board in boards)
+    seats = ("north", "south", "east", "west")
+    expected = {
+        " - ".join(sorted(pair))
+        for board in boards
+        if tables[deal_key(board)] == 1 and all(classify(board[seat]) is None for seat in seats)
+        for pair in ((board["north"], board["south"]), (board["east"], board["west"]))
+    }
+    with sqlite3.connect(tmp_path / "bridgerank.db") as db:
+        stored = dict(db.execute("select side, rated from imp_forecasts where kind = 'pair'"))
+        matches = (
+            "select count(*), sum(boards), sum(rated > 0) from imp_forecasts where kind = 'match'"
+        )
+        # every board of the teams event played in both rooms; two matches' eight players all
+        # new to the ratings (forecast as newcomers)
+        assert db.execute(matches).fetchone() == (14, 167, 12)
+    assert set(stored) == expected and len(expected) == 33
+    assert (
+        sum(rated > 0 for rated in stored.values()) == 23
+    )  # the other ten: both players new to the ratings
+    assert "stored forecasts still waiting for their results: 47" in printed
+
+    # the events are played and rated: each forecast shown against its result
+    _invoke("run", *held_out, "--to", "rate", *out)
+    printed = _invoke("predict", *out)
+    lines = printed.splitlines()
+    results = [line for line in lines if line.endswith((" yes", " no"))]
+    assert len(results) == 47 and "waiting" not in printed
+    assert any(
+        line.startswith("stored forecasts with results since: 14 team matches") for line in lines
+    )
+    assert any(line.startswith("stored forecasts with results since: 33 pairs") for line in lines)
