@@ -14,6 +14,9 @@ sessions  a pair's session percentage,            ``session_validation``
           walk-forward (:mod:`holdout`)
 matches   a team match's IMP margin,              ``match_validation``
           walk-forward (:mod:`holdout`)
+one_table a pair's IMPs against par in a session  ``one_table_validation``
+          played at one table a deal,
+          walk-forward (:mod:`holdout`)
 boards    who wins a team or single-table board,  ``rating_validation`` (and the ratings
           earliest ``train_share`` against the    fitted on every game in ``ratings``)
           rest (:mod:`results`)
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
     from bridgerank.ratings.team_evidence import TeamEvidence
+    from bridgerank.ratings.team_matches import TeamBoards
 
 __all__ = [
     "KINDS",
@@ -74,6 +78,9 @@ class StudyInputs:
         Work methods of one study share (one Elo replay serves two methods).
     team_evidence : TeamEvidence or None
         What the records say of team players beyond their team boards (the matches).
+    team_boards : TeamBoards or None
+        The team boards, for a kind whose units are not team matches (pairs at one table
+        a deal) but whose methods fit on them.
     """
 
     settings: RateSettings | None = None
@@ -81,6 +88,7 @@ class StudyInputs:
     evidence: BoardEvidence | None = None
     shared: dict[Any, Any] = field(default_factory=dict)
     team_evidence: TeamEvidence | None = None
+    team_boards: TeamBoards | None = None
 
 
 @dataclass
@@ -192,6 +200,14 @@ KINDS: dict[str, Registry] = {
             _R + "team_matches:HEADLINE_PLAIN",
         ],
     ),
+    "one_table": Registry(
+        "one_table",
+        [
+            _R + "one_table_pairs:HEADLINE",
+            _R + "one_table_pairs:COIN",
+            _R + "one_table_pairs:PAST_AVERAGE",
+        ],
+    ),
     "boards": Registry(
         "boards",
         [
@@ -214,7 +230,8 @@ KINDS: dict[str, Registry] = {
 
 
 def registry(kind: str) -> Registry:
-    """The registry of ``kind`` (``sessions``, ``matches``, ``boards`` or ``rankings``)."""
+    """The registry of ``kind`` (``sessions``, ``matches``, ``one_table``, ``boards`` or
+    ``rankings``)."""
     return KINDS[kind]
 
 

@@ -45,6 +45,7 @@ from bridgerank.ratings.tables import (
     GameStructure,
     HeadlineRating,
     MatchValidation,
+    OneTableValidation,
     RateInputs,
     Rating,
     RatingHistory,
@@ -182,6 +183,7 @@ def run(context: StageContext) -> RateSummary:
     # numpy and SciPy, only when rating
     from bridgerank.ratings.gamematrix.from_boards import cycle_study
     from bridgerank.ratings.headline.session_study import headline_study
+    from bridgerank.ratings.one_table_pairs import study_pairs
     from bridgerank.ratings.results import rate_results
     from bridgerank.ratings.team_matches import study_matches, team_inputs, team_ratings
 
@@ -206,6 +208,9 @@ def run(context: StageContext) -> RateSummary:
     team = team_inputs(boards, names, evidence, par_of)
     match_rows, matches = study_matches(
         *team, points, settings.validation_bootstrap, settings=settings
+    )
+    pair_rows, matches.one_table = study_pairs(
+        *team, settings.validation_bootstrap, settings=settings
     )
     team_rated = team_ratings(*team)
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
@@ -233,6 +238,7 @@ def run(context: StageContext) -> RateSummary:
                 ValidationCeiling: headline.ceiling,
                 SessionPrediction: headline.predictions,
                 MatchValidation: match_rows,
+                OneTableValidation: pair_rows,
                 GameStructure: cycles.structure,
                 GameMethodScore: cycles.scores,
                 DiscPoint: cycles.points,
@@ -258,6 +264,7 @@ RATE_STAGE = Stage(
         SessionPrediction,
         ValidationCeiling,
         MatchValidation,
+        OneTableValidation,
         TeamStrength,
         TeamFit,
         GameStructure,

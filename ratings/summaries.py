@@ -125,6 +125,17 @@ class MatchValidationSummary:
 
 
 @dataclass
+class OneTableValidationSummary:
+    """The headline's walk-forward scores on held-out pairs at one table a deal (IMPs
+    against par over a pair's boards of a session)."""
+
+    pairs: int = 0
+    pearson: float | None = None
+    rmse: float | None = None
+    coverage_80: float | None = None
+
+
+@dataclass
 class MatchSummary:
     """Team matches held out: how many team boards and players, and the headline's scores
     (None when not validated; ``not_validated`` then says why when there is a reason)."""
@@ -133,6 +144,7 @@ class MatchSummary:
     players: int = 0
     validation: MatchValidationSummary | None = None
     not_validated: str = ""
+    one_table: OneTableValidationSummary | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.validation, str):  # older versions: the reason in its place
@@ -234,6 +246,13 @@ class RateSummary(StageSummary):
             lines.append(
                 f"  held-out team matches ({matches.matches:,}, walk-forward): IMP headline "
                 f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs"
+            )
+        pairs = self.matches.one_table
+        if pairs is not None:
+            pearson = "-" if pairs.pearson is None else f"{pairs.pearson:.3f}"
+            lines.append(
+                f"  held-out pairs at one table a deal ({pairs.pairs:,} pair-sessions, "
+                f"walk-forward): IMP headline Pearson {pearson}, RMSE {pairs.rmse:.1f} IMPs"
             )
         for found in self.cycles.games:
             noise = (

@@ -193,6 +193,23 @@ class MatchValidation(Base):
     boards: Mapped[int] = mapped_column(Integer)
 
 
+class OneTableValidation(Base):
+    """Held-out pairs in events played at one table a deal, walk-forward by date: a pair's
+    IMPs against par over its boards of a session, by the IMP headline and each baseline
+    (:mod:`bridgerank.ratings.one_table_pairs`)."""
+
+    __tablename__ = "one_table_validation"
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    pearson: Mapped[float | None] = mapped_column(Float)
+    rmse: Mapped[float] = mapped_column(Float)
+    coverage_80: Mapped[float | None] = mapped_column(Float)
+    rmse_gain: Mapped[float | None] = mapped_column(Float)  # this method's RMSE minus headline's
+    rmse_gain_low: Mapped[float | None] = mapped_column(Float)
+    rmse_gain_high: Mapped[float | None] = mapped_column(Float)
+    pairs: Mapped[int] = mapped_column(Integer)  # pair-sessions
+    boards: Mapped[int] = mapped_column(Integer)
+
+
 class GameStructure(Base):
     """A game matrix of who beats whom (the strongest pairs, or a team event): transitive,
     cyclic or hybrid, how much of its logits ratings explain, its discs, the best method."""

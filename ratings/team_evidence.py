@@ -144,6 +144,7 @@ class OneTableBoards:
     period: np.ndarray
     pairs: list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]]
     imps: np.ndarray
+    event: np.ndarray | None = None  # each board's event (None: not kept)
 
     @classmethod
     def of(
@@ -163,6 +164,7 @@ class OneTableBoards:
             np.array([period for period, _ in rows], dtype=object),
             [(game.team_a, game.team_b) for _, game in rows],
             np.array([imps(game.net) for _, game in rows], dtype=float),
+            np.array([by_id[game.board_ids[0]]["event"] for _, game in rows], dtype=object),
         )
 
     def __len__(self) -> int:

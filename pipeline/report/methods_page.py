@@ -90,10 +90,9 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     # the fit's reason for no validation, where the template looks for it
     summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
-    matches = (
-        _frame(conn, "select * from match_validation order by rmse")
-        if _has(conn, "match_validation")
-        else None
+    matches, pairs = (
+        _frame(conn, f"select * from {table} order by rmse") if _has(conn, table) else None
+        for table in ("match_validation", "one_table_validation")
     )
     return {
         "ratings": ratings,
@@ -111,6 +110,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         ),
         "wbf": rows.get("wbf_points"),
         "matches": matches,
+        "pairs": pairs if pairs is not None and len(pairs) else None,
     }
 
 

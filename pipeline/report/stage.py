@@ -39,6 +39,7 @@ from bridgerank.ratings.tables import (
     GameStructure,
     HeadlineRating,
     MatchValidation,
+    OneTableValidation,
     RateInputs,
     Rating,
     RatingHistory,
@@ -46,6 +47,7 @@ from bridgerank.ratings.tables import (
     SessionPrediction,
     SessionValidation,
     SkillOMeter,
+    TeamStrength,
     ValidationCeiling,
 )
 from bridgerank.regression.tables import REGRESSION_TABLES
@@ -76,6 +78,8 @@ REPORTED_TABLES = (
     SessionPrediction,
     ValidationCeiling,
     MatchValidation,
+    OneTableValidation,
+    TeamStrength,
     GameStructure,
     GameMethodScore,
     DiscPoint,
@@ -114,6 +118,8 @@ EXPORTED = (
     "disc_points",
     "validation_ceiling",
     "match_validation",
+    "one_table_validation",
+    "team_strengths",
 )
 
 

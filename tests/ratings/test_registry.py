@@ -102,6 +102,7 @@ def test_every_registered_method_fits_its_tables_and_is_described():
     from bridgerank.ratings.registry import KINDS
     from bridgerank.ratings.tables import (
         MatchValidation,
+        OneTableValidation,
         Rating,
         RatingValidation,
         SessionValidation,
@@ -110,6 +111,7 @@ def test_every_registered_method_fits_its_tables_and_is_described():
     tables = {
         "sessions": (SessionValidation,),
         "matches": (MatchValidation,),
+        "one_table": (OneTableValidation,),
         "boards": (RatingValidation, Rating),
         "rankings": (RatingValidation, Rating),
     }

@@ -1,10 +1,12 @@
-"""Forecasts of team matches and one-table events: the team fit kept, and IMP forecasts.
+"""Forecasts of team matches and one-table events: the team fit kept, IMP forecasts, and the
+validation of pairs at one table a deal.
 
 ``bridgerank predict`` forecasts a team match's margin and a pair's IMPs against par in an
 event played at one table a deal. It reads the team headline's strength of every player
 (``team_strengths``) and its fit (``team_fit``: the noise of a board, a newcomer's strength),
 which the rate stage now keeps, and stores its forecasts in ``imp_forecasts`` (the user's:
-no stage clears it). The rate stage runs again to fill its new tables.
+no stage clears it). The forecast of a pair at one table a deal is validated walk-forward
+(``one_table_validation``). The rate stage runs again to fill its new tables.
 
 Revision ID: 0005
 Revises: 0004
@@ -22,7 +24,8 @@ rerun: tuple[str, ...] = ("rate",)
 
 
 def upgrade() -> None:
-    """Create ``team_fit``, ``team_strengths`` and ``imp_forecasts`` (where not present)."""
+    """Create ``team_fit``, ``team_strengths``, ``imp_forecasts`` and
+    ``one_table_validation`` (where not present)."""
     present = set(sa.inspect(op.get_bind()).get_table_names())
     if "team_fit" not in present:
         op.create_table(
@@ -65,4 +68,18 @@ def upgrade() -> None:
             sa.Column("made_at", sa.String(length=32), nullable=False),
             sa.Column("ratings_of", sa.String(length=32), nullable=False),
             sa.PrimaryKeyConstraint("event", "session", "side"),
+        )
+    if "one_table_validation" not in present:
+        op.create_table(
+            "one_table_validation",
+            sa.Column("method", sa.String(length=16), nullable=False),
+            sa.Column("pearson", sa.Float(), nullable=True),
+            sa.Column("rmse", sa.Float(), nullable=False),
+            sa.Column("coverage_80", sa.Float(), nullable=True),
+            sa.Column("rmse_gain", sa.Float(), nullable=True),
+            sa.Column("rmse_gain_low", sa.Float(), nullable=True),
+            sa.Column("rmse_gain_high", sa.Float(), nullable=True),
+            sa.Column("pairs", sa.Integer(), nullable=False),
+            sa.Column("boards", sa.Integer(), nullable=False),
+            sa.PrimaryKeyConstraint("method"),
         )

@@ -1,0 +1,255 @@
+"""Pairs in events played at one table a deal, held out: each pair's IMPs against the double
+dummy par over its boards of a session, predicted walk-forward by date.
+
+A vugraph pairs event records each deal at one table, so it has no field to matchpoint: a
+pair's result is North-South's score less par, turned to IMPs, from its side, summed over the
+boards it played that session (:func:`~bridgerank.ratings.games.single_table_games`). The
+team headline's strengths (IMPs per board a player adds to a side,
+:func:`~bridgerank.ratings.team_matches.fit_joint_all`) predict it as ``sum(theta_pair) -
+sum(theta_opponents)`` over those boards - what ``bridgerank predict`` forecasts
+(:mod:`~bridgerank.ratings.imp_forecast`) - and this study checks that forecast on held-out
+sessions beside a coin (every pair level with par) and each player's past IMPs against par.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
+
+import numpy as np
+
+from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
+from bridgerank.ratings.registry import Method, StudyInputs, registry
+from bridgerank.ratings.summaries import OneTableValidationSummary
+
+__all__ = ["PairBoards", "pair_target", "pair_target_weights", "study_pairs"]
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import RateSettings
+    from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
+    from bridgerank.ratings.team_matches import TeamBoards
+
+
+@dataclass
+class PairBoards:
+    """Boards played at one table as held-out data: North-South's and East-West's pair
+    (player indices), North-South's IMPs against par, the session (event and period) and
+    the period index of each."""
+
+    players: list[Hashable]
+    north_south: np.ndarray  # (boards, 2)
+    east_west: np.ndarray  # (boards, 2)
+    imps: np.ndarray
+    session: np.ndarray
+    period: np.ndarray
+    periods: list[str]
+
+    def __len__(self) -> int:
+        return len(self.imps)
+
+    def subset(self, mask: np.ndarray) -> PairBoards:
+        """The boards where ``mask`` holds (player and session numbering kept)."""
+        return PairBoards(
+            self.players,
+            self.north_south[mask],
+            self.east_west[mask],
+            self.imps[mask],
+            self.session[mask],
+            self.period[mask],
+            self.periods,
+        )
+
+    @classmethod
+    def of(cls, one_table: OneTableBoards) -> PairBoards:
+        """From the team evidence's boards at one table (sorted by period)."""
+        index: dict[Hashable, int] = {}
+        north_south = [[index.setdefault(p, len(index)) for p in ns] for ns, _ in one_table.pairs]
+        east_west = [[index.setdefault(p, len(index)) for p in ew] for _, ew in one_table.pairs]
+        events = one_table.event if one_table.event is not None else [""] * len(one_table)
+        sessions: dict[tuple[str, str], int] = {}
+        session = [
+            sessions.setdefault((event, period), len(sessions))
+            for event, period in zip(events, one_table.period)
+        ]
+        periods = sorted(set(one_table.period))
+        number = {period: position for position, period in enumerate(periods)}
+        return cls(
+            players=sorted(index, key=index.__getitem__),
+            north_south=np.array(north_south, dtype=np.int64).reshape(-1, 2),
+            east_west=np.array(east_west, dtype=np.int64).reshape(-1, 2),
+            imps=np.asarray(one_table.imps, dtype=float),
+            session=np.array(session, dtype=np.int64),
+            period=np.array([number[period] for period in one_table.period], dtype=np.int64),
+            periods=periods,
+        )
+
+
+@dataclass
+class _Units:
+    """Each (session, pair) of some boards: the pair, the session, and the board weights of
+    every player (+1 a board on the pair's side, -1 on its opponents')."""
+
+    pairs: list[tuple[int, int]]
+    session: np.ndarray
+    boards: np.ndarray
+    weights: np.ndarray  # (units, players)
+    actual: np.ndarray
+
+
+def _units(data: PairBoards) -> _Units:
+    """The pair-sessions of ``data``: two a board (North-South's, East-West's)."""
+    found: dict[tuple[int, tuple[int, int]], int] = {}
+    rows: list[tuple[int, int, int, float]] = []  # unit, player, sign, imps from its side
+    for ns, ew, session, imps in zip(data.north_south, data.east_west, data.session, data.imps):
+        for own, other, sign in ((ns, ew, 1.0), (ew, ns, -1.0)):
+            key = (int(session), (int(min(own)), int(max(own))))
+            unit = found.setdefault(key, len(found))
+            rows.extend((unit, int(player), 1, sign * imps) for player in own)
+            rows.extend((unit, int(player), -1, 0.0) for player in other)
+    weights = np.zeros((len(found), len(data.players)))
+    actual = np.zeros(len(found))
+    boards = np.zeros(len(found), dtype=np.int64)
+    for unit, player, sign, result in rows:
+        weights[unit, player] += sign
+        actual[unit] += result / 2  # each board's result is read once per player of the pair
+        boards[unit] += sign > 0
+    keys = sorted(found, key=found.__getitem__)
+    return _Units(
+        [pair for _, pair in keys],
+        np.array([session for session, _ in keys], dtype=np.int64),
+        boards // 2,
+        weights,
+        actual,
+    )
+
+
+def pair_target(test: PairBoards) -> Target:
+    """Every pair-session of ``test`` and its IMPs against par; resampled by session."""
+    units = _units(test)
+    return Target(
+        units.actual, units.session, units.boards, np.full(len(units.actual), test.period[0])
+    )
+
+
+def pair_target_weights(test: PairBoards) -> np.ndarray:
+    """Each pair-session's board weights of every player (rows in :func:`pair_target`'s
+    order): a forecast from any strengths is this matrix times them."""
+    return _units(test).weights
+
+
+def _forecast(test: PairBoards, theta: np.ndarray, sd: np.ndarray | None, board_variance: float):
+    units = _units(test)
+    value = units.weights @ theta
+    if sd is None:
+        return Forecast(value)
+    return Forecast(value, units.boards * board_variance + (units.weights**2) @ sd**2)
+
+
+def coin_pairs(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
+    """Every pair level with par."""
+    return Forecast(np.zeros(len(_units(test).actual)))
+
+
+def past_average(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
+    """Each player's past IMPs against par per board from their side, halved (a board's
+    result is the pair's); a player never seen: 0."""
+    count = len(train.players)
+    who = np.concatenate([train.north_south.ravel(), train.east_west.ravel()])
+    credit = np.concatenate([np.repeat(train.imps, 2), -np.repeat(train.imps, 2)])
+    total = np.bincount(who, weights=credit, minlength=count)
+    played = np.bincount(who, minlength=count)
+    return _forecast(test, total / np.maximum(played, 1) / 2, None, 0.0)
+
+
+def headline_pairs(
+    team: TeamBoards, evidence: TeamEvidence
+) -> Callable[[PairBoards, PairBoards, Target | None], Forecast]:
+    """The team headline (:func:`~bridgerank.ratings.team_matches.fit_joint_all`) fitted on
+    the team boards and the one-table boards of the dates before each test date, with the
+    test's players beside them; its choices made on those team boards, as for the matches."""
+    from bridgerank.ratings.team_matches import choose_joint, fit_joint_all
+
+    chosen: dict[int, tuple[float, float]] = {}
+
+    def predict(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
+        before = test.periods[int(test.period[0])]
+        earlier = np.array([period < before for period in team.periods], dtype=bool)
+        team_train = team.subset(earlier[team.period])
+        if not len(team_train):
+            return coin_pairs(train, test)
+        seen = int(earlier.sum())  # the choice is the same for every test of these team dates
+        if seen not in chosen:
+            chosen[seen] = choose_joint(team_train, evidence)
+        penalty, weight = chosen[seen]
+        players, fit = fit_joint_all(
+            team_train, penalty, evidence, before, weight, extra=test.players
+        )
+        column = {player: number for number, player in enumerate(players)}
+        at = np.array([column[player] for player in test.players], dtype=np.int64)
+        theta, sd = fit.theta[at], fit.sd[at]
+        # the noise of a board against par: the training boards' around these strengths
+        residual = train.imps - (
+            theta[train.north_south].sum(axis=1) - theta[train.east_west].sum(axis=1)
+        )
+        variance = float(residual @ residual / max(len(residual) - 1, 1))
+        return _forecast(test, theta, sd, variance)
+
+    return predict
+
+
+PAIRS: Kind[PairBoards] = Kind(
+    "one-table pairs",
+    pair_target,
+    ("pearson", "rmse"),
+    (0.8,),
+    ("rmse",),
+    lambda run: {"pairs": len(run), "boards": int(run.boards.sum())},
+)
+
+HEADLINE = Method(
+    "headline",
+    "IMP headline rating (the team fit's strengths, as bridgerank predict forecasts a pair)",
+    lambda data, inputs: (
+        headline_pairs(inputs.team_boards, inputs.team_evidence)
+        if inputs.team_boards is not None and inputs.team_evidence is not None
+        else None
+    ),
+)
+COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
+PAST_AVERAGE = Method(
+    "imp_average",
+    "each player's past IMPs against par per board",
+    lambda data, inputs: past_average,
+)
+
+
+def study_pairs(
+    data: TeamBoards,
+    evidence: TeamEvidence,
+    bootstrap: int = 1000,
+    min_periods: int = 4,
+    settings: RateSettings | None = None,
+    points: Mapping[str, float] | None = None,
+) -> tuple[list[dict[str, Any]], OneTableValidationSummary | None]:
+    """The ``one_table_validation`` rows (one per method of the ``one_table`` registry) and
+    the headline's scores; none without boards at one table on ``min_periods`` dates, or
+    without team boards (the headline's strengths are fitted on them)."""
+    one_table = evidence.one_table
+    if one_table is None or not len(one_table) or not len(data):
+        return [], None
+    pairs = PairBoards.of(one_table)
+    if len(np.unique(pairs.period)) < min_periods:
+        return [], None
+    inputs = StudyInputs(settings, points or {}, team_evidence=evidence, team_boards=data)
+    run = walk_forward(pairs, registry("one_table").make(pairs, inputs), pair_target)
+    if not len(run):
+        return [], None
+    rows = validation_rows(run, PAIRS, "headline", bootstrap)
+    headline = next(row for row in rows if row["method"] == "headline")
+    summary = OneTableValidationSummary(
+        pairs=headline["pairs"],
+        pearson=headline["pearson"],
+        rmse=headline["rmse"],
+        coverage_80=headline["coverage_80"],
+    )
+    return rows, summary
