@@ -514,9 +514,12 @@ def _print_forecasts(outcome) -> None:
 _IMP_KINDS = {"match": ("team matches", "margin"), "pair": ("pairs", "IMPs vs par")}
 
 
-def _surnames(side: str) -> str:
-    """A side's players by surname (the last word of each name as written)."""
-    return "/".join(name.split()[-1] if name.split() else name for name in side.split(" - "))
+def _surnames(side: str, shown: int = 3) -> str:
+    """A side's players by surname (the last word of each name as written), the first
+    ``shown`` of them and how many more."""
+    names = [name.split()[-1] if name.split() else name for name in side.split(" - ")]
+    more = f"+{len(names) - shown}" if len(names) > shown else ""
+    return "/".join(names[:shown]) + more
 
 
 def _side_text(row) -> str:

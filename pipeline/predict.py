@@ -233,7 +233,7 @@ def predict(
             ImpForecast.event, ImpForecast.session, ImpForecast.kind, ImpForecast.side
         )
         for kept in conn.execute(query).mappings():
-            key = (kept["event"], kept["session"], kept["side"])
+            key = (kept["event"], kept["session"], kept["side"], kept["opponents"])
             outcome.imp_stored.append(dict(kept) | {"actual": imp_actual.get(key)})
     outcome.score = forecast_score(outcome.stored)
     for kind in ("match", "pair"):

@@ -100,12 +100,6 @@ def _row(key: tuple[str, str, str], kind: str, opponents: str, **values: Any) ->
     }
 
 
-def _session(match: tuple[str, str, str]) -> tuple[str, str]:
-    """A match's event and session: its period, and its segment where the source names one."""
-    event, period, segment = match
-    return event, f"{period} {segment}" if segment else period
-
-
 def _match_sides(data: TeamBoards) -> list[tuple[str, str, np.ndarray]]:
     """Each match's reference team and its opponents, named (``data.players`` are the names
     as written), and its players' indices; in match order."""
@@ -140,7 +134,7 @@ def _match_forecasts(
     _, played = match_margins(data, data.imps)
     return [
         _row(
-            (*_session(data.matches[match]), side),
+            (*data.matches[match], side),
             "match",
             opponents,
             boards=int(played[match]),
@@ -224,14 +218,14 @@ def forecast_imps(
     Returns
     -------
     list of dict
-        ``event``, ``session`` (a match's: its date, and its segment where the file names
-        one), ``side``, ``kind`` ("match" or "pair"), ``opponents``,
+        ``event``, ``session`` (the date), ``side``, ``kind`` ("match" or "pair"),
+        ``opponents`` (a match's other team; a pair: empty),
         ``boards``, ``players``, ``rated`` (a match: of all its players; a pair: of its two),
         ``predicted`` (IMPs), ``sd``, ``low_80``, ``high_80``.
     """
     matches = _match_forecasts(boards, player_of, stored)
     # a board of a team event recorded in one room only is no pairs event
-    team_events = {(event, period) for event, period, _ in team_boards(boards, {}).matches}
+    team_events = set(team_boards(boards, {}).matches)
     pairs = [
         row
         for row in _pair_forecasts(boards, player_of, stored)
@@ -242,15 +236,15 @@ def forecast_imps(
 
 def actual_imps(
     boards: Sequence[Mapping[str, Any]], par_of: Callable[[Mapping[str, Any]], int | None]
-) -> dict[tuple[str, str, str], float]:
-    """What each side of :func:`forecast_imps` scored, keyed ``(event, session, side)``: a
-    match's margin, a pair's IMPs against par (over its boards with a par)."""
-    actual: dict[tuple[str, str, str], float] = {}
+) -> dict[tuple[str, str, str, str], float]:
+    """What each side of :func:`forecast_imps` scored, keyed ``(event, session, side,
+    opponents)``: a match's margin, a pair's IMPs against par (over its boards with a par)."""
+    actual: dict[tuple[str, str, str, str], float] = {}
     data = team_boards(boards, {})
     if len(data):
         margin, _ = match_margins(data, data.imps)
-        for match, (side, _, _) in enumerate(_match_sides(data)):
-            actual[(*_session(data.matches[match]), side)] = float(margin[match])
+        for match, (side, opponents, _) in enumerate(_match_sides(data)):
+            actual[(*data.matches[match], side, opponents)] = float(margin[match])
     for key, played in _pair_boards(boards, par_of).items():
-        actual.setdefault(key, sum(result for _, _, result in played))
+        actual.setdefault((*key, ""), sum(result for _, _, result in played))
     return actual

@@ -133,8 +133,8 @@ class ImpForecast(Base):
     event: Mapped[str] = mapped_column(Text, primary_key=True)
     session: Mapped[str] = mapped_column(Text, primary_key=True)  # the date (or round)
     side: Mapped[str] = mapped_column(Text, primary_key=True)
+    opponents: Mapped[str] = mapped_column(Text, primary_key=True)
     kind: Mapped[str] = mapped_column(String(8))
-    opponents: Mapped[str] = mapped_column(Text)
     boards: Mapped[int] = mapped_column(Integer)
     players: Mapped[int] = mapped_column(Integer)  # of the side and, in a match, its opponents
     rated: Mapped[int] = mapped_column(Integer)  # how many of them have a team strength

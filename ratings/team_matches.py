@@ -8,11 +8,11 @@ estimates (Gaussian prior), fitted in one sparse least-squares solve; the penalt
 on the training dates alone (earlier three quarters against the latest quarter, by match
 error).
 
-A *match* is every board of one event, date and segment (the round the source names, where
-it names one) whose players overlap (two matches of one round share no player); its margin
-is team A's IMPs summed over its boards, each board oriented to the same team. Validation is
-walk-forward by date, as for pair sessions: each later date's matches are predicted by
-methods re-fitted on all earlier dates.
+A *match* is every board of one event and date between the same two teams: boards join when
+they share a player on each side (a match's segments, whatever line-ups each fields), never a
+team's other match that day. Its margin is team A's IMPs summed over its boards, each board
+oriented to the same team. Validation is walk-forward by date, as for pair sessions: each
+later date's matches are predicted by methods re-fitted on all earlier dates.
 """
 
 from __future__ import annotations
@@ -53,8 +53,7 @@ class TeamBoards:
     """Team boards as arrays: ``players[g]`` are the 8 player indices of board ``g`` (team A's
     four, then team B's), ``imps`` team A's IMPs, ``match`` and ``period`` indices, and
     ``sign`` +1 when team A is the match's reference team, -1 when it is the other;
-    ``matches[m]`` is match ``m``'s event, period and segment (the round the source names,
-    or empty)."""
+    ``matches[m]`` is match ``m``'s event and period."""
 
     players: list[Hashable]
     seats: np.ndarray
@@ -63,7 +62,7 @@ class TeamBoards:
     sign: np.ndarray
     period: np.ndarray
     periods: list[str]
-    matches: list[tuple[str, str, str]] = field(default_factory=list)
+    matches: list[tuple[str, str]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.imps)
@@ -95,10 +94,10 @@ def team_boards(
     for game in games:
         board = by_id[game.board_ids[0]]
         seats = [index.setdefault(player, len(index)) for player in game.team_a + game.team_b]
-        segment = (board.get("round") or "").strip()  # a round or segment the source named
-        rows.append(((board["event"], period_of(board), segment), seats, imps(game.net)))
-    # matches: within one event, date and segment, boards joined through shared players (a
-    # team's two matches of a day are two segments where the source names them)
+        rows.append(((board["event"], period_of(board)), seats, imps(game.net)))
+    # matches: within one event and date, boards joined when they share a player on each
+    # side - the segments of one match between two teams, but never a team's match against
+    # another team that day (whose opponents are others)
     parent = list(range(len(rows)))
 
     def root(item: int) -> int:
@@ -109,9 +108,10 @@ def team_boards(
 
     seen: dict[tuple, int] = {}
     for number, (when, seats, _) in enumerate(rows):
-        for player in seats:
-            other = seen.setdefault((when, player), number)
-            parent[root(number)] = root(other)
+        for first in seats[:4]:
+            for second in seats[4:]:
+                key = (when, min(first, second), max(first, second))
+                parent[root(number)] = root(seen.setdefault(key, number))
     match_of: dict[int, int] = {}
     reference: dict[int, set[int]] = {}
     match, sign, matches = [], [], []

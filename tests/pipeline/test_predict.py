@@ -148,7 +148,7 @@ def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_
     _invoke("run", *(str(shared_data("pbn", name)) for name in TRAIN), "--to", "rate", *out)
     held_out = [str(shared_data("pbn", name)) for name in HELD_OUT]
     printed = _invoke("predict", *held_out, *out)
-    assert "14 team matches, 33 pairs forecast in IMPs and stored" in printed
+    assert "7 team matches, 33 pairs forecast in IMPs and stored" in printed
     # every pair of the pairs event's one-table deals with four persons named is forecast
     boards = list(read_boards(held_out[:1], load_settings()))
     tables = Counter(deal_key(board) for board in boards)
@@ -164,22 +164,22 @@ def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_
         matches = (
             "select count(*), sum(boards), sum(rated > 0) from imp_forecasts where kind = 'match'"
         )
-        # every board of the teams event played in both rooms; two matches' eight players all
-        # new to the ratings (forecast as newcomers)
-        assert db.execute(matches).fetchone() == (14, 167, 12)
+        # every board of the teams event played in both rooms; one match's players all new
+        # to the ratings (forecast as newcomers)
+        assert db.execute(matches).fetchone() == (7, 167, 6)
     assert set(stored) == expected and len(expected) == 33
     assert (
         sum(rated > 0 for rated in stored.values()) == 23
     )  # the other ten: both players new to the ratings
-    assert "stored forecasts still waiting for their results: 47" in printed
+    assert "stored forecasts still waiting for their results: 40" in printed
 
     # the events are played and rated: each forecast shown against its result
     _invoke("run", *held_out, "--to", "rate", *out)
     printed = _invoke("predict", *out)
     lines = printed.splitlines()
     results = [line for line in lines if line.endswith((" yes", " no"))]
-    assert len(results) == 47 and "waiting" not in printed
+    assert len(results) == 40 and "waiting" not in printed
     assert any(
-        line.startswith("stored forecasts with results since: 14 team matches") for line in lines
+        line.startswith("stored forecasts with results since: 7 team matches") for line in lines
     )
     assert any(line.startswith("stored forecasts with results since: 33 pairs") for line in lines)

@@ -36,21 +36,25 @@ def test_a_match_is_forecast_from_its_players_strengths():
     assert (row["players"], row["rated"]) == (8, 7)
     # the result is what happened: 11 IMPs a board to the home team
     assert actual_imps(boards, lambda board: None) == {
-        ("Cup", "2001.05.01", "a0 - a1 - a2 - a3"): 33.0
+        ("Cup", "2001.05.01", "a0 - a1 - a2 - a3", "b0 - b1 - b2 - b3"): 33.0
     }
 
 
-def test_two_segments_of_a_day_are_two_matches():
+def test_a_matchs_segments_are_one_match_and_a_teams_next_match_another():
     first = _match(1, "2001.05.01", HOME, AWAY, boards=2)
-    second = _match(11, "2001.05.01", HOME, AWAY, boards=2)
-    for board in first:
-        board["round"] = "1a"
-    for board in second:
-        board["round"] = "1b"
-        board["board_no"] += 2
-        board["deal_hash"] += "b"
-    rows = forecast_imps(first + second, {}, _stored())
-    assert [row["session"] for row in rows] == ["2001.05.01 1a", "2001.05.01 1b"]
+    # the second segment: the home team fields a substitute (c0), the away team the same four
+    second = _match(11, "2001.05.01", ["c0", *HOME[1:]], AWAY, boards=2)
+    # later that day the home team meets another team
+    other = [f"d{i}" for i in range(4)]
+    third = _match(21, "2001.05.01", HOME, other, boards=2)
+    for number, board in enumerate(second + third):
+        board["board_no"] += 2 + 2 * (number // 4)
+        board["deal_hash"] += f"-{number // 4}"
+    rows = forecast_imps(first + second + third, {}, _stored())
+    assert [(row["side"], row["opponents"], row["boards"]) for row in rows] == [
+        ("a0 - a1 - a2 - a3 - c0", "b0 - b1 - b2 - b3", 4),
+        ("a0 - a1 - a2 - a3", "d0 - d1 - d2 - d3", 2),
+    ]
 
 
 def _one_table(board_id, names, board_no, contract, declarer, result):
@@ -77,9 +81,9 @@ def test_a_pair_at_one_table_a_deal_is_forecast_against_its_opponents():
     par = {1: 420, 2: 400, 3: -110}
     actual = actual_imps(boards, lambda board: par[board["id"]])
     # 4S= 420 (par 420): 0; 3NT-1 -50 (par 400): -450, -10 IMPs; 2H= by East -110 (par -110): 0
-    assert actual[("Pairs", "2002.01.10", "a1 - a3")] == -10.0
-    assert actual[("Pairs", "2002.01.10", "b0 - b2")] == 10.0
-    assert actual[("Pairs", "2002.01.10", "a0 - a2")] == 0.0
+    assert actual[("Pairs", "2002.01.10", "a1 - a3", "")] == -10.0
+    assert actual[("Pairs", "2002.01.10", "b0 - b2", "")] == 10.0
+    assert actual[("Pairs", "2002.01.10", "a0 - a2", "")] == 0.0
 
 
 def test_results_do_not_enter_a_forecast_and_no_variance_means_no_pairs():

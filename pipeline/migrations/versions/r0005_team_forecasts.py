@@ -56,8 +56,8 @@ def upgrade() -> None:
             sa.Column("event", sa.Text(), nullable=False),
             sa.Column("session", sa.Text(), nullable=False),
             sa.Column("side", sa.Text(), nullable=False),
-            sa.Column("kind", sa.String(length=8), nullable=False),
             sa.Column("opponents", sa.Text(), nullable=False),
+            sa.Column("kind", sa.String(length=8), nullable=False),
             sa.Column("boards", sa.Integer(), nullable=False),
             sa.Column("players", sa.Integer(), nullable=False),
             sa.Column("rated", sa.Integer(), nullable=False),
@@ -67,7 +67,7 @@ def upgrade() -> None:
             sa.Column("high_80", sa.Float(), nullable=False),
             sa.Column("made_at", sa.String(length=32), nullable=False),
             sa.Column("ratings_of", sa.String(length=32), nullable=False),
-            sa.PrimaryKeyConstraint("event", "session", "side"),
+            sa.PrimaryKeyConstraint("event", "session", "side", "opponents"),
         )
     if "one_table_validation" not in present:
         op.create_table(
