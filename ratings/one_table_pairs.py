@@ -13,7 +13,7 @@ sessions beside a coin (every pair level with par) and each player's past IMPs a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
 
 import numpy as np
@@ -212,6 +212,19 @@ HEADLINE = Method(
     lambda data, inputs: (
         headline_pairs(inputs.team_boards, inputs.team_evidence)
         if inputs.team_boards is not None and inputs.team_evidence is not None
+        else None
+    ),
+)
+HEADLINE_NO_DD = Method(
+    "headline_no_dd",
+    "the IMP headline without the double dummy measures among the covariates",
+    lambda data, inputs: (
+        headline_pairs(
+            inputs.team_boards, replace(evidence, records=evidence.records.experience_only())
+        )
+        if inputs.team_boards is not None
+        and (evidence := inputs.team_evidence) is not None
+        and evidence.records is not None
         else None
     ),
 )

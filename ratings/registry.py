@@ -206,6 +206,7 @@ KINDS: dict[str, Registry] = {
             _R + "one_table_pairs:HEADLINE",
             _R + "one_table_pairs:COIN",
             _R + "one_table_pairs:PAST_AVERAGE",
+            _R + "one_table_pairs:HEADLINE_NO_DD",
         ],
     ),
     "boards": Registry(
