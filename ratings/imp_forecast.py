@@ -23,16 +23,14 @@ newcomer's strength and uncertainty.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from bridgerank.bridge.scoring import imps
-from bridgerank.ratings.field import period_of
-from bridgerank.ratings.games import single_table_games
 from bridgerank.ratings.holdout import Z80
+from bridgerank.ratings.one_table_pairs import PairBoards, PairUnits, pair_forecast, pair_units
+from bridgerank.ratings.team_evidence import OneTableBoards
 from bridgerank.ratings.team_matches import (
     ImpFit,
     TeamBoards,
@@ -147,20 +145,20 @@ def _match_forecasts(
     ]
 
 
-def _pair_boards(
+def _pair_sessions(
     boards: Sequence[Mapping[str, Any]], par_of: Callable[[Mapping[str, Any]], int | None]
-) -> dict[tuple[str, str, str], list[tuple[tuple[str, ...], tuple[str, ...], float]]]:
-    """Each pair's boards played at one table a deal, by (event, period, pair as written):
-    the pair, its opponents and its IMPs against par (``par_of``), from its side."""
-    by_id = {board["id"]: board for board in boards}
-    found: dict[tuple[str, str, str], list] = defaultdict(list)
-    for game in single_table_games(boards, {}, par_of):
-        board = by_id[game.board_ids[0]]
-        when = (board["event"], period_of(board))
-        result = float(imps(game.net))
-        found[(*when, _side(game.team_a))].append((game.team_a, game.team_b, result))
-        found[(*when, _side(game.team_b))].append((game.team_b, game.team_a, -result))
-    return found
+) -> tuple[PairBoards, PairUnits]:
+    """The boards played at one table a deal, with the players as written, and their
+    pair-sessions (:func:`~bridgerank.ratings.one_table_pairs.pair_units`: what the study of
+    held-out pairs scores)."""
+    data = PairBoards.of(OneTableBoards.of(boards, {}, par_of))
+    return data, pair_units(data)
+
+
+def _pair_key(data: PairBoards, units: PairUnits, unit: int) -> tuple[str, str, str]:
+    """A pair-session's event, period and pair as written."""
+    event, period = data.sessions[int(units.session[unit])]
+    return event, period, _side(data.players[player] for player in units.pairs[unit])
 
 
 def _pair_forecasts(
@@ -170,32 +168,25 @@ def _pair_forecasts(
 ) -> list[dict[str, Any]]:
     if stored.one_table_variance is None:
         return []
-    rows = []
     # the result does not enter the forecast: any par serves to find the boards
-    for key, played in sorted(_pair_boards(boards, lambda board: 0).items()):
-        weight: dict[Hashable, float] = defaultdict(float)
-        for pair, others, _ in played:
-            for name in pair:
-                weight[name] += 1.0
-            for name in others:
-                weight[name] -= 1.0
-        names = list(weight)
-        theta, sd, known = stored.of([player_of.get(str(name), name) for name in names])
-        signs = np.array([weight[name] for name in names])
-        own = np.array([name in played[0][0] for name in names])
-        rows.append(
-            _row(
-                key,
-                "pair",
-                "",
-                boards=len(played),
-                players=len(names),
-                rated=int(known[own].sum()),
-                predicted=float(signs @ theta),
-                sd=float(np.sqrt(len(played) * stored.one_table_variance + (signs**2) @ sd**2)),
-            )
+    data, units = _pair_sessions(boards, lambda board: 0)
+    theta, sd, known = stored.of([player_of.get(str(name), name) for name in data.players])
+    forecast = pair_forecast(units, theta, sd, stored.one_table_variance)
+    variance = forecast.variance if forecast.variance is not None else np.zeros(len(units.boards))
+    rows = [
+        _row(
+            _pair_key(data, units, unit),
+            "pair",
+            "",
+            boards=int(units.boards[unit]),
+            players=int((units.weights[unit] != 0).sum()),
+            rated=int(known[list(units.pairs[unit])].sum()),
+            predicted=float(forecast.value[unit]),
+            sd=float(np.sqrt(variance[unit])),
         )
-    return rows
+        for unit in range(len(units.boards))
+    ]
+    return sorted(rows, key=lambda row: (row["event"], row["session"], row["side"]))
 
 
 def forecast_imps(
@@ -245,6 +236,7 @@ def actual_imps(
         margin, _ = match_margins(data, data.imps)
         for match, (side, opponents, _) in enumerate(_match_sides(data)):
             actual[(*data.matches[match], side, opponents)] = float(margin[match])
-    for key, played in _pair_boards(boards, par_of).items():
-        actual.setdefault((*key, ""), sum(result for _, _, result in played))
+    data, units = _pair_sessions(boards, par_of)
+    for unit, result in enumerate(units.actual):
+        actual.setdefault((*_pair_key(data, units, unit), ""), float(result))
     return actual

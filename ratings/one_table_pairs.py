@@ -22,7 +22,7 @@ from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, 
 from bridgerank.ratings.registry import Method, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
 
-__all__ = ["PairBoards", "pair_target", "pair_target_weights", "study_pairs"]
+__all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_units", "study_pairs"]
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 @dataclass
 class PairBoards:
     """Boards played at one table as held-out data: North-South's and East-West's pair
-    (player indices), North-South's IMPs against par, the session (event and period) and
-    the period index of each."""
+    (player indices), North-South's IMPs against par, the session (an index into
+    ``sessions``: event and period) and the period index of each."""
 
     players: list[Hashable]
     north_south: np.ndarray  # (boards, 2)
@@ -43,6 +43,7 @@ class PairBoards:
     session: np.ndarray
     period: np.ndarray
     periods: list[str]
+    sessions: list[tuple[str, str]]  # each session's event and period
 
     def __len__(self) -> int:
         return len(self.imps)
@@ -57,6 +58,7 @@ class PairBoards:
             self.session[mask],
             self.period[mask],
             self.periods,
+            self.sessions,
         )
 
     @classmethod
@@ -81,64 +83,64 @@ class PairBoards:
             session=np.array(session, dtype=np.int64),
             period=np.array([number[period] for period in one_table.period], dtype=np.int64),
             periods=periods,
+            sessions=list(sessions),
         )
 
 
 @dataclass
-class _Units:
-    """Each (session, pair) of some boards: the pair, the session, and the board weights of
-    every player (+1 a board on the pair's side, -1 on its opponents')."""
+class PairUnits:
+    """Each pair-session of some boards (a pair's boards of one session): the pair (player
+    indices), its session, its boards, its IMPs against par from its side, and the board
+    weights of every player (+1 a board on the pair's side, -1 on its opponents'): a forecast
+    from any strengths is ``weights @ strengths``."""
 
     pairs: list[tuple[int, int]]
     session: np.ndarray
     boards: np.ndarray
-    weights: np.ndarray  # (units, players)
     actual: np.ndarray
+    weights: np.ndarray  # (units, players)
 
 
-def _units(data: PairBoards) -> _Units:
-    """The pair-sessions of ``data``: two a board (North-South's, East-West's)."""
-    found: dict[tuple[int, tuple[int, int]], int] = {}
-    rows: list[tuple[int, int, int, float]] = []  # unit, player, sign, imps from its side
+def pair_units(data: PairBoards) -> PairUnits:
+    """The pair-sessions of ``data``, in order of first appearance: two a board (North-South's
+    and East-West's)."""
+    index: dict[tuple[int, tuple[int, int]], int] = {}
+    entries = []
     for ns, ew, session, imps in zip(data.north_south, data.east_west, data.session, data.imps):
-        for own, other, sign in ((ns, ew, 1.0), (ew, ns, -1.0)):
+        for own, other, result in ((ns, ew, imps), (ew, ns, -imps)):
             key = (int(session), (int(min(own)), int(max(own))))
-            unit = found.setdefault(key, len(found))
-            rows.extend((unit, int(player), 1, sign * imps) for player in own)
-            rows.extend((unit, int(player), -1, 0.0) for player in other)
-    weights = np.zeros((len(found), len(data.players)))
-    actual = np.zeros(len(found))
-    boards = np.zeros(len(found), dtype=np.int64)
-    for unit, player, sign, result in rows:
-        weights[unit, player] += sign
-        actual[unit] += result / 2  # each board's result is read once per player of the pair
-        boards[unit] += sign > 0
-    keys = sorted(found, key=found.__getitem__)
-    return _Units(
-        [pair for _, pair in keys],
-        np.array([session for session, _ in keys], dtype=np.int64),
-        boards // 2,
-        weights,
+            entries.append((index.setdefault(key, len(index)), own, other, result))
+    weights = np.zeros((len(index), len(data.players)))
+    actual = np.zeros(len(index))
+    boards = np.zeros(len(index), dtype=np.int64)
+    for unit, own, other, result in entries:
+        weights[unit, own] += 1.0  # a pair's two players are two (the boards ensure it)
+        weights[unit, other] -= 1.0
+        actual[unit] += result
+        boards[unit] += 1
+    return PairUnits(
+        [pair for _, pair in index],
+        np.array([session for session, _ in index], dtype=np.int64),
+        boards,
         actual,
+        weights,
     )
 
 
 def pair_target(test: PairBoards) -> Target:
     """Every pair-session of ``test`` and its IMPs against par; resampled by session."""
-    units = _units(test)
+    units = pair_units(test)
     return Target(
         units.actual, units.session, units.boards, np.full(len(units.actual), test.period[0])
     )
 
 
-def pair_target_weights(test: PairBoards) -> np.ndarray:
-    """Each pair-session's board weights of every player (rows in :func:`pair_target`'s
-    order): a forecast from any strengths is this matrix times them."""
-    return _units(test).weights
-
-
-def _forecast(test: PairBoards, theta: np.ndarray, sd: np.ndarray | None, board_variance: float):
-    units = _units(test)
+def pair_forecast(
+    units: PairUnits, theta: np.ndarray, sd: np.ndarray | None = None, board_variance: float = 0.0
+) -> Forecast:
+    """Each pair-session's IMPs against par from strengths ``theta`` (one a player): the
+    pair's less its opponents', board by board; with ``sd``, the variance of its boards'
+    luck (``board_variance`` each) and of the strengths."""
     value = units.weights @ theta
     if sd is None:
         return Forecast(value)
@@ -147,7 +149,7 @@ def _forecast(test: PairBoards, theta: np.ndarray, sd: np.ndarray | None, board_
 
 def coin_pairs(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
     """Every pair level with par."""
-    return Forecast(np.zeros(len(_units(test).actual)))
+    return Forecast(np.zeros(len(pair_units(test).actual)))
 
 
 def past_average(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
@@ -158,7 +160,7 @@ def past_average(train: PairBoards, test: PairBoards, target: Target | None = No
     credit = np.concatenate([np.repeat(train.imps, 2), -np.repeat(train.imps, 2)])
     total = np.bincount(who, weights=credit, minlength=count)
     played = np.bincount(who, minlength=count)
-    return _forecast(test, total / np.maximum(played, 1) / 2, None, 0.0)
+    return pair_forecast(pair_units(test), total / np.maximum(played, 1) / 2)
 
 
 def headline_pairs(
@@ -192,7 +194,7 @@ def headline_pairs(
             theta[train.north_south].sum(axis=1) - theta[train.east_west].sum(axis=1)
         )
         variance = float(residual @ residual / max(len(residual) - 1, 1))
-        return _forecast(test, theta, sd, variance)
+        return pair_forecast(pair_units(test), theta, sd, variance)
 
     return predict
 

@@ -11,7 +11,7 @@ from bridgerank.ratings.holdout import Forecast, walk_forward
 from bridgerank.ratings.one_table_pairs import (
     PairBoards,
     pair_target,
-    pair_target_weights,
+    pair_units,
     study_pairs,
 )
 from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
@@ -65,7 +65,7 @@ def _oracle(truth):
 
     def predict(train, test, target=None):
         strength = np.array([truth[player] for player in test.players])
-        return Forecast(pair_target_weights(test) @ strength)
+        return Forecast(pair_units(test).weights @ strength)
 
     return predict
 
