@@ -235,7 +235,8 @@ def run(context: StageContext) -> RateSummary:
                 HeadlineRating: headline.ratings,
                 FittedHeadline: fit_rows(summary.headline),
                 SessionValidation: headline.validation,
-                ValidationCeiling: headline.ceiling,
+                ValidationCeiling: headline.ceiling
+                + (matches.validation.ceiling_rows() if matches.validation else []),
                 SessionPrediction: headline.predictions,
                 MatchValidation: match_rows,
                 OneTableValidation: pair_rows,

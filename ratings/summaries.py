@@ -116,12 +116,22 @@ class HeadlineSummary:
 
 @dataclass
 class MatchValidationSummary:
-    """The headline's walk-forward scores on held-out team matches (IMPs)."""
+    """The headline's walk-forward scores on held-out team matches (IMPs), and how far their
+    margins can be predicted at all (:func:`~bridgerank.ratings.team_matches.match_ceiling`)."""
 
     matches: int = 0
     pearson: float | None = None
     rmse: float | None = None
     coverage_80: float | None = None
+    split_half: float | None = None
+    ceiling: float | None = None
+
+    def ceiling_rows(self) -> list[dict[str, Any]]:
+        """The ``validation_ceiling`` rows of the held-out matches."""
+        return [
+            {"measure": "team_match_split_half", "value": self.split_half, "n": self.matches},
+            {"measure": "team_match_ceiling", "value": self.ceiling, "n": self.matches},
+        ]
 
 
 @dataclass
@@ -243,9 +253,15 @@ class RateSummary(StageSummary):
         matches = self.matches.validation
         if matches is not None:
             pearson = "-" if matches.pearson is None else f"{matches.pearson:.3f}"
+            ceiling = (
+                f" (no forecast can pass about {matches.ceiling:.2f}: the margins' split-half "
+                f"reliability is {matches.split_half:.2f})"
+                if matches.ceiling is not None and matches.split_half is not None
+                else ""
+            )
             lines.append(
                 f"  held-out team matches ({matches.matches:,}, walk-forward): IMP headline "
-                f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs"
+                f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs{ceiling}"
             )
         pairs = self.matches.one_table
         if pairs is not None:

@@ -93,7 +93,9 @@ class SessionPrediction(Base):
 
 
 class ValidationCeiling(Base):
-    """How predictable session percentages are at all (see :mod:`ratings.headline.ceiling`)."""
+    """How predictable session percentages are at all (see :mod:`ratings.headline.ceiling`),
+    and held-out team matches' margins (``team_match_*``, :func:`~bridgerank.ratings.
+    team_matches.match_ceiling`)."""
 
     __tablename__ = "validation_ceiling"
     measure: Mapped[str] = mapped_column(String(24), primary_key=True)

@@ -33,6 +33,7 @@ from bridgerank.ratings.holdout import (
     Predict,
     Target,
     choose_on_latest_quarter,
+    pearson,
     score,
     validation_rows,
     walk_forward,
@@ -336,6 +337,24 @@ def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] = PENALTIES) -
         return match_margins(late, _design(late) @ theta)[0] - actual
 
     return choose_on_latest_quarter(data, penalties, errors)
+
+
+def match_ceiling(test: TeamBoards) -> tuple[float | None, float | None]:
+    """How far held-out matches' margins can be predicted at all: the correlation of each
+    match's odd and even boards' sums (oriented to its reference team) across the matches,
+    stepped up to the whole match (Spearman-Brown) - the share of a margin's variance that is
+    the two teams' difference on the day - and its root, above which no forecast's
+    correlation with the margins can be expected. (None, None) for fewer than three."""
+    odd, even = [], []
+    for match in np.unique(test.match):
+        at = np.flatnonzero(test.match == match)
+        values = test.sign[at] * test.imps[at]
+        odd.append(values[0::2].sum())
+        even.append(values[1::2].sum())
+    half = pearson(np.array(odd), np.array(even)) if len(odd) > 2 else None
+    reliability = None if half is None else 2 * half / (1 + half)
+    bound = float(np.sqrt(reliability)) if reliability is not None and reliability > 0 else None
+    return reliability, bound
 
 
 def match_target(test: TeamBoards) -> Target:
@@ -673,10 +692,13 @@ def study_matches(
         return [], summary
     rows = validation_rows(run, MATCHES, "headline", bootstrap)
     headline = next(row for row in rows if row["method"] == "headline")
+    reliability, bound = match_ceiling(data.subset(np.isin(data.period, np.unique(run.period))))
     summary.validation = MatchValidationSummary(
         matches=headline["matches"],
         pearson=headline["pearson"],
         rmse=headline["rmse"],
         coverage_80=headline["coverage_80"],
+        split_half=reliability,
+        ceiling=bound,
     )
     return rows, summary

@@ -184,6 +184,10 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(spread, "0.09")
     assert all(high - low > spread for _, _, low, high, _ in top)
     assert "held-out team matches (158, walk-forward)" in output
+    # what the data allow: the margins' split-half reliability and the correlation it bounds
+    ceiling = dict(_query(corpus.folder, "select measure, value from validation_ceiling"))
+    _close(ceiling["team_match_split_half"], "0.40")
+    _close(ceiling["team_match_ceiling"], "0.63")
     assert "held-out pairs at one table a deal (669 pair-sessions, walk-forward)" in output
     # who beats whom: Euro Team Champs '97, 27 teams, hybrid, 36% transitive, noise 37-64%
     euro = re.search(

@@ -14,6 +14,7 @@ from bridgerank.ratings.team_matches import (
     coin_imps,
     fit_imps,
     headline_imps,
+    match_ceiling,
     match_metrics,
     match_target,
     team_boards,
@@ -163,3 +164,25 @@ def test_matches_of_one_round_without_team_names_are_not_crossed():
         row.update(home_team="", visit_team="")
     # two open and two closed rooms of each board, and nothing to say which go together
     assert len(team_boards(boards, {})) == 0
+
+
+def test_the_ceiling_is_the_share_of_a_margin_that_is_the_teams_difference():
+    truth, data = simulated_teams(rounds=150)  # 750 matches of 8 boards
+    reliability, bound = match_ceiling(data)
+    # the share the simulation put there: the variance of the matches' expected margins over
+    # that plus eight boards' noise (sd 4, and the rounding to whole IMPs)
+    expected = np.bincount(data.match, weights=_design(data) @ truth)
+    share = expected.var() / (expected.var() + 8 * (16 + 1 / 12))
+    assert reliability == pytest.approx(share, abs=0.08)
+    assert bound == pytest.approx(np.sqrt(reliability))
+    # every board played twice in a row: the odd and even halves agree exactly
+    twice = TeamBoards(
+        data.players,
+        np.repeat(data.seats, 2, axis=0),
+        np.repeat(data.imps, 2),
+        np.repeat(data.match, 2),
+        np.repeat(data.sign, 2),
+        np.repeat(data.period, 2),
+        data.periods,
+    )
+    assert match_ceiling(twice) == pytest.approx((1.0, 1.0))
