@@ -114,8 +114,9 @@ def pair_units(data: PairBoards) -> PairUnits:
     actual = np.zeros(len(index))
     boards = np.zeros(len(index), dtype=np.int64)
     for unit, own, other, result in entries:
-        weights[unit, own] += 1.0  # a pair's two players are two (the boards ensure it)
-        weights[unit, other] -= 1.0
+        # np.add.at: a name in both seats of a pair counts twice, as in the fit's rows
+        np.add.at(weights[unit], own, 1.0)
+        np.add.at(weights[unit], other, -1.0)
         actual[unit] += result
         boards[unit] += 1
     return PairUnits(
@@ -227,6 +228,18 @@ HEADLINE_NO_DD = Method(
         if inputs.team_boards is not None
         and (evidence := inputs.team_evidence) is not None
         and evidence.records is not None
+        else None
+    ),
+)
+HEADLINE_CARDS = Method(
+    "headline_cards",
+    "the IMP headline with each player's earlier rates of costly leads, declarer's and "
+    "defenders' cards among the covariates",
+    lambda data, inputs: (
+        headline_pairs(inputs.team_boards, carded)
+        if inputs.team_boards is not None
+        and inputs.team_evidence is not None
+        and (carded := inputs.team_evidence.with_cards()) is not None
         else None
     ),
 )

@@ -197,6 +197,7 @@ KINDS: dict[str, Registry] = {
             _R + "team_matches:HEADLINE_WBF",
             _R + "team_matches:HEADLINE_ONE_TABLE",
             _R + "team_matches:HEADLINE_NO_DD",
+            _R + "team_matches:HEADLINE_CARDS",
             _R + "team_matches:HEADLINE_PLAIN",
         ],
     ),
@@ -207,6 +208,7 @@ KINDS: dict[str, Registry] = {
             _R + "one_table_pairs:COIN",
             _R + "one_table_pairs:PAST_AVERAGE",
             _R + "one_table_pairs:HEADLINE_NO_DD",
+            _R + "one_table_pairs:HEADLINE_CARDS",
         ],
     ),
     "boards": Registry(

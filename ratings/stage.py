@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, case, func, select
 
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.dds.tables import TableEvidence
+from bridgerank.dds.tables import CardAnalysis, TableEvidence
 from bridgerank.ratings.registry import registered_code
 from bridgerank.ratings.summaries import (
     HeadlineSummary,
@@ -59,6 +59,7 @@ from bridgerank.ratings.tables import (
 )
 
 if TYPE_CHECKING:
+    from bridgerank.ratings.card_evidence import CardCounts
     from bridgerank.ratings.dd_prior import BoardEvidence
 
 
@@ -95,6 +96,21 @@ def par_function(conn: Connection) -> Callable[[Mapping[str, Any]], int | None]:
         ).all()
     )
     return lambda board: par.get(board["id"])
+
+
+def _card_counts(conn: Connection) -> CardCounts:
+    """The dds stage's card verdicts counted per board, seat and role (none before it runs)."""
+    from bridgerank.ratings.card_evidence import CardCounts  # numpy, only when rating
+
+    cards = CardAnalysis.__table__.c
+    query = select(
+        cards.board_id,
+        cards.seat,
+        cards.role,
+        func.count().label("cards"),
+        func.sum(case((cards.cost_tricks > 0, 1), else_=0)).label("costly"),
+    ).group_by(cards.board_id, cards.seat, cards.role)
+    return CardCounts.of(conn.execute(query).mappings())
 
 
 def _evidence(conn: Connection) -> BoardEvidence:
@@ -192,6 +208,7 @@ def run(context: StageContext) -> RateSummary:
         boards, names, points = load_inputs(conn)
         par_of = par_function(conn)
         evidence = _evidence(conn)
+        cards = _card_counts(conn)
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
         boards,
@@ -205,7 +222,7 @@ def run(context: StageContext) -> RateSummary:
     )
     # the team boards and what every other board says of their players, gathered once for
     # the held-out matches and for the team headline fitted on every team board
-    team = team_inputs(boards, names, evidence, par_of)
+    team = team_inputs(boards, names, evidence, par_of, cards)
     match_rows, matches = study_matches(
         *team, points, settings.validation_bootstrap, settings=settings
     )
@@ -252,7 +269,7 @@ RATE_STAGE = Stage(
     name="rate",
     run=run,
     reads=(Board, RawBoard),
-    optional_reads=(NameMatch, Player, WbfPlayer, TableEvidence),
+    optional_reads=(NameMatch, Player, WbfPlayer, TableEvidence, CardAnalysis),
     writes=(
         Rating,
         RatingValidation,

@@ -16,12 +16,13 @@ say more, each from periods before the match predicted:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from bridgerank.bridge.scoring import imps
+from bridgerank.ratings.card_evidence import CARD_KINDS, CARD_SHRINK, CardCounts
 from bridgerank.ratings.dd_prior import SHRINK
 from bridgerank.ratings.field import period_of
 from bridgerank.ratings.games import single_table_games
@@ -29,17 +30,20 @@ from bridgerank.ratings.games import single_table_games
 if TYPE_CHECKING:
     from bridgerank.ratings.dd_prior import BoardEvidence
 
-__all__ = ["COVARIATES", "OneTableBoards", "PlayerRecords", "TeamEvidence"]
+__all__ = ["CARD_COVARIATES", "COVARIATES", "OneTableBoards", "PlayerRecords", "TeamEvidence"]
 
-# The columns PlayerRecords.covariates gives, in order.
+# The columns PlayerRecords.covariates gives, in order; with card counters, these beside.
 COVARIATES = ("experience", "declarer_play", "defence", "bidding")
+CARD_COVARIATES = tuple(f"costly_{kind}_cards" for kind in CARD_KINDS)
 _SEATS = ("north", "south", "east", "west")  # BoardEvidence's declarer columns
 
 
 @dataclass
 class PlayerRecords:
     """Every board's four players and when it was played, with its double dummy measures
-    where the dds stage has them (NaN where not), sorted by period."""
+    where the dds stage has them (NaN where not), sorted by period; with ``cards``
+    (:meth:`with_cards`), also each seat's card counters, whose shrunk rates are three more
+    covariates (:data:`CARD_COVARIATES`)."""
 
     players: dict[Hashable, int]  # player -> column of seats
     period: np.ndarray  # (boards,) period texts, ascending
@@ -47,6 +51,8 @@ class PlayerRecords:
     declarer: np.ndarray  # (boards,) seat column of declarer, -1 when none or unknown
     tricks_vs_dd: np.ndarray
     bidding_imps: np.ndarray  # from North-South's side
+    board: np.ndarray | None = None  # (boards,) board ids
+    cards: tuple[np.ndarray, np.ndarray] | None = None  # played, costly: (boards, 4, 3) each
 
     @classmethod
     def of(
@@ -76,7 +82,7 @@ class PlayerRecords:
             tricks[found] = evidence.tricks_vs_dd[position[found]]
             bidding[found] = evidence.bidding_imps[position[found]]
         period = np.array([period_of(board) for board in rows], dtype=object)
-        return cls(players, period, seats, declarer, tricks, bidding)
+        return cls(players, period, seats, declarer, tricks, bidding, ids)
 
     def experience_only(self) -> PlayerRecords:
         """The same boards without their double dummy measures: those covariates are zero
@@ -86,9 +92,18 @@ class PlayerRecords:
             self.players, self.period, self.seats, self.declarer, unknown, unknown.copy()
         )
 
+    def with_cards(self, counts: CardCounts) -> PlayerRecords:
+        """The same boards with each seat's card counters (:mod:`card_evidence`): the
+        covariates gain each player's shrunk rate of costly opening leads, declarer's cards
+        and defenders' cards (:data:`CARD_COVARIATES`)."""
+        if self.board is None:
+            raise ValueError("records made without board ids cannot take card counters")
+        return replace(self, cards=counts.aligned(self.board))
+
     def covariates(self, who: Sequence[Hashable], before: str) -> np.ndarray:
         """The :data:`COVARIATES` of each of ``who`` from the boards of periods before
-        ``before``: shape (len(who), 4); a player never seen has zeros."""
+        ``before``: shape (len(who), 4), or 7 with card counters; a player never seen has
+        zeros."""
         index = np.array([self.players.get(player, -1) for player in who], dtype=np.int64)
         return self.covariates_of(index, before)
 
@@ -133,7 +148,23 @@ class PlayerRecords:
             total = np.bincount(whom, weights=values, minlength=size)[:-1]
             times = np.bincount(whom, minlength=size)[:-1]
             out[:, column] = total / (times + shrink)
-        return out
+        if self.cards is None:
+            return out
+        return np.hstack([out, self._card_rates(flat[:count], size)])
+
+    def _card_rates(self, flat: np.ndarray, size: int) -> np.ndarray:
+        """Each player's rate of costly cards of each kind over the boards given (``flat``:
+        their seats, the empty ones in the last bin), less everyone's, shrunk toward it by
+        :data:`CARD_SHRINK` pseudo-cards: positive for a player who gives away more."""
+        assert self.cards is not None
+        played, costly = (part[: len(flat)] for part in self.cards)
+        rates = np.zeros((size - 1, len(CARD_KINDS)))
+        for kind, shrink in enumerate(CARD_SHRINK):
+            cards = np.bincount(flat.ravel(), weights=played[:, :, kind].ravel(), minlength=size)
+            lost = np.bincount(flat.ravel(), weights=costly[:, :, kind].ravel(), minlength=size)
+            overall = lost[:-1].sum() / max(cards[:-1].sum(), 1.0)
+            rates[:, kind] = (lost[:-1] - overall * cards[:-1]) / (cards[:-1] + shrink)
+        return rates
 
 
 @dataclass
@@ -182,3 +213,11 @@ class TeamEvidence:
 
     records: PlayerRecords | None = None
     one_table: OneTableBoards | None = None
+    cards: CardCounts | None = None  # the card counters per board and seat, where analysed
+
+    def with_cards(self) -> TeamEvidence | None:
+        """The same evidence with the card counters among the records' covariates (None:
+        no records or no counters to add)."""
+        if self.records is None or self.cards is None or not len(self.cards):
+            return None
+        return replace(self, records=self.records.with_cards(self.cards))

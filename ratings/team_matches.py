@@ -44,6 +44,7 @@ from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, Team
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
+    from bridgerank.ratings.card_evidence import CardCounts
     from bridgerank.ratings.dd_prior import BoardEvidence
 
 PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
@@ -610,6 +611,18 @@ HEADLINE_NO_DD = Method(
         else None
     ),
 )
+# the thesis's card counters beside the table's measures: the card-level dd question
+HEADLINE_CARDS = Method(
+    "headline_cards",
+    "the IMP headline with each player's earlier rates of costly leads, declarer's and "
+    "defenders' cards among the covariates",
+    lambda data, inputs: (
+        joint_headline_method(carded)
+        if inputs.team_evidence is not None
+        and (carded := inputs.team_evidence.with_cards()) is not None
+        else None
+    ),
+)
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
@@ -641,9 +654,11 @@ def team_inputs(
     player_of: Mapping[str, Hashable],
     evidence: BoardEvidence | None = None,
     par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
+    cards: CardCounts | None = None,
 ) -> tuple[TeamBoards, TeamEvidence]:
     """The team boards of ``boards`` and what the rest of them says of their players (the dds
-    stage's ``evidence`` per board, the boards' par by ``par_of``, where it has run)."""
+    stage's ``evidence`` per board, the boards' par by ``par_of`` and the card counters per
+    board and seat, where it has run)."""
     boards = list(boards)
     data = team_boards(boards, player_of)
     if not len(data):
@@ -651,6 +666,7 @@ def team_inputs(
     return data, TeamEvidence(
         PlayerRecords.of(boards, player_of, evidence),
         OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
+        cards,
     )
 
 

@@ -7,9 +7,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bridgerank.ratings.card_evidence import CARD_SHRINK, CardCounts
 from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
 from bridgerank.ratings.holdout import walk_forward
-from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, TeamEvidence
+from bridgerank.ratings.team_evidence import (
+    CARD_COVARIATES,
+    COVARIATES,
+    OneTableBoards,
+    PlayerRecords,
+    TeamEvidence,
+)
 from bridgerank.ratings.team_matches import (
     fit_imps,
     fit_joint,
@@ -141,3 +148,41 @@ def test_rank_intervals_widen_with_a_ratings_uncertainty():
     assert low.tolist() == [1, 2, 1, 3] and high.tolist() == [2, 3, 4, 4]
     same = rank_intervals(rating, np.full(4, 1e-6))
     assert same[0].tolist() == same[1].tolist() == [1, 2, 3, 4]
+
+
+def test_card_counters_are_shrunk_rates_from_earlier_periods_only():
+    boards = [
+        _board(1, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+        _board(2, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+        _board(3, "2001.02.01", "Ann", "Ed", "Cy", "Di"),
+    ]
+    # board 1: North declares; East leads a costly card; dummy (South) gives one away, which
+    # is North's, declarer's; board 2: West's lead is right, West's later card costs one
+    rows = [
+        {"board_id": 1, "seat": "E", "role": "lead", "cards": 1, "costly": 1},
+        {"board_id": 1, "seat": "N", "role": "declarer", "cards": 12, "costly": 0},
+        {"board_id": 1, "seat": "S", "role": "dummy", "cards": 13, "costly": 1},
+        {"board_id": 1, "seat": "W", "role": "defender", "cards": 13, "costly": 0},
+        {"board_id": 2, "seat": "W", "role": "lead", "cards": 1, "costly": 0},
+        {"board_id": 2, "seat": "W", "role": "defender", "cards": 13, "costly": 1},
+        {"board_id": 3, "seat": "E", "role": "lead", "cards": 1, "costly": 1},
+    ]
+    counts = CardCounts.of(rows)
+    assert counts.played[0, 0, 1] == 25 and counts.costly[0, 0, 1] == 1  # North: 12 + 13
+    records = PlayerRecords.of(boards, {}).with_cards(counts)
+    before_february = records.covariates(["Ann", "Cy", "Di", "Ed"], "2001.02.01")
+    assert before_february.shape == (4, len(COVARIATES) + len(CARD_COVARIATES))
+    lead_shrink, declarer_shrink, defender_shrink = CARD_SHRINK
+    # leads: Cy (East) 1 costly of 1, Di (West) 0 of 1: everyone's rate 1 in 2
+    assert before_february[1, 4] == pytest.approx((1 - 0.5) / (1 + lead_shrink))
+    assert before_february[2, 4] == pytest.approx((0 - 0.5) / (1 + lead_shrink))
+    # declarer's cards: Ann 1 costly of 25, and hers are all there were
+    assert before_february[0, 5] == pytest.approx(0.0)
+    # defenders' cards: Di (West) 1 of 26, everyone 1 of 26: level; Ed never seen
+    assert before_february[2, 6] == pytest.approx(0.0)
+    assert before_february[3].tolist() == [0.0] * 7
+    # board 3's costly lead counts only after its period: Cy 2 of 2, everyone 2 of 3
+    later = records.covariates(["Cy"], "2001.03.01")
+    assert later[0, 4] == pytest.approx((2 - 2 / 3 * 2) / (2 + lead_shrink))
+    # without counters, the four covariates as before
+    assert PlayerRecords.of(boards, {}).covariates(["Ann"], "2001.03.01").shape == (1, 4)
