@@ -231,12 +231,14 @@ def actual_imps(
     """What each side of :func:`forecast_imps` scored, keyed ``(event, session, side,
     opponents)``: a match's margin, a pair's IMPs against par (over its boards with a par)."""
     actual: dict[tuple[str, str, str, str], float] = {}
-    data = team_boards(boards, {})
-    if len(data):
-        margin, _ = match_margins(data, data.imps)
-        for match, (side, opponents, _) in enumerate(_match_sides(data)):
-            actual[(*data.matches[match], side, opponents)] = float(margin[match])
-    data, units = _pair_sessions(boards, par_of)
+    teams = team_boards(boards, {})
+    if len(teams):
+        margin, _ = match_margins(teams, teams.imps)
+        for match, (side, opponents, _) in enumerate(_match_sides(teams)):
+            event, period = teams.matches[match]
+            actual[(event, period, side, opponents)] = float(margin[match])
+    pairs, units = _pair_sessions(boards, par_of)
     for unit, result in enumerate(units.actual):
-        actual.setdefault((*_pair_key(data, units, unit), ""), float(result))
+        event, period, side = _pair_key(pairs, units, unit)
+        actual.setdefault((event, period, side, ""), float(result))
     return actual

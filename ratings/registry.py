@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
     from bridgerank.ratings.team_evidence import TeamEvidence
-    from bridgerank.ratings.team_matches import TeamBoards
 
 __all__ = [
     "KINDS",
@@ -88,7 +87,8 @@ class StudyInputs:
     evidence: BoardEvidence | None = None
     shared: dict[Any, Any] = field(default_factory=dict)
     team_evidence: TeamEvidence | None = None
-    team_boards: TeamBoards | None = None
+    # a TeamBoards (not imported: team_matches imports this module)
+    team_boards: Any = None
 
 
 @dataclass
