@@ -243,6 +243,17 @@ HEADLINE_CARDS = Method(
         else None
     ),
 )
+HEADLINE_FIELDS = Method(
+    "headline_fields",
+    "the IMP headline with each player's earlier matchpoint share in fields among the covariates",
+    lambda data, inputs: (
+        headline_pairs(inputs.team_boards, fielded)
+        if inputs.team_boards is not None
+        and inputs.team_evidence is not None
+        and (fielded := inputs.team_evidence.with_fields()) is not None
+        else None
+    ),
+)
 COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
 PAST_AVERAGE = Method(
     "imp_average",

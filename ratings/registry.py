@@ -198,6 +198,7 @@ KINDS: dict[str, Registry] = {
             _R + "team_matches:HEADLINE_ONE_TABLE",
             _R + "team_matches:HEADLINE_NO_DD",
             _R + "team_matches:HEADLINE_CARDS",
+            _R + "team_matches:HEADLINE_FIELDS",
             _R + "team_matches:HEADLINE_PLAIN",
         ],
     ),
@@ -209,6 +210,7 @@ KINDS: dict[str, Registry] = {
             _R + "one_table_pairs:PAST_AVERAGE",
             _R + "one_table_pairs:HEADLINE_NO_DD",
             _R + "one_table_pairs:HEADLINE_CARDS",
+            _R + "one_table_pairs:HEADLINE_FIELDS",
         ],
     ),
     "boards": Registry(

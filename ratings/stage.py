@@ -222,7 +222,7 @@ def run(context: StageContext) -> RateSummary:
     )
     # the team boards and what every other board says of their players, gathered once for
     # the held-out matches and for the team headline fitted on every team board
-    team = team_inputs(boards, names, evidence, par_of, cards)
+    team = team_inputs(boards, names, evidence, par_of, cards, settings.min_tables)
     match_rows, matches = study_matches(
         *team, points, settings.validation_bootstrap, settings=settings
     )

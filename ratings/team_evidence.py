@@ -29,12 +29,24 @@ from bridgerank.ratings.games import single_table_games
 
 if TYPE_CHECKING:
     from bridgerank.ratings.dd_prior import BoardEvidence
+    from bridgerank.ratings.field import FieldTables
 
-__all__ = ["CARD_COVARIATES", "COVARIATES", "OneTableBoards", "PlayerRecords", "TeamEvidence"]
+__all__ = [
+    "CARD_COVARIATES",
+    "COVARIATES",
+    "FIELD_COVARIATE",
+    "FIELD_SHRINK",
+    "OneTableBoards",
+    "PlayerRecords",
+    "TeamEvidence",
+]
 
 # The columns PlayerRecords.covariates gives, in order; with card counters, these beside.
 COVARIATES = ("experience", "declarer_play", "defence", "bidding")
 CARD_COVARIATES = tuple(f"costly_{kind}_cards" for kind in CARD_KINDS)
+FIELD_COVARIATE = "field_share"
+# Pseudo-boards a player's mean matchpoint share is shrunk toward half by: about a session.
+FIELD_SHRINK = 25.0
 _SEATS = ("north", "south", "east", "west")  # BoardEvidence's declarer columns
 
 
@@ -53,6 +65,7 @@ class PlayerRecords:
     bidding_imps: np.ndarray  # from North-South's side
     board: np.ndarray | None = None  # (boards,) board ids
     cards: tuple[np.ndarray, np.ndarray] | None = None  # played, costly: (boards, 4, 3) each
+    ns_share: np.ndarray | None = None  # (boards,) North-South's matchpoints; NaN: no field
 
     @classmethod
     def of(
@@ -99,6 +112,22 @@ class PlayerRecords:
         if self.board is None:
             raise ValueError("records made without board ids cannot take card counters")
         return replace(self, cards=counts.aligned(self.board))
+
+    def with_fields(self, tables: FieldTables) -> PlayerRecords:
+        """The same boards with North-South's matchpoint share where the board was played in
+        a field (``tables``): the covariates gain each player's shrunk mean share above
+        half from their side (:data:`FIELD_COVARIATE`) - their pair results, on the scale
+        of matchpoints, as a prior of their strength in IMPs."""
+        if self.board is None:
+            raise ValueError("records made without board ids cannot take field results")
+        share = np.full(len(self.board), np.nan)
+        if len(tables) and len(self.board):
+            order = np.argsort(tables.board)
+            ids = tables.board[order]
+            position = np.minimum(np.searchsorted(ids, self.board), len(ids) - 1)
+            found = ids[position] == self.board
+            share[found] = tables.share[order][position[found]]
+        return replace(self, ns_share=share)
 
     def covariates(self, who: Sequence[Hashable], before: str) -> np.ndarray:
         """The :data:`COVARIATES` of each of ``who`` from the boards of periods before
@@ -148,9 +177,24 @@ class PlayerRecords:
             total = np.bincount(whom, weights=values, minlength=size)[:-1]
             times = np.bincount(whom, minlength=size)[:-1]
             out[:, column] = total / (times + shrink)
-        if self.cards is None:
-            return out
-        return np.hstack([out, self._card_rates(flat[:count], size)])
+        parts = [out]
+        if self.cards is not None:
+            parts.append(self._card_rates(flat, size))
+        if self.ns_share is not None:
+            parts.append(self._field_share(flat, self.ns_share[:count], size))
+        return np.hstack(parts)
+
+    @staticmethod
+    def _field_share(flat: np.ndarray, share: np.ndarray, size: int) -> np.ndarray:
+        """Each player's matchpoint share above half from their side, summed over the field
+        boards given and shrunk by :data:`FIELD_SHRINK` pseudo-boards."""
+        rows = np.flatnonzero(~np.isnan(share))
+        edge = share[rows] - 0.5
+        whom = np.concatenate([flat[rows, :2].ravel(), flat[rows, 2:].ravel()])
+        values = np.concatenate([np.repeat(edge, 2), -np.repeat(edge, 2)])
+        total = np.bincount(whom, weights=values, minlength=size)[:-1]
+        times = np.bincount(whom, minlength=size)[:-1]
+        return (total / (times + FIELD_SHRINK))[:, None]
 
     def _card_rates(self, flat: np.ndarray, size: int) -> np.ndarray:
         """Each player's rate of costly cards of each kind over the boards given (``flat``:
@@ -214,6 +258,7 @@ class TeamEvidence:
     records: PlayerRecords | None = None
     one_table: OneTableBoards | None = None
     cards: CardCounts | None = None  # the card counters per board and seat, where analysed
+    fields: FieldTables | None = None  # the boards played in a field, matchpointed
 
     def with_cards(self) -> TeamEvidence | None:
         """The same evidence with the card counters among the records' covariates (None:
@@ -221,3 +266,10 @@ class TeamEvidence:
         if self.records is None or self.cards is None or not len(self.cards):
             return None
         return replace(self, records=self.records.with_cards(self.cards))
+
+    def with_fields(self) -> TeamEvidence | None:
+        """The same evidence with each player's earlier matchpoint results in fields among
+        the records' covariates (None: no records or no field)."""
+        if self.records is None or self.fields is None or not len(self.fields):
+            return None
+        return replace(self, records=self.records.with_fields(self.fields))

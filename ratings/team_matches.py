@@ -25,7 +25,7 @@ from scipy import sparse
 from scipy.sparse.linalg import lsqr
 
 from bridgerank.bridge.scoring import imps
-from bridgerank.ratings.field import period_of
+from bridgerank.ratings.field import field_tables, period_of
 from bridgerank.ratings.games import team_games
 from bridgerank.ratings.holdout import (
     Forecast,
@@ -623,6 +623,18 @@ HEADLINE_CARDS = Method(
         else None
     ),
 )
+# the pair results of fields, on the matchpoint scale, as a prior of IMP strength: the two
+# scales tied by the fitted coefficient, and the tie validated on the held-out matches
+HEADLINE_FIELDS = Method(
+    "headline_fields",
+    "the IMP headline with each player's earlier matchpoint share in fields among the covariates",
+    lambda data, inputs: (
+        joint_headline_method(fielded)
+        if inputs.team_evidence is not None
+        and (fielded := inputs.team_evidence.with_fields()) is not None
+        else None
+    ),
+)
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
@@ -655,10 +667,12 @@ def team_inputs(
     evidence: BoardEvidence | None = None,
     par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
     cards: CardCounts | None = None,
+    min_tables: int = 3,
 ) -> tuple[TeamBoards, TeamEvidence]:
     """The team boards of ``boards`` and what the rest of them says of their players (the dds
     stage's ``evidence`` per board, the boards' par by ``par_of`` and the card counters per
-    board and seat, where it has run)."""
+    board and seat, where it has run; the boards played in a field of ``min_tables``
+    tables or more, matchpointed)."""
     boards = list(boards)
     data = team_boards(boards, player_of)
     if not len(data):
@@ -667,6 +681,7 @@ def team_inputs(
         PlayerRecords.of(boards, player_of, evidence),
         OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
         cards,
+        field_tables(boards, player_of, min_tables),
     )
 
 

@@ -148,12 +148,15 @@ def test_the_corpus_to_rate_as_shown(corpus):
     for method, shown in (
         ("headline_no_dd", ("0.2", "-0.3", "0.8")),  # the dd question: the table's measures
         ("headline_cards", ("0.3", "-0.1", "0.6")),  # and the card counters
+        ("headline_fields", ("0.4", "-0.2", "1.1")),  # the matchpoint scale tied to IMPs
         ("coin", ("0.3", "-1.2", "1.6")),
     ):
         for value, printed in zip(gains[method], shown):
             _close(value, printed)
     _close(scores["headline_cards"][0], "0.18")
     _close(scores["headline_cards"][1], "30.8")
+    _close(scores["headline_fields"][0], "0.18")
+    _close(scores["headline_fields"][1], "30.9")
     # pairs at one table a deal: 669 held-out pair-sessions of 3,082 boards
     pairs = _by_method(
         corpus.folder,
@@ -165,11 +168,13 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(pairs["headline"][1], "15.4")
     _close(100 * pairs["headline"][2], "78")
     _close(pairs["headline_no_dd"][0], "0.35")
+    _close(pairs["headline_fields"][0], "0.07")
     _close(pairs["imp_average"][1], "21.9")
     for method, shown in (
         ("coin", ("0.45", "0.22", "0.68")),
         ("headline_no_dd", ("-0.19", "-0.41", "0.01")),
         ("headline_cards", ("-0.02", "-0.08", "0.03")),
+        ("headline_fields", ("0.43", "0.09", "0.85")),
         ("imp_average", ("6.5", "2.1", "11.5")),
     ):
         for value, printed in zip(pairs[method][3:6], shown):

@@ -9,10 +9,12 @@ import pytest
 
 from bridgerank.ratings.card_evidence import CARD_SHRINK, CardCounts
 from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
+from bridgerank.ratings.field import field_tables
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.team_evidence import (
     CARD_COVARIATES,
     COVARIATES,
+    FIELD_SHRINK,
     OneTableBoards,
     PlayerRecords,
     TeamEvidence,
@@ -186,3 +188,30 @@ def test_card_counters_are_shrunk_rates_from_earlier_periods_only():
     assert later[0, 4] == pytest.approx((2 - 2 / 3 * 2) / (2 + lead_shrink))
     # without counters, the four covariates as before
     assert PlayerRecords.of(boards, {}).covariates(["Ann"], "2001.03.01").shape == (1, 4)
+
+
+def test_a_players_field_results_are_a_shrunk_share_above_half_from_earlier_periods():
+    boards = [
+        _board(1, "2001.01.01", "Ann", "Bob", "Cy", "Di"),
+        _board(2, "2001.01.01", "Ed", "Fay", "Gus", "Hal"),
+        _board(3, "2001.02.01", "Ann", "Bob", "Gus", "Hal"),
+    ]
+    # boards 1 and 2 are one deal's two tables of a field (min_tables 2); 3 is played alone
+    for board in boards[:2]:
+        board |= {"board_no": 1, "deal_hash": "field deal"}
+    boards[0] |= {"contract": "4S", "result": 10}  # +420 for Ann-Bob
+    boards[1] |= {"contract": "4S", "result": 9}  # -50 for Ed-Fay
+    tables = field_tables(boards, {}, min_tables=2)
+    records = PlayerRecords.of(boards, {}).with_fields(tables)
+    found = records.covariates(["Ann", "Cy", "Ed", "Gus", "Zed"], "2001.02.01")
+    assert found.shape == (5, len(COVARIATES) + 1)
+    # Ann-Bob beat the other table: a share of 1, half above half; Cy, their opponent, below
+    assert found[:, -1].tolist() == pytest.approx(
+        [0.5 / (1 + FIELD_SHRINK), -0.5 / (1 + FIELD_SHRINK), -0.5 / (1 + FIELD_SHRINK),
+         0.5 / (1 + FIELD_SHRINK), 0.0]
+    )  # fmt: skip
+    # nothing of the field is known before it was played
+    assert records.covariates(["Ann"], "2001.01.01")[0, -1] == 0.0
+    # the evidence with fields, or none to add
+    assert TeamEvidence(records=PlayerRecords.of(boards, {}), fields=tables).with_fields()
+    assert TeamEvidence(records=PlayerRecords.of(boards, {})).with_fields() is None
