@@ -13,7 +13,7 @@ sessions beside a coin (every pair level with par) and each player's past IMPs a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
 
 import numpy as np
@@ -21,6 +21,7 @@ import numpy as np
 from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
 from bridgerank.ratings.registry import Method, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
+from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS
 
 __all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_units", "study_pairs"]
 
@@ -218,42 +219,26 @@ HEADLINE = Method(
         else None
     ),
 )
-HEADLINE_NO_DD = Method(
-    "headline_no_dd",
-    "the IMP headline without the double dummy measures among the covariates",
-    lambda data, inputs: (
-        headline_pairs(
-            inputs.team_boards, replace(evidence, records=evidence.records.experience_only())
-        )
-        if inputs.team_boards is not None
-        and (evidence := inputs.team_evidence) is not None
-        and evidence.records is not None
-        else None
-    ),
-)
-HEADLINE_CARDS = Method(
-    "headline_cards",
-    "the IMP headline with each player's earlier rates of costly leads, declarer's and "
-    "defenders' cards among the covariates",
-    lambda data, inputs: (
-        headline_pairs(inputs.team_boards, carded)
-        if inputs.team_boards is not None
-        and inputs.team_evidence is not None
-        and (carded := inputs.team_evidence.with_cards()) is not None
-        else None
-    ),
-)
-HEADLINE_FIELDS = Method(
-    "headline_fields",
-    "the IMP headline with each player's earlier matchpoint share in fields among the covariates",
-    lambda data, inputs: (
-        headline_pairs(inputs.team_boards, fielded)
-        if inputs.team_boards is not None
-        and inputs.team_evidence is not None
-        and (fielded := inputs.team_evidence.with_fields()) is not None
-        else None
-    ),
-)
+
+
+def _variant(name: str) -> Method:
+    """The headline's pair forecast on a variant of its evidence (:data:`~bridgerank.
+    ratings.team_evidence.EVIDENCE_VARIANTS`)."""
+    what, transform = EVIDENCE_VARIANTS[name]
+
+    def make(data: PairBoards, inputs: StudyInputs) -> Callable | None:
+        evidence = inputs.team_evidence
+        changed = None if evidence is None else transform(evidence)
+        if changed is None or inputs.team_boards is None:
+            return None
+        return headline_pairs(inputs.team_boards, changed)
+
+    return Method(name, what, make)
+
+
+HEADLINE_NO_DD = _variant("headline_no_dd")
+HEADLINE_CARDS = _variant("headline_cards")
+HEADLINE_FIELDS = _variant("headline_fields")
 COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
 PAST_AVERAGE = Method(
     "imp_average",

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CARD_COVARIATES",
     "COVARIATES",
+    "EVIDENCE_VARIANTS",
     "FIELD_COVARIATE",
     "FIELD_SHRINK",
     "OneTableBoards",
@@ -260,6 +261,13 @@ class TeamEvidence:
     cards: CardCounts | None = None  # the card counters per board and seat, where analysed
     fields: FieldTables | None = None  # the boards played in a field, matchpointed
 
+    def experience_only(self) -> TeamEvidence | None:
+        """The same evidence without the double dummy measures among the records'
+        covariates (None: no records)."""
+        if self.records is None:
+            return None
+        return replace(self, records=self.records.experience_only())
+
     def with_cards(self) -> TeamEvidence | None:
         """The same evidence with the card counters among the records' covariates (None:
         no records or no counters to add)."""
@@ -273,3 +281,24 @@ class TeamEvidence:
         if self.records is None or self.fields is None or not len(self.fields):
             return None
         return replace(self, records=self.records.with_fields(self.fields))
+
+
+# The variants of the headline's evidence that the held-out studies set beside it (team
+# matches, pairs at one table): name -> what it is, and the evidence it reads (None: it
+# does not apply to these records).
+EVIDENCE_VARIANTS: dict[str, tuple[str, Callable[[TeamEvidence], TeamEvidence | None]]] = {
+    "headline_no_dd": (
+        "the IMP headline without the double dummy measures among the covariates",
+        TeamEvidence.experience_only,
+    ),
+    "headline_cards": (
+        "the IMP headline with each player's earlier rates of costly leads, declarer's and "
+        "defenders' cards among the covariates",
+        TeamEvidence.with_cards,
+    ),
+    "headline_fields": (
+        "the IMP headline with each player's earlier matchpoint share in fields among the "
+        "covariates",
+        TeamEvidence.with_fields,
+    ),
+}

@@ -17,7 +17,7 @@ later date's matches are predicted by methods re-fitted on all earlier dates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -40,7 +40,12 @@ from bridgerank.ratings.holdout import (
 )
 from bridgerank.ratings.registry import Method, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
-from bridgerank.ratings.team_evidence import OneTableBoards, PlayerRecords, TeamEvidence
+from bridgerank.ratings.team_evidence import (
+    EVIDENCE_VARIANTS,
+    OneTableBoards,
+    PlayerRecords,
+    TeamEvidence,
+)
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -602,39 +607,25 @@ HEADLINE_ONE_TABLE = Method(
         inputs.team_evidence or TeamEvidence(), one_table_weights=(1.0,)
     ),
 )
-HEADLINE_NO_DD = Method(
-    "headline_no_dd",
-    "the IMP headline without the double dummy measures among the covariates",
-    lambda data, inputs: (
-        joint_headline_method(replace(evidence, records=evidence.records.experience_only()))
-        if (evidence := inputs.team_evidence) is not None and evidence.records is not None
-        else None
-    ),
-)
-# the thesis's card counters beside the table's measures: the card-level dd question
-HEADLINE_CARDS = Method(
-    "headline_cards",
-    "the IMP headline with each player's earlier rates of costly leads, declarer's and "
-    "defenders' cards among the covariates",
-    lambda data, inputs: (
-        joint_headline_method(carded)
-        if inputs.team_evidence is not None
-        and (carded := inputs.team_evidence.with_cards()) is not None
-        else None
-    ),
-)
-# the pair results of fields, on the matchpoint scale, as a prior of IMP strength: the two
-# scales tied by the fitted coefficient, and the tie validated on the held-out matches
-HEADLINE_FIELDS = Method(
-    "headline_fields",
-    "the IMP headline with each player's earlier matchpoint share in fields among the covariates",
-    lambda data, inputs: (
-        joint_headline_method(fielded)
-        if inputs.team_evidence is not None
-        and (fielded := inputs.team_evidence.with_fields()) is not None
-        else None
-    ),
-)
+
+
+def _variant(name: str) -> Method:
+    """The team headline on a variant of its evidence (:data:`~bridgerank.ratings.
+    team_evidence.EVIDENCE_VARIANTS`): the dd question, its card-level form, the scales'
+    tie."""
+    what, transform = EVIDENCE_VARIANTS[name]
+
+    def make(data: TeamBoards, inputs: StudyInputs) -> Predict | None:
+        evidence = inputs.team_evidence
+        changed = None if evidence is None else transform(evidence)
+        return None if changed is None else joint_headline_method(changed)
+
+    return Method(name, what, make)
+
+
+HEADLINE_NO_DD = _variant("headline_no_dd")
+HEADLINE_CARDS = _variant("headline_cards")  # the card-level dd question
+HEADLINE_FIELDS = _variant("headline_fields")  # the matchpoint scale tied to IMPs
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
