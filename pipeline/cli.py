@@ -506,7 +506,7 @@ def _print_forecasts(outcome) -> None:
         click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
     if outcome.not_forecast:
         click.echo(f"no forecast: {outcome.not_forecast}")
-    elif not outcome.stored and not outcome.imp_stored:
+    elif not (outcome.stored or outcome.imp_stored or outcome.already_rated):
         click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
 
 

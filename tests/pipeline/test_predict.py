@@ -21,6 +21,7 @@ from bridgerank.pipeline.stages import open_store
 from bridgerank.ratings.games import deal_key
 from bridgerank.ratings.headline.forecast import StoredRatings, forecast
 from bridgerank.ratings.tables import FittedHeadline, StoredForecast
+from tests.paths import TESTS
 
 # Two months of a club's sessions to rate, and the session after them to forecast.
 RATED = ("2017-01-02", "2017-01-09", "2017-01-16", "2017-01-23", "2017-02-06")
@@ -125,6 +126,12 @@ def test_the_hint_runs_and_an_event_of_one_table_a_deal_is_forecast(tmp_path, sh
     words = shlex.split(hint.removeprefix("Try: "))
     assert words[:1] == ["bridgerank"]
     _invoke(*words[1:], *out)  # the hint, as printed: it rates (the embedded sample here)
+    # a file of the sample: rated already, which is all there is to say
+    sample = TESTS.parent / "data" / "sample" / "usbf_sf_14502.lin"
+    printed = _invoke("predict", str(sample), *out)
+    assert printed.splitlines() == [
+        "not forecast: 2010 USBF SF A 2010 is already rated (its results are stored)"
+    ]
     printed = _invoke("predict", str(event), *out)
     assert "149 pairs forecast in IMPs and stored" in printed
     assert "pair-sessions forecast and stored" not in printed and "no forecast" not in printed
