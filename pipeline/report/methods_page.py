@@ -66,6 +66,11 @@ def _first_row(conn: Connection, table: str, query: str = "") -> dict[str, Any] 
     return None if row is None else dict(row)
 
 
+# A validation table's rows: the headline first (every gain is the headline's over the row),
+# then the others by their error.
+_HEADLINE_FIRST = "order by case when method = 'headline' then 0 else 1 end, rmse, method"
+
+
 @section("headline", "Who plays well: the headline rating", "headline.html.j2")
 def _headline(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "headline_ratings"):
@@ -79,7 +84,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     ratings["high_80"] = ratings["rating"] + 1.2816 * ratings["sd"]
     validation = None
     if _has(conn, "session_validation"):
-        validation = _frame(conn, "select * from session_validation order by rmse")
+        validation = _frame(conn, f"select * from session_validation {_HEADLINE_FIRST}")
         validation.insert(1, "what", validation["method"].map(method_descriptions()).fillna(""))
     ceiling: dict[str, float] = (
         dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
@@ -91,7 +96,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
     matches, pairs = (
-        _frame(conn, f"select * from {table} order by rmse") if _has(conn, table) else None
+        _frame(conn, f"select * from {table} {_HEADLINE_FIRST}") if _has(conn, table) else None
         for table in ("match_validation", "one_table_validation")
     )
     return {
