@@ -19,12 +19,13 @@ from sqlalchemy.engine import Engine
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.core.errors import SourceError, StageNotReady
 from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
-from bridgerank.ratings.stage import load_inputs, par_function, stored_boards
+from bridgerank.ratings.stage import par_function, stored_boards
 from bridgerank.ratings.tables import (
     FittedHeadline,
     HeadlineRating,
@@ -199,7 +200,7 @@ def predict(
         if ratings is None and strengths is None:
             raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
         fitted = _fitted_at(conn)
-        _, names, _ = load_inputs(conn)
+        names = person_lookup(conn).global_names()  # the boards' names that are one person
         # named as files name them, as forecasts name sides
         written = [seated_persons(board) for board in stored_boards(conn)]
         par_of = par_function(conn)

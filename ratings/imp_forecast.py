@@ -119,16 +119,15 @@ def _match_sides(data: TeamBoards) -> list[tuple[str, str, np.ndarray]]:
 
 
 def _match_forecasts(
-    boards: Sequence[Mapping[str, Any]],
-    player_of: Mapping[str, Hashable],
-    stored: StoredStrengths,
+    data: TeamBoards, player_of: Mapping[str, Hashable], stored: StoredStrengths
 ) -> list[dict[str, Any]]:
-    data = team_boards(boards, {})
+    """The forecast of every match of ``data`` (team boards with the names as written)."""
     if not len(data):
         return []
     theta, sd, known = stored.of([player_of.get(str(name), name) for name in data.players])
     forecast = match_forecast(ImpFit(theta, sd, 0.0, stored.board_variance), data)
-    variance = forecast.variance if forecast.variance is not None else np.zeros(len(theta))
+    variance = forecast.variance
+    assert variance is not None  # strengths with deviations: the forecast has its variance
     _, played = match_margins(data, data.imps)
     return [
         _row(
@@ -172,7 +171,8 @@ def _pair_forecasts(
     data, units = _pair_sessions(boards, lambda board: 0)
     theta, sd, known = stored.of([player_of.get(str(name), name) for name in data.players])
     forecast = pair_forecast(units, theta, sd, stored.one_table_variance)
-    variance = forecast.variance if forecast.variance is not None else np.zeros(len(units.boards))
+    variance = forecast.variance
+    assert variance is not None  # strengths with deviations: the forecast has its variance
     rows = [
         _row(
             _pair_key(data, units, unit),
@@ -214,9 +214,10 @@ def forecast_imps(
         ``boards``, ``players``, ``rated`` (a match: of all its players; a pair: of its two),
         ``predicted`` (IMPs), ``sd``, ``low_80``, ``high_80``.
     """
-    matches = _match_forecasts(boards, player_of, stored)
+    teams = team_boards(boards, {})
+    matches = _match_forecasts(teams, player_of, stored)
     # a board of a team event recorded in one room only is no pairs event
-    team_events = set(team_boards(boards, {}).matches)
+    team_events = set(teams.matches)
     pairs = [
         row
         for row in _pair_forecasts(boards, player_of, stored)
