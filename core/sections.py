@@ -378,7 +378,7 @@ class RateSettings:
     min_tables: int = allowed(at_least=2, at_most=1000)
     regular_games: int = allowed(at_least=1, at_most=100_000)
     calibration_rankings: int = allowed(at_least=0)
-    validation_bootstrap: int = allowed(at_least=0, at_most=10_000)
+    validation_bootstrap: int = allowed(at_least=0, at_most=100_000)
     cycles: CycleSettings
 
 

@@ -8,7 +8,8 @@ for the units of the test period - a pair's session percentage, a team match's m
 unit is, and what happened in it, is the kind's *target* (:class:`Target`); the harness keeps
 every method's :class:`Forecast` beside the actual values (:class:`HeldOut`), scores them with
 one set of measures (:func:`score`: correlation, error, orders, interval coverage) and compares
-each method with a reference on the same resampled units (:func:`paired_gains`).
+each method with a reference on the same resampled units, with intervals simultaneous over
+the whole table (:func:`validation_rows`, :mod:`~bridgerank.ratings.gains`).
 
 Settings are chosen on training data alone by the same split everywhere
 (:func:`latest_quarter`, :func:`best_of`): fitted on the earlier three quarters of the
@@ -18,9 +19,9 @@ Notes
 -----
 The intervals are normal: a forecast with variance ``v`` claims that ``|actual - predicted|
 <= z sqrt(v)`` for the share of units its level says (``z`` of an 80% interval: :data:`Z80`).
-The paired bootstrap resamples whole groups (a session with all its pairs, a match), with a
-fresh generator of the same seed for every method, so a method's interval does not depend on
-which methods were validated before it.
+The bootstrap resamples whole groups (a session with all its pairs, a match), every method
+scored on the same resamples; a table's intervals are read together, so they widen with the
+number of comparisons the table makes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar
 
 import numpy as np
 from scipy import stats
+
+from bridgerank.ratings.gains import simultaneous_gains
 
 __all__ = [
     "LEVELS",
@@ -44,7 +47,6 @@ __all__ = [
     "choose_on_latest_quarter",
     "coverage",
     "latest_quarter",
-    "paired_gains",
     "pearson",
     "score",
     "validation_rows",
@@ -298,49 +300,6 @@ def score(
     return scores
 
 
-def _safe_pearson(x: np.ndarray, y: np.ndarray) -> float:
-    if np.ptp(x) == 0 or np.ptp(y) == 0:
-        return 0.0
-    return float(np.corrcoef(x, y)[0, 1])
-
-
-def paired_gains(
-    run: HeldOut, method: str, reference: str, replicates: int = 1000, seed: int = 0
-) -> dict[str, tuple[float, float, float]]:
-    """How much better ``reference`` does than ``method`` on the same units, with 95%
-    intervals from resampling whole groups (both methods on the same resample).
-
-    Returns ``{"pearson": (gain, low, high), "rmse": (gain, low, high)}``: the reference's
-    Pearson minus the method's, and the method's RMSE minus the reference's - positive when
-    the reference is better on both.
-    """
-    rng = np.random.default_rng(seed)
-    theirs, ours = run.predicted(method), run.predicted(reference)
-    groups = np.unique(run.group)
-    rows_of = [np.flatnonzero(run.group == value) for value in groups]
-
-    def difference(rows: np.ndarray) -> tuple[float, float]:
-        actual = run.actual[rows]
-        r_gain = _safe_pearson(ours[rows], actual) - _safe_pearson(theirs[rows], actual)
-        rmse_gain = np.sqrt(np.mean((theirs[rows] - actual) ** 2)) - np.sqrt(
-            np.mean((ours[rows] - actual) ** 2)
-        )
-        return r_gain, rmse_gain
-
-    point = difference(np.arange(len(run.actual)))
-
-    def resample() -> np.ndarray:
-        picked = rng.integers(0, len(groups), len(groups))
-        return np.concatenate([rows_of[i] for i in picked])
-
-    draws = np.array([difference(resample()) for _ in range(replicates)])
-    low, high = np.nanpercentile(draws, [2.5, 97.5], axis=0)
-    return {
-        "pearson": (float(point[0]), float(low[0]), float(high[0])),
-        "rmse": (float(point[1]), float(low[1]), float(high[1])),
-    }
-
-
 @dataclass(frozen=True)
 class Kind(Generic[D]):
     """A kind of held-out unit: its target, the measures and intervals its table reports,
@@ -358,13 +317,23 @@ def validation_rows(
     run: HeldOut,
     kind: Kind,
     reference: str = "headline",
-    bootstrap: int = 1000,
+    bootstrap: int = 10_000,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """One row per method of ``run``, in its order: the kind's measures, its counts and, for
-    every method but ``reference``, the paired gains of the reference over it with 95%
-    intervals (``<gain>_gain``, ``_low``, ``_high``; None without ``bootstrap``)."""
+    every method but ``reference``, the reference's gains over it with 95% intervals
+    simultaneous over every comparison of the table (``<gain>_gain``, ``_low``, ``_high``;
+    None without ``bootstrap``; :mod:`~bridgerank.ratings.gains`)."""
     counts = kind.counts(run)
+    found = simultaneous_gains(
+        {method: run.predicted(method) for method in run.forecasts},
+        run.actual,
+        run.group,
+        reference,
+        kind.gains,
+        bootstrap,
+        seed,
+    )
     rows = []
     for method in run.forecasts:
         row: dict[str, Any] = {"method": method}
@@ -378,11 +347,7 @@ def validation_rows(
         )
         row |= counts
         for gain in kind.gains:
-            row |= dict.fromkeys((f"{gain}_gain", f"{gain}_gain_low", f"{gain}_gain_high"))
-        if method != reference and bootstrap:
-            found = paired_gains(run, method, reference, bootstrap, seed)
-            for gain in kind.gains:
-                value, low, high = found[gain]
-                row |= {f"{gain}_gain": value, f"{gain}_gain_low": low, f"{gain}_gain_high": high}
+            value, low, high = found.get(method, {}).get(gain, (None, None, None))
+            row |= {f"{gain}_gain": value, f"{gain}_gain_low": low, f"{gain}_gain_high": high}
         rows.append(row)
     return rows

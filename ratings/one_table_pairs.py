@@ -250,7 +250,7 @@ PAST_AVERAGE = Method(
 def study_pairs(
     data: TeamBoards,
     evidence: TeamEvidence,
-    bootstrap: int = 1000,
+    bootstrap: int = 10_000,
     min_periods: int = 4,
     settings: RateSettings | None = None,
     points: Mapping[str, float] | None = None,

@@ -680,7 +680,7 @@ def match_study(
     boards: Iterable[Mapping[str, Any]],
     player_of: Mapping[str, Hashable],
     points: Mapping[str, float] | None = None,
-    bootstrap: int = 1000,
+    bootstrap: int = 10_000,
     min_periods: int = 4,
     settings: RateSettings | None = None,
     evidence: BoardEvidence | None = None,
@@ -699,7 +699,7 @@ def study_matches(
     data: TeamBoards,
     team_evidence: TeamEvidence,
     points: Mapping[str, float] | None = None,
-    bootstrap: int = 1000,
+    bootstrap: int = 10_000,
     min_periods: int = 4,
     settings: RateSettings | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:

@@ -88,6 +88,15 @@ def elo_spread(
     }
 
 
+def _drawn_ranks(rating: np.ndarray, sd: np.ndarray, draws: int, seed: int) -> np.ndarray:
+    """Every player's rank (1: the highest) in each of ``draws`` joint draws of the ratings
+    from their normal posteriors: shape (draws, players)."""
+    rng = np.random.default_rng(seed)
+    drawn = rating + sd * rng.standard_normal((draws, len(rating)))
+    # rank 1 is the highest draw: the count of players above, plus one
+    return np.argsort(np.argsort(-drawn, axis=1), axis=1) + 1
+
+
 def rank_intervals(
     rating: np.ndarray, sd: np.ndarray, level: float = 0.9, draws: int = 2000, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -110,15 +119,35 @@ def rank_intervals(
     low, high : ndarray of int
         The best and the worst rank of each player's interval.
     """
+    low, high, _ = rank_standing(rating, sd, level, 1, draws, seed)
+    return low, high
+
+
+def rank_standing(
+    rating: np.ndarray,
+    sd: np.ndarray,
+    level: float = 0.8,
+    top: int = 10,
+    draws: int = 2000,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What a selector reads of a ranking: each player's ``level`` rank interval (as
+    :func:`rank_intervals`) and the probability that they are among the ``top`` strongest,
+    over joint draws of every rating from its normal posterior.
+
+    Returns
+    -------
+    low, high : ndarray of int
+        The best and the worst rank of each player's interval.
+    in_top : ndarray of float
+        The share of the draws that put the player among the ``top``.
+    """
     rating, sd = np.asarray(rating, dtype=float), np.asarray(sd, dtype=float)
     if not len(rating):
         empty = np.empty(0, dtype=np.int64)
-        return empty, empty
-    rng = np.random.default_rng(seed)
-    drawn = rating + sd * rng.standard_normal((draws, len(rating)))
-    # rank 1 is the highest draw: the count of players above, plus one
-    ranks = np.argsort(np.argsort(-drawn, axis=1), axis=1) + 1
+        return empty, empty, np.empty(0)
+    ranks = _drawn_ranks(rating, np.nan_to_num(sd), draws, seed)
     tail = 100 * (1 - level) / 2
     low = np.percentile(ranks, tail, axis=0, method="lower")
     high = np.percentile(ranks, 100 - tail, axis=0, method="higher")
-    return low.astype(np.int64), high.astype(np.int64)
+    return low.astype(np.int64), high.astype(np.int64), (ranks <= top).mean(axis=0)

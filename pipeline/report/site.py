@@ -120,7 +120,54 @@ def _player_index(data: SiteData) -> pd.DataFrame:
     table = table.sort_values(["rating", "boards"], ascending=[False, False], na_position="last")
     table["rank"] = table.groupby("pool")["rating"].rank(ascending=False, method="min")
     table["file"] = table["player"].map(player_file)
-    return table.reset_index(drop=True)
+    table = table.reset_index(drop=True)
+    return _with_rank_standing(table)
+
+
+# The ranking's "top" a selector asks about, and the rank interval's coverage.
+TOP = 10
+RANK_LEVEL = 0.8
+
+
+def _with_rank_standing(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each rated player's 80% rank interval (``rank_low``, ``rank_high``)
+    and probability of being in the top 10 (``in_top``) within their pool, from joint draws
+    of every rating of the pool (the ranks are only as settled as the ratings are)."""
+    from bridgerank.ratings.uncertainty import rank_standing
+
+    for column in ("rank_low", "rank_high", "in_top"):
+        table[column] = math.nan
+    rated = table[table["rating"].notna()]
+    for _, pool in rated.groupby("pool"):
+        # the draws in the order of the names, so that a player's figures do not depend on
+        # how ties in rating happen to be ordered
+        pool = pool.sort_values("player", kind="stable")
+        low, high, in_top = rank_standing(
+            pool["rating"].to_numpy(), pool["sd"].to_numpy(), RANK_LEVEL, TOP
+        )
+        table.loc[pool.index, "rank_low"] = low
+        table.loc[pool.index, "rank_high"] = high
+        table.loc[pool.index, "in_top"] = in_top
+    return table
+
+
+def _contenders(rated: pd.DataFrame) -> dict[str, Any] | None:
+    """Who the top 10 of pool 1 cannot be told from: the players whose 80% rank interval
+    reaches it, and how settled its leader is (None: too few players to ask)."""
+    pool = rated[rated["pool"] == 1]
+    if len(pool) <= TOP:
+        return None
+    reach = pool[pool["rank_low"] <= TOP]
+    first = pool.iloc[0]
+    return {
+        "top": TOP,
+        "reach": len(reach),
+        "outside": int((reach["rank"] > TOP).sum()),
+        "leader": first["player"],
+        "leader_low": int(first["rank_low"]),
+        "leader_high": int(first["rank_high"]),
+        "settled": bool(first["in_top"] >= 0.9),
+    }
 
 
 def player_context(data: SiteData, name: str) -> dict[str, Any]:
@@ -153,6 +200,8 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "forest_players": len(top),
         "settled": needed,
         "players": rated.to_dict("records"),
+        "contenders": _contenders(rated),
+        "top": TOP,
         "unrated": players[players["rating"].isna()].to_dict("records"),
         "pools": {int(pool): int(count) for pool, count in pools.items()},
         "validation": data.validation,

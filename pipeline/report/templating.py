@@ -31,6 +31,19 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def chance(value: Any) -> str:
+    """A probability as people read it: a whole percentage, "<1%" and ">99%" at the ends
+    (a draw's share is never proof of 0 or 1); empty when there is none."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    percent = 100 * float(value)
+    if percent < 0.5:
+        return "<1%"
+    if percent > 99.5:
+        return ">99%"
+    return f"{percent:.0f}%"
+
+
 def _shown(value: Any) -> Any:
     """Every ``{{ ... }}`` of every template, before autoescape: text with its control and
     bidi characters made visible. Markup (a plot, a macro's output) is treated too: its own
@@ -60,4 +73,5 @@ def environment() -> Environment:
     env.filters["fmt"] = _fmt
     env.filters["summary"] = summary_text
     env.filters["signed"] = signed_score
+    env.filters["chance"] = chance
     return env

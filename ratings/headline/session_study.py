@@ -27,7 +27,7 @@ from bridgerank.ratings.headline.ceiling import ceiling
 from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
-from bridgerank.ratings.holdout import validation_rows, walk_forward
+from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
 from bridgerank.ratings.summaries import (
     DdEvidenceSummary,
@@ -52,13 +52,15 @@ class HeadlineResults:
     ceiling: list[dict[str, Any]] = field(default_factory=list)
     predictions: list[dict[str, Any]] = field(default_factory=list)
     summary: HeadlineSummary = field(default_factory=HeadlineSummary)
+    # every method's held-out forecasts (None: not validated), to score them again
+    run: HeldOut | None = None
 
 
 def headline_study(
     boards: Sequence[Mapping[str, Any]],
     player_of: Mapping[str, Hashable],
     min_tables: int = 3,
-    bootstrap: int = 1000,
+    bootstrap: int = 10_000,
     progress=None,
     evidence: BoardEvidence | None = None,
     points: Mapping[str, float] | None = None,
@@ -105,6 +107,7 @@ def headline_study(
     inputs = StudyInputs(settings, points or {}, evidence)
     methods = registry("sessions").make(tables, inputs)
     run = walk_forward(tables, methods, session_target, progress=progress)
+    results.run = run
     results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
     variance = run.variance("headline")
     results.predictions = [

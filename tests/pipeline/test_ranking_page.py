@@ -1,0 +1,65 @@
+"""What a selector must know, on the ranking page: every rated player's 80% rank interval
+and chance of the top 10, and in words who the top 10 cannot be told from."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine
+
+from bridgerank.pipeline.cli import main
+from bridgerank.ratings.uncertainty import rank_standing
+
+SAMPLE_RECAPS = "data/sample/acbl"
+
+
+def test_rank_standing_by_hand():
+    # one player far above four equal ones: first in every draw
+    rating = np.array([10.0, 0.0, 0.0, 0.0, 0.0])
+    sd = np.array([0.1, 1.0, 1.0, 1.0, 1.0])
+    low, high, in_top = rank_standing(rating, sd, top=2)
+    assert (low[0], high[0], in_top[0]) == (1, 1, 1.0)
+    assert all(low[1:] == 2) and all(high[1:] == 5)
+    # every draw has exactly two players in the top 2
+    assert in_top.sum() == pytest.approx(2.0)
+    assert in_top[1:] == pytest.approx(0.25, abs=0.04)
+
+
+def test_the_ranking_page_says_how_settled_the_order_is(tmp_path):
+    """Two club sessions of the embedded sample: 48 players with wide intervals. The page's
+    sentence counts the players whose rank interval reaches the top 10, and each row's
+    interval and chance are those of the stored ratings."""
+    result = CliRunner().invoke(main, ["run", SAMPLE_RECAPS, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        ratings = pd.read_sql("select player, rating, sd from headline_ratings", conn)
+    engine.dispose()
+    # drawn in the order of the names, as the page draws them
+    ratings = ratings.sort_values("player").reset_index(drop=True)
+    low, high, in_top = rank_standing(ratings["rating"], ratings["sd"], 0.8, 10)
+    first = int(ratings["rating"].idxmax())
+    front = (tmp_path / "report" / "index.html").read_text()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", front))
+    reach = int((low <= 10).sum())
+    assert len(ratings) == 48 and reach > 10
+    assert f"{reach} players could be in the top 10" in text
+    assert "These data cannot tell them apart" in text
+    leader = re.search(r"The leader, (.*?), ranks", text).group(1)
+    at = int(ratings.index[ratings["player"] == leader][0])
+    assert ratings["rating"][at] == ratings["rating"][first]
+    assert f"The leader, {leader}, ranks {low[at]} to {high[at]}." in text
+    # every player's row: rank interval and chance of the top 10
+    rows = re.findall(r"<tr data-name=.*?</tr>", front, re.S)
+    assert len(rows) == 48
+    for number in (0, 20, 47):
+        cells = [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td.*?</td>", rows[number])]
+        player = cells[2].replace(" provisional", "")
+        at = int(ratings.index[ratings["player"] == player][0])
+        assert cells[1] == f"{low[at]}-{high[at]}"
+        chance = 100 * in_top[at]
+        assert cells[5] == ("<1%" if chance < 0.5 else f"{chance:.0f}%")
