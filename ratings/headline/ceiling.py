@@ -9,6 +9,12 @@ predictor from past results can reach: about the square root of that share. Thre
 * ``split_half``: the correlation of a pair-session's odd and even boards, stepped up to a
   whole session (Spearman-Brown);
 * ``test_retest``: the correlation of a pair's percentage with its next session's.
+
+The root of the ICC is the reach of a pair's own mean: it is blind to who sat opposite, which
+a rating that counts the opponents is not, so it is no bound on such a rating (on Valet's
+rounds the headline passes it). The reference that counts them is
+:func:`known_strengths_correlation`: the correlation with the held-out sessions that a rating
+knowing every player's true strength would reach, simulated from the fitted model.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ from bridgerank.ratings.field import (
     FieldTables,
     SessionScores,
     odd_even_halves,
+    pair_percent,
     pair_sessions,
 )
+from bridgerank.ratings.headline.fit import Design, HeadlineFit
 
 
 def icc(sessions: SessionScores) -> tuple[float | None, int]:
@@ -83,3 +91,34 @@ def ceiling(tables: FieldTables) -> list[dict[str, Any]]:
         {"measure": "test_retest", "value": retest, "n": consecutive},
         {"measure": "correlation_ceiling", "value": bound, "n": pairs},
     ]
+
+
+def known_strengths_correlation(
+    fit: HeadlineFit, tables: FieldTables, draws: int = 100, seed: int = 0
+) -> float | None:
+    """The correlation with the pair-session percentages of ``tables`` (the held-out ones)
+    that a rating knowing every player's true strength would reach, under the fitted model.
+
+    Each draw gives every player a strength from the population the fit implies (normal, with
+    the variance of the estimates plus their mean posterior variance: a ridge estimate is
+    shrunk, so its own spread is too small), each pair-session its expected percentage from
+    the real seating (partner, opponents and field, as the model reads them) and its luck
+    (the fit's board variance over its boards, plus the form variance); the correlation of
+    the expected with the drawn percentages is averaged over the draws. None without a fit
+    or sessions.
+    """
+    if not len(tables) or not len(fit.theta):
+        return None
+    boards = pair_sessions(tables).boards
+    luck = np.sqrt(100**2 * fit.residual_variance / boards + fit.form_variance)
+    spread = np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2))
+    design = Design.of(tables, len(fit.theta))
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(draws):
+        truth = rng.normal(0, spread, len(fit.theta))
+        expected = pair_percent(tables, design.predict(truth))
+        drawn = expected + luck * rng.standard_normal(len(expected))
+        if np.ptp(expected) > 0:
+            found.append(np.corrcoef(expected, drawn)[0, 1])
+    return float(np.mean(found)) if found else None

@@ -23,7 +23,7 @@ import numpy as np
 
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
-from bridgerank.ratings.headline.ceiling import ceiling
+from bridgerank.ratings.headline.ceiling import ceiling, known_strengths_correlation
 from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
@@ -122,6 +122,11 @@ def headline_study(
             zip(run.period, run.group, run.predicted("headline"), run.actual)
         )
     ]
+    held_out = tables.subset(np.isin(tables.period, np.unique(run.period)))
+    known = known_strengths_correlation(fit, held_out)
+    results.ceiling.append(
+        {"measure": "known_strengths_correlation", "value": known, "n": len(run)}
+    )
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]
     results.summary.validation = HeadlineValidationSummary(

@@ -84,7 +84,7 @@ RUN_BY = {
     "test_the_thesis_regression_as_shown",
     # the README's and docs/ratings.md's ACBL table
     "bridgerank run ../shared/data/acbl/results --to rate": "tests/ratings/test_headline.py::"
-    "test_on_the_acbl_sessions_the_headline_beats_elo_and_win_rate",
+    "test_on_the_acbl_sessions_the_headline_against_every_rival",
     # docs/stages.md's name matching on the whole corpus (slow: 30 s of ingest and clean)
     "bridgerank run ../shared/data/pbn ../shared/data/lin --to match": f"{SELF}::"
     "test_the_corpus_name_matching_as_shown",

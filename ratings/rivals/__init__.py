@@ -1,0 +1,14 @@
+"""The ratings players and rating researchers know, as rivals of the headline in the same
+walk-forward (the ``sessions`` registry): each learns from the training dates only, in date
+order, and forecasts every held-out pair-session from what it learned.
+
+- :mod:`~bridgerank.ratings.rivals.online`: the driver every online rival shares (what it
+  has learned is kept from one test date to the next, so the whole walk-forward is one pass
+  over the dates);
+- :mod:`~bridgerank.ratings.rivals.pair_elo`: the partnership Elo of the Common Game (ACBL
+  clubs), from its published description;
+- :mod:`~bridgerank.ratings.rivals.openskill_pairs`: OpenSkill's Plackett-Luce model with
+  teams of two (the ``openskill`` package);
+- :mod:`~bridgerank.ratings.rivals.ngs`: the English Bridge Union's National Grading Scheme,
+  from its published method.
+"""

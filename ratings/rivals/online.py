@@ -1,0 +1,132 @@
+"""The driver every online rival of the headline shares.
+
+An online rating learns one session at a time, in date order, and forecasts from what it
+has learned. In the walk-forward each training set holds the one before it (every date before
+the test date), so the driver keeps the rival's state and teaches it only the sessions it has
+not seen: the whole walk-forward is one pass over the dates, as the rating would run in a
+club. A rival's one free setting (its K, its step) is chosen once, on the first training set:
+learned on its earlier three quarters, scored on the pair-session percentages of the latest
+quarter (:func:`~bridgerank.ratings.holdout.latest_quarter`), then kept for every later date.
+On the same quarter each rival's percentages are calibrated: stretched or shrunk about 50 by
+the least-squares slope of the results on them, so that a rival whose scale is off (a model
+of ranks, not of percentages) loses nothing by it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.holdout import Forecast, Target, best_of, latest_quarter
+from bridgerank.ratings.registry import StudyInputs
+
+__all__ = ["OnlineForecaster", "Rival", "deal_rows", "forecast", "online_method", "session_rows"]
+
+
+class Rival(Protocol):
+    """What an online rating does: learn a session's tables, forecast a deal's."""
+
+    def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
+        """Update on the tables ``rows`` of ``tables`` (one session, every deal of it)."""
+
+    def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+        """The expected matchpoint share of North-South at each table of one deal."""
+
+
+def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
+    """``rows`` split by deal, in deal order."""
+    rows = rows[np.argsort(tables.group[rows], kind="stable")]
+    groups = tables.group[rows]
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    return np.split(rows, starts[1:])
+
+
+def session_rows(tables: FieldTables) -> list[np.ndarray]:
+    """The tables of each session, sessions in date order (then as numbered)."""
+    order = np.lexsort((tables.group, tables.session, tables.period))
+    sessions = tables.session[order]
+    starts = np.flatnonzero(np.r_[True, sessions[1:] != sessions[:-1]])
+    return np.split(order, starts[1:])
+
+
+def forecast(rival: Rival, tables: FieldTables) -> np.ndarray:
+    """Every pair-session percentage of ``tables`` (as :func:`pair_sessions` orders them)
+    from the rival's expected North-South share at each table."""
+    share = np.empty(len(tables))
+    for rows in deal_rows(tables, np.arange(len(tables))):
+        share[rows] = rival.north_south_share(tables, rows)
+    return pair_percent(tables, share)
+
+
+def _slope(predicted: np.ndarray, actual: np.ndarray) -> float:
+    """The least-squares slope of ``actual - 50`` on ``predicted - 50`` (1 when the
+    forecasts are all level): how far a rival's percentages must be stretched or shrunk."""
+    spread = predicted - 50
+    return float(spread @ (actual - 50) / (spread @ spread)) if spread @ spread > 0 else 1.0
+
+
+def _calibrated(predicted: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    return 50 + _slope(predicted, actual) * (predicted - 50)
+
+
+def _taught(rival: Rival, tables: FieldTables) -> Rival:
+    for rows in session_rows(tables):
+        rival.learn(tables, rows)
+    return rival
+
+
+class OnlineForecaster:
+    """What the harness calls for an online rival: ``make(setting)`` is a fresh rival with
+    one of ``settings`` (chosen on the first training set with its calibration slope, see
+    the module docstring); the rival is kept between calls and taught the dates it has not
+    seen."""
+
+    def __init__(self, make: Callable[[Any], Rival], settings: Sequence[Any]) -> None:
+        self.make, self.settings = make, list(settings)
+        self.setting: Any = None
+        self.slope = 1.0
+        self.rival: Rival | None = None
+        self.learned = -1  # the latest period taught
+
+    def _choose(self, train: FieldTables) -> None:
+        split = latest_quarter(train)
+        if split is None:
+            self.setting = self.settings[len(self.settings) // 2]
+            return
+        early, late = split
+        actual = pair_sessions(late).percent
+        raw = {}
+
+        def errors(setting: Any) -> np.ndarray:
+            raw[setting] = forecast(_taught(self.make(setting), early), late)
+            return _calibrated(raw[setting], actual) - actual
+
+        self.setting = best_of(self.settings, errors)[0]
+        self.slope = _slope(raw[self.setting], actual)
+
+    def __call__(
+        self, train: FieldTables, test: FieldTables, target: Target | None = None
+    ) -> Forecast:
+        if self.rival is None:
+            self._choose(train)
+        newest = int(train.period.max()) if len(train) else -1
+        if self.rival is None or newest < self.learned:
+            self.rival, self.learned = self.make(self.setting), -1
+        # only the dates not yet learned: the training sets of a walk-forward are nested
+        _taught(self.rival, train.subset(train.period > self.learned))
+        self.learned = max(newest, self.learned)
+        return Forecast(50 + self.slope * (forecast(self.rival, test) - 50))
+
+
+def online_method(
+    make: Callable[[Any], Rival], settings: Sequence[Any]
+) -> Callable[[FieldTables, StudyInputs], OnlineForecaster]:
+    """A registry ``make`` for an online rival (:class:`OnlineForecaster`), fresh for each
+    study."""
+
+    def method(data: FieldTables, inputs: StudyInputs) -> OnlineForecaster:
+        return OnlineForecaster(make, settings)
+
+    return method

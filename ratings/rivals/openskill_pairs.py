@@ -1,0 +1,97 @@
+"""OpenSkill (the ``openskill`` package), Plackett-Luce with teams of two, as a rival.
+
+What it learns from is what it can take: each deal is two rankings, of its North-South pairs
+and of its East-West pairs, by their matchpoints on it (ties share a place), each pair a team
+of its two players; the package's Plackett-Luce update runs on every ranking in date order.
+It rates players, not partnerships, and does not model who sat opposite.
+
+Its forecast of a table gives it that much: North-South's strength at a table is their two
+players' means less their opponents', and North-South at table ``i`` beats North-South at
+table ``j`` with the Plackett-Luce probability of two teams, ``1 / (1 + exp(-(v_i - v_j) /
+c))``, where ``c^2`` adds the eight players' variances and four times the model's ``beta^2``
+(a team's performance noise, for each pair at the two tables). A table's expected share is
+the mean of those over the other tables. The model's ``beta`` is chosen on the training
+dates (:mod:`~bridgerank.ratings.rivals.online`); the rest are the package's defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.registry import Method, StudyInputs
+from bridgerank.ratings.rivals.online import deal_rows, online_method
+
+__all__ = ["OPENSKILL", "OpenSkillPairs"]
+
+# The package's default beta is 25/6; half and twice it are tried.
+BETA_GRID = (25 / 12, 25 / 6, 25 / 3)
+
+
+class OpenSkillPairs:
+    """Every player's OpenSkill rating, learned deal by deal."""
+
+    def __init__(self, beta: float) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce(beta=beta)
+        self.beta = beta
+        self.ratings: dict[int, Any] = {}
+
+    def _rating(self, player: int) -> Any:
+        if player not in self.ratings:
+            self.ratings[player] = self.model.rating()
+        return self.ratings[player]
+
+    def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ratings = [[self._rating(player) for player in row] for row in seats.tolist()]
+        mu = np.array([[rating.mu for rating in row] for row in ratings])
+        variance = np.array([[rating.sigma**2 for rating in row] for row in ratings])
+        return mu, variance
+
+    def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+        """North-South's expected share at each table of one deal (see the module)."""
+        mu, variance = self._moments(tables.seats[rows])
+        strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
+        spread = variance.sum(axis=1)
+        count = len(rows)
+        if count < 2:
+            return np.full(count, 0.5)
+        scale = np.sqrt(spread[:, None] + spread[None, :] + 4 * self.beta**2)
+        beats = 1 / (1 + np.exp(-(strength[:, None] - strength[None, :]) / scale))
+        np.fill_diagonal(beats, 0.0)
+        return beats.sum(axis=1) / (count - 1)
+
+    def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
+        """The package's update on each deal's two rankings of pairs."""
+        for deal in deal_rows(tables, rows):
+            if len(deal) < 2:
+                continue
+            seats = tables.seats[deal]
+            for columns, shares in (((0, 1), tables.share[deal]), ((2, 3), 1 - tables.share[deal])):
+                pairs = seats[:, list(columns)].tolist()
+                teams = [[self._rating(player) for player in pair] for pair in pairs]
+                # place 1 is the best; equal shares share a place
+                ranks = [1 + int((shares > share).sum()) for share in shares]
+                updated = self.model.rate(teams, ranks=ranks)
+                for pair, team in zip(pairs, updated):
+                    for player, rating in zip(pair, team):
+                        self.ratings[player] = rating
+
+
+def _openskill(data: FieldTables, inputs: StudyInputs):
+    try:
+        import openskill  # noqa: F401
+    except ImportError:  # an optional rival: pip install -e ".[rivals]"
+        return None
+    return online_method(OpenSkillPairs, BETA_GRID)(data, inputs)
+
+
+OPENSKILL = Method(
+    "openskill",
+    "OpenSkill (Plackett-Luce, teams of two) on each deal's order of pairs; its forecast "
+    "counts who sat opposite",
+    _openskill,
+)

@@ -1,0 +1,88 @@
+"""The partnership Elo of the Common Game, the rating ACBL clubs see.
+
+Re-implemented from its published description: Ping Hu, "Rating Study from ACBL
+Tournaments" and "Bridge Rating Study - Follow Up" (Bridge Winners, 2020), after John Curley,
+"Bridge Rating System for Partnerships" (The Bridge World, 2010). What it says:
+
+- a rating belongs to a partnership, not to a player (a new partnership starts level, at 0,
+  whatever its players did with others);
+- a board's result is set against the other tables that played it: North-South at table
+  ``i`` beat, tied or lost to North-South at table ``j`` (``+1``, ``0``, ``-1``), and expected
+  ``(F(a_i - b_i) - F(a_j - b_j)) / 2``, with ``F(x) = tanh(x / 2000)`` and ``a``, ``b`` the
+  two partnerships' ratings at a table (so who sat opposite counts);
+- a partnership's rating moves by ``K`` times what it scored above what it was expected to,
+  at the end of each game.
+
+The published K depends on the partnership's "number of effective boards"; its schedule is
+not published in full, so here ``K`` is one number, chosen on the training dates (see
+:mod:`~bridgerank.ratings.rivals.online`). A comparison's score summed over the other tables
+is ``(n - 1)(2 s - 1)`` for a table's matchpoint share ``s`` among ``n`` tables, so the
+update needs the shares alone.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.registry import Method
+from bridgerank.ratings.rivals.online import deal_rows, online_method
+
+__all__ = ["PAIR_ELO", "PairElo", "SCALE"]
+
+SCALE = 2000.0  # the published F(x) = tanh(x / 2000)
+K_GRID = (2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+
+
+class PairElo:
+    """The Common Game's partnership ratings, learned session by session."""
+
+    def __init__(self, k: float) -> None:
+        self.k = k
+        self.rating: dict[tuple[int, int], float] = defaultdict(float)
+
+    def _pairs(self, tables: FieldTables, rows: np.ndarray) -> tuple[list, list]:
+        seats = tables.seats[rows]
+        north_south = [tuple(sorted(pair)) for pair in seats[:, :2].tolist()]
+        east_west = [tuple(sorted(pair)) for pair in seats[:, 2:].tolist()]
+        return north_south, east_west
+
+    def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+        """North-South's expected share at each table of one deal: half of one plus the
+        mean expected comparison with the other tables."""
+        north_south, east_west = self._pairs(tables, rows)
+        strength = np.tanh(
+            np.array([self.rating[a] - self.rating[b] for a, b in zip(north_south, east_west)])
+            / SCALE
+        )
+        count = len(rows)
+        if count < 2:
+            return np.full(count, 0.5)
+        others = (strength.sum() - strength) / (count - 1)
+        return 0.5 + (strength - others) / 4
+
+    def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
+        """Every deal of one session, the ratings moved at its end."""
+        moves: dict[tuple[int, int], float] = defaultdict(float)
+        for deal in deal_rows(tables, rows):
+            if len(deal) < 2:
+                continue
+            expected = self.north_south_share(tables, deal)
+            # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
+            surplus = 2 * (tables.share[deal] - expected)
+            north_south, east_west = self._pairs(tables, deal)
+            for ns, ew, value in zip(north_south, east_west, surplus):
+                moves[ns] += self.k * value
+                moves[ew] -= self.k * value
+        for pair, move in moves.items():
+            self.rating[pair] += move
+
+
+PAIR_ELO = Method(
+    "pair_elo",
+    "the Common Game's partnership Elo (ACBL clubs): a rating per partnership, each board "
+    "against the other tables, who sat opposite counted",
+    online_method(PairElo, K_GRID),
+)

@@ -1,0 +1,145 @@
+"""The ratings players know, as rivals in the walk-forward (ratings.rivals): each by hand on a
+deal, the online driver's one pass against teaching from scratch, and each learning known
+strengths of a simulated club."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bridgerank.ratings.field import FieldTables, pair_sessions
+from bridgerank.ratings.headline.sessions import session_target
+from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.registry import StudyInputs
+from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
+from bridgerank.ratings.rivals.online import OnlineForecaster, forecast
+from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
+from bridgerank.ratings.rivals.pair_elo import PAIR_ELO, PairElo
+
+
+def _tables(seats, share, group, period) -> FieldTables:
+    periods = sorted(set(period))
+    return FieldTables(
+        players=list(range(int(np.max(seats)) + 1)),
+        seats=np.array(seats),
+        share=np.array(share, dtype=float),
+        group=np.array(group),
+        session=np.array(period),
+        sessions=[("club", str(p)) for p in periods],
+        period=np.array(period),
+        periods=[f"{p:03d}" for p in periods],
+        board=np.arange(len(share)),
+    )
+
+
+# One deal at three tables: North-South 0-1 top, 2-3 average, 4-5 bottom.
+ONE_DEAL = _tables(
+    [[0, 1, 6, 7], [2, 3, 8, 9], [4, 5, 10, 11]], [1.0, 0.5, 0.0], [0, 0, 0], [0, 0, 0]
+)
+
+
+def test_pair_elo_by_hand():
+    rival = PairElo(k=10.0)
+    rows = np.arange(3)
+    assert rival.north_south_share(ONE_DEAL, rows) == pytest.approx([0.5] * 3)
+    rival.learn(ONE_DEAL, rows)
+    # beat both other tables: +1 +1 against 0 expected, K times the mean: 10 * 2 * (1 - 0.5)
+    assert rival.rating[(0, 1)] == pytest.approx(10.0)
+    assert rival.rating[(2, 3)] == pytest.approx(0.0)
+    assert rival.rating[(4, 5)] == pytest.approx(-10.0)
+    assert rival.rating[(6, 7)] == pytest.approx(-10.0)  # East-West at the top table
+    # a partnership is rated, not its players: 0 with 2 is new
+    assert rival.rating[(0, 2)] == 0.0
+    # the published expectation: F(x) = tanh(x / 2000), half the difference of two tables
+    expected = rival.north_south_share(ONE_DEAL, rows)
+    f = np.tanh(np.array([20.0, 0.0, -20.0]) / 2000)
+    assert expected[0] == pytest.approx(0.5 + (f[0] - (f[1] + f[2]) / 2) / 4)
+
+
+def test_ngs_session_grades_by_hand():
+    rival = NationalGrades(half_life=1000.0)
+    rival.learn(ONE_DEAL, np.arange(3))
+    # everyone started at 50: session grade = percentage (opponents average, partner equal)
+    assert rival.grade(0) == pytest.approx(100.0) and rival.grade(6) == pytest.approx(0.0)
+    assert rival.grade(2) == pytest.approx(50.0)
+    # a second session: 0 (grade 100) with 2 (grade 50) score 60% against 6-7 (grade 0)
+    second = _tables([[0, 2, 6, 7], [3, 1, 8, 9]], [0.6, 0.4], [1, 1], [1, 1])
+    rival.learn(second, np.arange(2))
+    keep = 0.5 ** (1 / 1000)
+    session = 60 + (0 - 50) + (100 - 50) / 2  # SG = P + (SOpp - 50) + (G_a - G_b) / 2
+    assert rival.grade(0) == pytest.approx((100 * keep + session) / (keep + 1))
+    session_two = 60 + (0 - 50) + (50 - 100) / 2
+    assert rival.grade(2) == pytest.approx((50 * keep + session_two) / (keep + 1))
+
+
+def test_openskill_shares_average_one_half_and_follow_the_results():
+    rival = OpenSkillPairs(beta=25 / 6)
+    rows = np.arange(3)
+    for _ in range(5):
+        rival.learn(ONE_DEAL, rows)
+    share = rival.north_south_share(ONE_DEAL, rows)
+    # every pair of tables splits a point: the deal's shares average exactly one half
+    assert share.mean() == pytest.approx(0.5)
+    assert share[0] > share[1] > share[2]
+
+
+def _club(pairs=16, sessions=40, boards=6, seed=5):
+    """Fixed partnerships of known strength, seated at random each session; a table's
+    result is the strength difference plus luck, matchpointed over the field."""
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0, 1, pairs)
+    seats, share, group, period = [], [], [], []
+    deal = 0
+    for when in range(sessions):
+        order = rng.permutation(pairs)
+        north_south, east_west = order[: pairs // 2], order[pairs // 2 :]
+        for _ in range(boards):
+            scores = strength[north_south] - strength[east_west] + rng.normal(0, 2, len(order) // 2)
+            ranks = (
+                (scores[:, None] > scores[None, :]).sum(1)
+                + 0.5 * ((scores[:, None] == scores[None, :]).sum(1) - 1)
+            ) / (len(scores) - 1)
+            for ns, ew, value in zip(north_south, east_west, ranks):
+                seats.append([2 * ns, 2 * ns + 1, 2 * ew, 2 * ew + 1])
+                share.append(value)
+                group.append(deal)
+                period.append(when)
+            deal += 1
+    return strength, _tables(seats, share, group, period)
+
+
+@pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL], ids=lambda m: m.name)
+def test_each_rival_learns_a_simulated_club(method):
+    """Held out, each rival's forecasts follow the pairs' true strengths."""
+    strength, tables = _club()
+    predict = method.make(tables, StudyInputs(None, {}))
+    run = walk_forward(tables, {method.name: predict}, session_target)
+    sessions = pair_sessions(tables.subset(np.isin(tables.period, np.unique(run.period))))
+    truth = strength[sessions.pair[:, 0] // 2]
+    assert np.corrcoef(run.predicted(method.name), truth)[0, 1] > 0.5
+
+
+def test_the_online_driver_teaches_each_date_once_and_forecasts_as_from_scratch():
+    _, tables = _club(sessions=12)
+
+    class Counting(PairElo):
+        def __init__(self, k):
+            super().__init__(k)
+            self.taught: list[int] = []
+
+        def learn(self, tables, rows):
+            self.taught.append(int(tables.period[rows][0]))
+            super().learn(tables, rows)
+
+    predict = OnlineForecaster(Counting, (5.0, 10.0))
+    for test in (8, 9, 10):
+        train = tables.subset(tables.period < test)
+        latest = tables.subset(tables.period == test)
+        found = predict(train, latest).value
+        fresh = Counting(predict.setting)
+        for period in range(test):
+            fresh.learn(tables, np.flatnonzero(tables.period == period))
+        assert found == pytest.approx(50 + predict.slope * (forecast(fresh, latest) - 50))
+    # the kept rival was taught each date once, in order, however many tests it served
+    assert predict.rival.taught == list(range(10))
+    assert predict.slope != 1.0  # calibrated on the first training set's latest quarter
