@@ -184,6 +184,7 @@ KINDS: dict[str, Registry] = {
             _R + "headline.sessions:HEADLINE_WBF",
             _R + "headline.sessions:HEADLINE_PLAIN",
             _R + "headline.sessions:HEADLINE_DD",
+            _R + "headline.partnerships:HEADLINE_PARTNERSHIPS",
             _R + "rivals.pair_elo:PAIR_ELO",
             _R + "rivals.openskill_pairs:OPENSKILL",
             _R + "rivals.ngs:NGS",

@@ -48,6 +48,7 @@ from bridgerank.ratings.tables import (
     OneTableValidation,
     RateInputs,
     Rating,
+    RatingCheck,
     RatingHistory,
     RatingValidation,
     SessionPrediction,
@@ -255,6 +256,7 @@ def run(context: StageContext) -> RateSummary:
                 ValidationCeiling: headline.ceiling
                 + (matches.validation.ceiling_rows() if matches.validation else []),
                 SessionPrediction: headline.predictions,
+                RatingCheck: headline.checks,
                 MatchValidation: match_rows,
                 OneTableValidation: pair_rows,
                 GameStructure: cycles.structure,
@@ -280,6 +282,7 @@ RATE_STAGE = Stage(
         FittedHeadline,
         SessionValidation,
         SessionPrediction,
+        RatingCheck,
         ValidationCeiling,
         MatchValidation,
         OneTableValidation,

@@ -103,6 +103,21 @@ class ValidationCeiling(Base):
     n: Mapped[int] = mapped_column(Integer)
 
 
+class RatingCheck(Base):
+    """What a selector must know of the headline and whether it is fair to partners
+    (:mod:`~bridgerank.ratings.headline.checks`): reliability and interval coverage by band
+    of boards played, the two partner-fairness checks of the EBU's grading scheme, and each
+    regular partnership's own term (``band`` names the pair)."""
+
+    __tablename__ = "rating_checks"
+    measure: Mapped[str] = mapped_column(String(24), primary_key=True)
+    band: Mapped[str] = mapped_column(Text, primary_key=True)
+    value: Mapped[float | None] = mapped_column(Float)
+    low: Mapped[float | None] = mapped_column(Float)
+    high: Mapped[float | None] = mapped_column(Float)
+    n: Mapped[int] = mapped_column(Integer)
+
+
 class StoredForecast(Base):
     """A forecast of a pair's session percentage, made by ``bridgerank predict`` before the
     event's results were rated (:mod:`bridgerank.ratings.headline.forecast`); kept to be scored once

@@ -119,6 +119,41 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     }
 
 
+@section("checks", "What a selector must know, and fairness to partners", "checks.html.j2")
+def _checks(conn: Connection) -> dict[str, Any] | None:
+    if not _has(conn, "rating_checks"):
+        return None
+    rows = _frame(conn, "select * from rating_checks")
+    if rows.empty:
+        return None
+    banded = rows[rows["measure"].str.startswith(("reliability", "coverage_"))]
+    table = None
+    if len(banded):
+        wide = banded.pivot(index="band", columns="measure", values="value")
+        counts = banded[banded["measure"] == "reliability"].set_index("band")["n"]
+        held = banded[banded["measure"] == "coverage_80"].set_index("band")["n"]
+        wide.insert(0, "players", counts)
+        wide.insert(2 if "reliability" in wide else 1, "held-out sessions", held)
+        order = sorted(wide.index, key=lambda band: int(band.split("-")[0].rstrip("+")))
+        table = wide.loc[order].reset_index().rename(columns={"band": "boards played"})
+    single = {
+        row["measure"]: {key: None if value != value else value for key, value in row.items()}
+        for row in rows[rows["band"] == "all"].to_dict("records")
+        if row["measure"] in ("strong_partner_rose", "regular_gap")
+    }
+    pairs = rows[rows["measure"] == "synergy"].sort_values("n", ascending=False)
+    synergy = pairs.rename(
+        columns={"band": "partnership", "n": "boards together", "value": "own term (points)"}
+    )[["partnership", "boards together", "own term (points)", "low", "high"]]
+    return {
+        "bands": table,
+        "strong": single.get("strong_partner_rose"),
+        "regular": single.get("regular_gap"),
+        "synergy": synergy if len(synergy) else None,
+        "excluding_zero": int(((pairs["low"] > 0) | (pairs["high"] < 0)).sum()),
+    }
+
+
 @section("settings", "Run settings and timings", "settings.html.j2")
 def _settings(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "stage_runs"):

@@ -42,6 +42,7 @@ from bridgerank.ratings.tables import (
     OneTableValidation,
     RateInputs,
     Rating,
+    RatingCheck,
     RatingHistory,
     RatingValidation,
     SessionPrediction,
@@ -79,6 +80,7 @@ REPORTED_TABLES = (
     ValidationCeiling,
     MatchValidation,
     OneTableValidation,
+    RatingCheck,
     TeamStrength,
     GameStructure,
     GameMethodScore,
@@ -120,6 +122,7 @@ EXPORTED = (
     "match_validation",
     "one_table_validation",
     "team_strengths",
+    "rating_checks",
 )
 
 

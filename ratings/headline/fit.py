@@ -31,7 +31,7 @@ boards' luck (the *form variance* of the prediction intervals).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -91,6 +91,17 @@ class Design:
     # each table's weight in the fit (constant within a deal, so it commutes with the
     # centring); None: every table alike
     weight: np.ndarray | None = None
+    # columns right after the players' with a penalty of their own (a partnership's term)
+    penalised: int = 0
+    penalised_by: float = 0.0
+
+    def with_penalised(self, columns: sparse.csr_matrix, penalty: float) -> Design:
+        """This design with ``columns`` (one row per table) inserted after the players',
+        penalised by ``penalty`` rather than the players' penalty."""
+        players = self.a[:, : self.players]
+        rest = self.a[:, self.players :]
+        a = sparse.hstack([players, columns, rest]).tocsr()
+        return replace(self, a=a, penalised=columns.shape[1], penalised_by=penalty)
 
     def _weighted(self, values: np.ndarray) -> np.ndarray:
         return values if self.weight is None else values * self.weight
@@ -150,6 +161,7 @@ class Design:
         """The ridge penalty of every column: ``penalty`` on players, ~0 on coefficients."""
         values = np.full(self.a.shape[1], _COEFFICIENT_PENALTY)
         values[: self.players] = penalty
+        values[self.players : self.players + self.penalised] = self.penalised_by
         return values
 
 

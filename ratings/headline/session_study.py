@@ -24,6 +24,7 @@ import numpy as np
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline.ceiling import ceiling, known_strengths_correlation
+from bridgerank.ratings.headline.checks import rating_checks
 from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
@@ -54,6 +55,8 @@ class HeadlineResults:
     summary: HeadlineSummary = field(default_factory=HeadlineSummary)
     # every method's held-out forecasts (None: not validated), to score them again
     run: HeldOut | None = None
+    # the rows of ``rating_checks`` (:mod:`~bridgerank.ratings.headline.checks`)
+    checks: list[dict[str, Any]] = field(default_factory=list)
 
 
 def headline_study(
@@ -103,6 +106,7 @@ def headline_study(
     )
     if len(tables.periods) < MIN_PERIODS:
         results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"
+        results.checks = rating_checks(tables, fit, None)
         return results
     inputs = StudyInputs(settings, points or {}, evidence)
     methods = registry("sessions").make(tables, inputs)
@@ -124,9 +128,8 @@ def headline_study(
     ]
     held_out = tables.subset(np.isin(tables.period, np.unique(run.period)))
     known = known_strengths_correlation(fit, held_out)
-    results.ceiling.append(
-        {"measure": "known_strengths_correlation", "value": known, "n": len(run)}
-    )
+    results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
+    results.checks = rating_checks(tables, fit, run)
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]
     results.summary.validation = HeadlineValidationSummary(

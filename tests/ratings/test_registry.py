@@ -138,3 +138,14 @@ def test_a_registered_methods_code_counts_in_the_rate_stages_fingerprint(toy):
     assert "bridgerank.ratings.baselines" in before
     toy("sessions")
     assert set(registered_code()) - set(before) == {"tests.ratings.toy_method"}
+
+
+def test_every_method_name_fits_the_tables_method_column():
+    """A validation row's method is a String(16) column: PostgreSQL refuses a longer name."""
+    from bridgerank.ratings.registry import KINDS
+    from bridgerank.ratings.tables import SessionValidation
+
+    width = SessionValidation.__table__.c.method.type.length
+    for kind in KINDS.values():
+        for method in kind:
+            assert len(method.name) <= width, method.name

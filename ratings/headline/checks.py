@@ -1,0 +1,190 @@
+"""What a selector must know of the headline, and whether it is fair to partners: the rows of
+the ``rating_checks`` table.
+
+- ``reliability`` by band of boards played: the sessions split in two (odd and even sessions
+  of the data), the headline fitted on each half, and the two halves' ratings of the players
+  in a band correlated, stepped up to the whole (Spearman-Brown): how far a rating of a player
+  with that many boards would agree with itself on other sessions (the English Bridge Union
+  calls a grade "mature" at 1,000 boards: this is that question asked of our data);
+- ``coverage_50`` ... ``coverage_95`` by band of boards the pair's players had played before
+  the session: the share of held-out sessions inside the headline's central interval;
+- the two checks the EBU publishes of its National Grading Scheme, on our data:
+  ``strong_partner_rose``: among held-out sessions where a player partnered someone rated
+  :data:`STRONG_GAP` points or more below them, the share after which the stronger player's
+  rating rose (the rating re-fitted before and after the session's date; fair: about half);
+  ``regular_gap``: a player's mean session residual (result less the headline's forecast of
+  it, in points) with their regular partner less that with occasional partners, averaged over
+  the players who have both (fair: under 1 point either way);
+- ``synergy``: each partnership of :data:`~bridgerank.ratings.headline.partnerships.
+  REGULAR_BOARDS` boards or more, its own term beside its players' strengths
+  (:func:`~bridgerank.ratings.headline.partnerships.synergies`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from bridgerank.ratings.field import FieldTables, pair_sessions
+from bridgerank.ratings.headline.fit import HeadlineFit, fit_headline, predict_sessions
+from bridgerank.ratings.headline.partnerships import synergies
+from bridgerank.ratings.holdout import HeldOut
+
+__all__ = ["BANDS", "STRONG_GAP", "rating_checks"]
+
+# Boards played: the bands' lower edges (the last is open).
+BANDS = (0, 100, 300, 1000)
+LEVELS = (0.5, 0.8, 0.9, 0.95)
+# Points (of a session percentage) between partners for "a strong player with a weak one".
+STRONG_GAP = 3.0
+# Sessions with one partner for them to be a player's regular; at most this many: occasional.
+REGULAR_SESSIONS = 5
+OCCASIONAL_SESSIONS = 2
+
+
+def _band(boards: np.ndarray) -> np.ndarray:
+    return np.searchsorted(np.array(BANDS), boards, side="right") - 1
+
+
+def _band_name(index: int) -> str:
+    low = BANDS[index]
+    return f"{low}+" if index == len(BANDS) - 1 else f"{low}-{BANDS[index + 1] - 1}"
+
+
+def _row(
+    measure: str,
+    band: str,
+    value: float | None,
+    n: int,
+    low: float | None = None,
+    high: float | None = None,
+) -> dict[str, Any]:
+    return {"measure": measure, "band": band, "value": value, "low": low, "high": high, "n": n}
+
+
+def reliability_by_band(tables: FieldTables, penalty: float) -> list[dict[str, Any]]:
+    """Split-half reliability of the ratings by band of boards played (see the module)."""
+    halves = [tables.subset(tables.session % 2 == parity) for parity in (0, 1)]
+    if not all(len(half) for half in halves):
+        return []
+    first, second = (fit_headline(half, penalty=penalty).theta for half in halves)
+    boards = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
+    both = np.array([np.bincount(h.seats.ravel(), minlength=len(boards)) > 0 for h in halves])
+    rows = []
+    band = _band(boards)
+    for index in range(len(BANDS)):
+        mine = (band == index) & both.all(axis=0)
+        if mine.sum() < 10:
+            rows.append(_row("reliability", _band_name(index), None, int(mine.sum())))
+            continue
+        r = float(np.corrcoef(first[mine], second[mine])[0, 1])
+        rows.append(_row("reliability", _band_name(index), 2 * r / (1 + r), int(mine.sum())))
+    return rows
+
+
+def _boards_before(tables: FieldTables) -> np.ndarray:
+    """Each player's boards in the periods before each period: shape (periods, players)."""
+    count = np.zeros((len(tables.periods) + 1, len(tables.players)))
+    np.add.at(count, (np.repeat(tables.period, 4) + 1, tables.seats.ravel()), 1)
+    return np.cumsum(count, axis=0)[:-1]
+
+
+def coverage_by_band(run: HeldOut, tables: FieldTables) -> list[dict[str, Any]]:
+    """The headline's interval coverage of held-out sessions by band of the pair's boards
+    before the session (the mean of its two players')."""
+    variance = run.variance("headline")
+    if variance is None or not len(run):
+        return []
+    sessions = pair_sessions(tables.subset(np.isin(tables.period, np.unique(run.period))))
+    before = _boards_before(tables)[sessions.period[:, None], sessions.pair].mean(axis=1)
+    band = _band(before)
+    error = np.abs(run.predicted("headline") - run.actual)
+    rows = []
+    for level in LEVELS:
+        half = stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance)
+        for index in range(len(BANDS)):
+            mine = band == index
+            value = float(np.mean(error[mine] <= half[mine])) if mine.any() else None
+            rows.append(
+                _row(f"coverage_{round(100 * level)}", _band_name(index), value, int(mine.sum()))
+            )
+    return rows
+
+
+def strong_partner_rose(tables: FieldTables, periods: np.ndarray, penalty: float) -> dict[str, Any]:
+    """The share of held-out sessions with a partner :data:`STRONG_GAP` points weaker after
+    which the stronger player's rating rose (fitted before and after the session's date, at
+    the headline's ``penalty``)."""
+    rose = total = 0
+    tested = list(np.unique(periods))
+    fits: dict[int, HeadlineFit] = {}
+
+    def fit_before(period: int) -> np.ndarray:
+        if period not in fits:
+            fits[period] = fit_headline(tables.subset(tables.period < period), penalty=penalty)
+        return fits[period].theta
+
+    for period, following in zip(tested, tested[1:]):
+        before, after = fit_before(period), fit_before(following)
+        sessions = pair_sessions(tables.subset(tables.period == period))
+        for first, second in sessions.pair.tolist():
+            gap = 100 * (before[first] - before[second])
+            if abs(gap) < STRONG_GAP:
+                continue
+            strong = first if gap > 0 else second
+            rose += int(after[strong] > before[strong])
+            total += 1
+    return _row("strong_partner_rose", "all", rose / total if total else None, total)
+
+
+def regular_gap(tables: FieldTables, fit: HeadlineFit) -> dict[str, Any]:
+    """Players' mean residual with their regular partner less with occasional partners (in
+    points), averaged over the players with both, with a 95% interval."""
+    sessions = pair_sessions(tables)
+    predicted, _ = predict_sessions(fit, tables)
+    residual = sessions.percent - predicted
+    together: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for (first, second), value in zip(sessions.pair.tolist(), residual):
+        together[(first, second)].append(value)
+        together[(second, first)].append(value)
+    by_player: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for (player, _), values in together.items():
+        by_player[player].append((len(values), float(np.mean(values))))
+    gaps = []
+    for partnerships in by_player.values():
+        regular = [mean for count, mean in partnerships if count >= REGULAR_SESSIONS]
+        occasional = [mean for count, mean in partnerships if count <= OCCASIONAL_SESSIONS]
+        if regular and occasional:
+            gaps.append(np.mean(regular) - np.mean(occasional))
+    if len(gaps) < 3:
+        return _row("regular_gap", "all", None, len(gaps))
+    mean = float(np.mean(gaps))
+    half = float(stats.t.ppf(0.975, len(gaps) - 1) * np.std(gaps, ddof=1) / np.sqrt(len(gaps)))
+    return _row("regular_gap", "all", mean, len(gaps), mean - half, mean + half)
+
+
+def rating_checks(
+    tables: FieldTables, fit: HeadlineFit, run: HeldOut | None
+) -> list[dict[str, Any]]:
+    """Every ``rating_checks`` row (see the module); the held-out ones need the walk-forward
+    ``run``."""
+    rows = reliability_by_band(tables, fit.penalty)
+    if run is not None and len(run):
+        rows += coverage_by_band(run, tables)
+        rows.append(strong_partner_rose(tables, run.period, fit.penalty))
+    rows.append(regular_gap(tables, fit))
+    for pair in synergies(tables, fit.penalty):
+        rows.append(
+            _row(
+                "synergy",
+                f"{pair['player']} & {pair['partner']}",
+                pair["synergy"],
+                pair["boards"],
+                pair["low"],
+                pair["high"],
+            )
+        )
+    return rows

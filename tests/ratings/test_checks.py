@@ -1,0 +1,105 @@
+"""What a selector must know and fairness to partners (ratings.headline.checks), on a
+simulated club whose players' true strengths are known and where partners do not matter
+beyond their strengths: the checks must find it fair, and reliability must grow with boards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.headline.checks import (
+    reliability_by_band,
+    rating_checks,
+    regular_gap,
+    strong_partner_rose,
+)
+from bridgerank.ratings.headline.fit import fit_headline
+from bridgerank.ratings.headline.sessions import HEADLINE, session_target
+from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.registry import StudyInputs
+
+
+def _club(players=60, sessions=60, boards=12, seed=7):
+    """Each session most players sit with their fixed partner, some with a stranger;
+    a table's result is the four strengths plus luck, matchpointed over the field. Half
+    the players come to every session, half to one in four."""
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(0, 0.04, players)
+    regular = rng.random(players) < 0.5
+    seats, share, group, period = [], [], [], []
+    deal = 0
+    for when in range(sessions):
+        present = np.flatnonzero(regular | (rng.random(players) < 0.25))
+        present = present[: len(present) // 4 * 4]
+        # fixed partners are neighbours (2i, 2i+1) where both came; the rest pair at random
+        pairs, loose = [], []
+        for first in range(0, players, 2):
+            here = [p for p in (first, first + 1) if p in set(present)]
+            if len(here) == 2 and rng.random() < 0.8:
+                pairs.append(here)
+            else:
+                loose.extend(here)
+        rng.shuffle(loose)
+        pairs += [loose[i : i + 2] for i in range(0, len(loose) - 1, 2)]
+        pairs = [pairs[i] for i in rng.permutation(len(pairs))][: len(pairs) // 2 * 2]
+        half = len(pairs) // 2
+        north_south, east_west = np.array(pairs[:half]), np.array(pairs[half:])
+        for _ in range(boards):
+            d = strength[north_south].sum(1) - strength[east_west].sum(1)
+            scores = d + rng.normal(0, 0.1, half)
+            ranks = ((scores[:, None] > scores[None, :]).sum(1)) / (half - 1)
+            for ns, ew, value in zip(north_south, east_west, ranks):
+                seats.append([*ns, *ew])
+                share.append(value)
+                group.append(deal)
+                period.append(when)
+            deal += 1
+    return FieldTables(
+        players=list(range(players)),
+        seats=np.array(seats),
+        share=np.array(share, dtype=float),
+        group=np.array(group),
+        session=np.array(period),
+        sessions=[("club", str(p)) for p in range(sessions)],
+        period=np.array(period),
+        periods=[f"{p:03d}" for p in range(sessions)],
+        board=np.arange(len(share)),
+    )
+
+
+@pytest.fixture(scope="module")
+def club():
+    tables = _club()
+    return tables, fit_headline(tables)
+
+
+def test_reliability_grows_with_boards_played(club):
+    tables, fit = club
+    rows = {row["band"]: row for row in reliability_by_band(tables, fit.penalty)}
+    # the occasional players have 100-300 boards, the regulars 300-1000
+    assert rows["100-299"]["n"] > 10 and rows["300-999"]["n"] > 10
+    assert 0 < rows["100-299"]["value"] < rows["300-999"]["value"] < 1
+
+
+def test_a_fair_world_passes_both_partner_checks(club):
+    tables, fit = club
+    periods = tables.period[tables.period >= 50]
+    strong = strong_partner_rose(tables, periods, fit.penalty)
+    assert strong["n"] > 30 and 0.3 < strong["value"] < 0.7
+    gap = regular_gap(tables, fit)
+    assert gap["n"] > 10 and abs(gap["value"]) < 1 and gap["low"] < 0 < gap["high"]
+
+
+def test_every_check_is_a_row_of_the_table(club):
+    tables, fit = club
+    late = tables.subset(tables.period >= 40)
+    run = walk_forward(
+        late, {"headline": HEADLINE.make(late, StudyInputs(None, {}))}, session_target
+    )
+    rows = rating_checks(late, fit_headline(late), run)
+    measures = {row["measure"] for row in rows}
+    assert {"reliability", "coverage_80", "strong_partner_rose", "regular_gap"} <= measures
+    assert all(set(row) == {"measure", "band", "value", "low", "high", "n"} for row in rows)
+    cover = [row for row in rows if row["measure"] == "coverage_80" and row["n"]]
+    assert sum(row["n"] for row in cover) == len(run)
