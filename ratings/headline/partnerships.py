@@ -12,7 +12,7 @@ on all the data, with an interval.
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any
 
 import numpy as np
 from scipy import sparse
@@ -121,7 +121,7 @@ HEADLINE_PARTNERSHIPS = Method(
 )
 
 
-def synergies(tables: FieldTables, penalty: float) -> list[dict[str, Hashable | Any]]:
+def synergies(tables: FieldTables, penalty: float) -> list[dict[str, Any]]:
     """Each regular partnership's term (:data:`REGULAR_BOARDS` boards together or more), in
     percentage points of a session, with a 95% interval from its boards' residual variance;
     the partnerships' penalty is the middle one of :data:`PARTNERSHIP_PENALTIES`, the

@@ -74,7 +74,7 @@ class OpenSkillPairs:
                 pairs = seats[:, list(columns)].tolist()
                 teams = [[self._rating(player) for player in pair] for pair in pairs]
                 # place 1 is the best; equal shares share a place
-                ranks = [1 + int((shares > share).sum()) for share in shares]
+                ranks = [1.0 + float((shares > share).sum()) for share in shares]
                 updated = self.model.rate(teams, ranks=ranks)
                 for pair, team in zip(pairs, updated):
                     for player, rating in zip(pair, team):
