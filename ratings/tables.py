@@ -56,7 +56,8 @@ class HeadlineRating(Base):
 
 class SessionValidation(Base):
     """A method's walk-forward predictions of held-out pair-session percentages, scored, and
-    its difference to the headline rating with 95% paired-bootstrap intervals (by session)."""
+    its difference to the headline rating with 95% intervals simultaneous over the table
+    (resampling whole sessions; :mod:`~bridgerank.ratings.gains`)."""
 
     __tablename__ = "session_validation"
     method: Mapped[str] = mapped_column(String(16), primary_key=True)

@@ -5,7 +5,7 @@ session, its target the pair's percentage there. The periods (dates, else years)
 order; each period of the later half is a test: every method of the sessions registry
 (:mod:`registry`) is fitted on all earlier periods only, then predicts each pair's percentage
 in each session of the test period. The predictions are scored against what happened, method
-against method on the same pair-sessions, with paired bootstrap intervals by session, and
+against method on the same pair-sessions, with intervals simultaneous over the table, and
 against the ceiling the data allow (:mod:`ceiling`).
 
 This module holds the headline rating's variants and the two simplest baselines; the WBF,
