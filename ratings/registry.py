@@ -188,6 +188,7 @@ KINDS: dict[str, Registry] = {
             _R + "rivals.pair_elo:PAIR_ELO",
             _R + "rivals.openskill_pairs:OPENSKILL",
             _R + "rivals.ngs:NGS",
+            _R + "rivals.glicko2:GLICKO2",
         ],
     ),
     "matches": Registry(

@@ -10,5 +10,7 @@ order, and forecasts every held-out pair-session from what it learned.
 - :mod:`~bridgerank.ratings.rivals.openskill_pairs`: OpenSkill's Plackett-Luce model with
   teams of two (the ``openskill`` package);
 - :mod:`~bridgerank.ratings.rivals.ngs`: the English Bridge Union's National Grading Scheme,
-  from its published method.
+  from its published method;
+- :mod:`~bridgerank.ratings.rivals.glicko2`: Glicko-2 from Glickman's published algorithm,
+  a pair its players' mean.
 """

@@ -11,6 +11,7 @@ from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.sessions import session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
+from bridgerank.ratings.rivals.glicko2 import GLICKO2
 from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
 from bridgerank.ratings.rivals.online import OnlineForecaster, forecast
 from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
@@ -108,7 +109,7 @@ def _club(pairs=16, sessions=40, boards=6, seed=5):
     return strength, _tables(seats, share, group, period)
 
 
-@pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL], ids=lambda m: m.name)
+@pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL, GLICKO2], ids=lambda m: m.name)
 def test_each_rival_learns_a_simulated_club(method):
     """Held out, each rival's forecasts follow the pairs' true strengths."""
     strength, tables = _club()
@@ -143,3 +144,23 @@ def test_the_online_driver_teaches_each_date_once_and_forecasts_as_from_scratch(
     # the kept rival was taught each date once, in order, however many tests it served
     assert predict.rival.taught == list(range(10))
     assert predict.slope != 1.0  # calibrated on the first training set's latest quarter
+
+
+def test_glicko2_reproduces_the_published_example():
+    """Glickman's example (glicko.net, 2012): a player of 1500 (RD 200, volatility 0.06)
+    beats a 1400 (RD 30) and loses to a 1550 (RD 100) and a 1700 (RD 300); tau 0.5. The
+    published result: 1464.06, RD 151.52, volatility 0.05999."""
+    from bridgerank.ratings.rivals.glicko2 import SCALE, _g, rate_period
+
+    mu, phi = 0.0, 200 / SCALE
+    opponents = np.array([1400.0, 1550.0, 1700.0])
+    deviations = np.array([30.0, 100.0, 300.0]) / SCALE
+    outcomes = np.array([1.0, 0.0, 0.0])
+    g = _g(deviations)
+    expected = 1 / (1 + np.exp(-g * (mu - (opponents - 1500) / SCALE)))
+    information = float(np.sum(g**2 * expected * (1 - expected)))
+    surplus = float(np.sum(g * (outcomes - expected)))
+    new_mu, new_phi, new_sigma = rate_period(mu, phi, 0.06, information, surplus, 0.5)
+    assert 1500 + SCALE * new_mu == pytest.approx(1464.06, abs=0.01)
+    assert SCALE * new_phi == pytest.approx(151.52, abs=0.01)
+    assert new_sigma == pytest.approx(0.05999, abs=1e-5)

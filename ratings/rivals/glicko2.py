@@ -1,0 +1,162 @@
+"""Glicko-2, where it can take pairs, as a rival.
+
+Re-implemented from its published algorithm: Mark E. Glickman, "Example of the Glicko-2
+system" (Boston University, 2012, glicko.net). A rating period is a session. Glicko rates one
+player against another; a pair game is read the way the Elos here read it:
+
+- a pair's rating is the mean of its two players' (``mu``), its deviation the root mean
+  square of theirs (``phi``);
+- on a deal, North-South at table ``i`` plays every other North-South ``j`` of the deal
+  (East-West likewise), each strength taken less its opponents' at its table (so who sat
+  opposite counts): the outcome is 1, 1/2 or 0 as it scored more, the same or less, and a
+  deal's comparisons weigh ``1 / (n - 1)`` together, one game a deal (the ``n - 1`` are one
+  result, not independent games);
+- each player of the pair is updated by the published steps with the pair's expectations and
+  outcomes and their own deviation and volatility (the volatility by the Illinois iteration).
+
+The system constant ``tau`` is chosen on the training dates; a new player starts at the
+published defaults (rating 1500, deviation 350, volatility 0.06). Expected shares are the
+mean expected outcome against the deal's other tables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.registry import Method
+from bridgerank.ratings.rivals.online import deal_rows, online_method
+
+__all__ = ["GLICKO2", "Glicko2Pairs", "new_volatility", "rate_period"]
+
+SCALE = 173.7178  # Glicko-2's scale: (rating - 1500) / SCALE
+START_DEVIATION = 350.0 / SCALE
+START_VOLATILITY = 0.06
+TAUS = (0.3, 0.6, 1.2)
+_TOLERANCE = 1e-6
+
+
+def _g(phi: np.ndarray) -> np.ndarray:
+    return 1 / np.sqrt(1 + 3 * phi**2 / math.pi**2)
+
+
+def new_volatility(sigma: float, phi: float, v: float, delta: float, tau: float) -> float:
+    """Step 5 of the published algorithm: the new volatility (Illinois iteration)."""
+    a = math.log(sigma**2)
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta**2 - phi**2 - v - ex) / (2 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
+
+    low = a
+    if delta**2 > phi**2 + v:
+        high = math.log(delta**2 - phi**2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        high = a - k * tau
+    f_low, f_high = f(low), f(high)
+    while abs(high - low) > _TOLERANCE:
+        c = low + (low - high) * f_low / (f_high - f_low)
+        f_c = f(c)
+        if f_c * f_high <= 0:
+            low, f_low = high, f_high
+        else:
+            f_low /= 2
+        high, f_high = c, f_c
+    return math.exp(low / 2)
+
+
+def rate_period(
+    mu: float, phi: float, sigma: float, information: float, surplus: float, tau: float
+) -> tuple[float, float, float]:
+    """Steps 3-8 of the published algorithm for one player and one rating period, given the
+    period's ``information`` (the sum of ``g(phi_j)^2 E_j (1 - E_j)``, so ``v`` is its
+    inverse) and ``surplus`` (the sum of ``g(phi_j) (s_j - E_j)``), on the Glicko-2 scale.
+    Returns the new ``mu``, ``phi`` and ``sigma``."""
+    v = 1 / information
+    sigma = new_volatility(sigma, phi, v, v * surplus, tau)
+    pre = math.sqrt(phi**2 + sigma**2)
+    phi = 1 / math.sqrt(1 / pre**2 + 1 / v)
+    return mu + phi**2 * surplus, phi, sigma
+
+
+class Glicko2Pairs:
+    """Every player's Glicko-2 rating, deviation and volatility, learned session by session."""
+
+    def __init__(self, tau: float) -> None:
+        self.tau = tau
+        self.mu: dict[int, float] = defaultdict(float)
+        self.phi: dict[int, float] = defaultdict(lambda: START_DEVIATION)
+        self.sigma: dict[int, float] = defaultdict(lambda: START_VOLATILITY)
+
+    def _tables(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each table's North-South strength less its opponents', and its deviation."""
+        mu = np.array([[self.mu[p] for p in row] for row in seats.tolist()])
+        phi = np.array([[self.phi[p] for p in row] for row in seats.tolist()])
+        strength = mu[:, :2].mean(axis=1) - mu[:, 2:].mean(axis=1)
+        deviation = np.sqrt((phi**2).mean(axis=1))
+        return strength, deviation
+
+    def _expected(self, tables: FieldTables, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """North-South's expected outcome against each other table of the deal, and g."""
+        strength, deviation = self._tables(tables.seats[rows])
+        g = _g(deviation)[None, :]  # the other table's deviation, as the published g(phi_j)
+        expected = 1 / (1 + np.exp(-g * (strength[:, None] - strength[None, :])))
+        return expected, np.broadcast_to(g, expected.shape)
+
+    def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+        """North-South's expected share at each table of one deal."""
+        count = len(rows)
+        if count < 2:
+            return np.full(count, 0.5)
+        expected, _ = self._expected(tables, rows)
+        np.fill_diagonal(expected, 0.0)
+        return expected.sum(axis=1) / (count - 1)
+
+    def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
+        """One session as one rating period: the published steps 3-8 for every player."""
+        information: dict[int, float] = defaultdict(float)  # sum of g^2 E (1 - E), weighted
+        surplus: dict[int, float] = defaultdict(float)  # sum of g (s - E), weighted
+        for deal in deal_rows(tables, rows):
+            count = len(deal)
+            if count < 2:
+                continue
+            expected, g = self._expected(tables, deal)
+            share = tables.share[deal]
+            outcome = (share[:, None] > share[None, :]) + 0.5 * (share[:, None] == share[None, :])
+            off = ~np.eye(count, dtype=bool)
+            weight = 1 / (count - 1)
+            info = (weight * g**2 * expected * (1 - expected) * off).sum(axis=1)
+            gain = (weight * g * (outcome - expected) * off).sum(axis=1)
+            for row, table_info, table_gain in zip(tables.seats[deal].tolist(), info, gain):
+                # North-South gains what East-West loses; the information is both sides'
+                for player, sign in zip(row, (1.0, 1.0, -1.0, -1.0)):
+                    information[player] += table_info
+                    surplus[player] += sign * table_gain
+        for player, info in information.items():
+            if info > 0:
+                self.mu[player], self.phi[player], self.sigma[player] = rate_period(
+                    self.mu[player],
+                    self.phi[player],
+                    self.sigma[player],
+                    info,
+                    surplus[player],
+                    self.tau,
+                )
+        # a player who did not play: only the deviation grows (step 6 of the published steps)
+        for player in self.phi:
+            if player not in information:
+                self.phi[player] = math.sqrt(self.phi[player] ** 2 + self.sigma[player] ** 2)
+
+
+GLICKO2 = Method(
+    "glicko2",
+    "Glicko-2 (Glickman), a pair its players' mean, each deal one game against the other "
+    "tables, who sat opposite counted",
+    online_method(Glicko2Pairs, TAUS),
+)
