@@ -7,17 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridgerank.ratings.field import FieldTables
 from bridgerank.ratings.headline.checks import (
-    reliability_by_band,
     rating_checks,
     regular_gap,
+    reliability_by_band,
     strong_partner_rose,
 )
 from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.sessions import HEADLINE, session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
+from tests.ratings.club_tables import club_tables
 
 
 def _club(players=60, sessions=60, boards=12, seed=7):
@@ -55,17 +55,7 @@ def _club(players=60, sessions=60, boards=12, seed=7):
                 group.append(deal)
                 period.append(when)
             deal += 1
-    return FieldTables(
-        players=list(range(players)),
-        seats=np.array(seats),
-        share=np.array(share, dtype=float),
-        group=np.array(group),
-        session=np.array(period),
-        sessions=[("club", str(p)) for p in range(sessions)],
-        period=np.array(period),
-        periods=[f"{p:03d}" for p in range(sessions)],
-        board=np.arange(len(share)),
-    )
+    return club_tables(seats, share, group, period)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridgerank.ratings.field import FieldTables, pair_sessions
+from bridgerank.ratings.field import pair_sessions
 from bridgerank.ratings.headline.sessions import session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
@@ -16,25 +16,10 @@ from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
 from bridgerank.ratings.rivals.online import OnlineForecaster, forecast
 from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
 from bridgerank.ratings.rivals.pair_elo import PAIR_ELO, PairElo
-
-
-def _tables(seats, share, group, period) -> FieldTables:
-    periods = sorted(set(period))
-    return FieldTables(
-        players=list(range(int(np.max(seats)) + 1)),
-        seats=np.array(seats),
-        share=np.array(share, dtype=float),
-        group=np.array(group),
-        session=np.array(period),
-        sessions=[("club", str(p)) for p in periods],
-        period=np.array(period),
-        periods=[f"{p:03d}" for p in periods],
-        board=np.arange(len(share)),
-    )
-
+from tests.ratings.club_tables import club_tables
 
 # One deal at three tables: North-South 0-1 top, 2-3 average, 4-5 bottom.
-ONE_DEAL = _tables(
+ONE_DEAL = club_tables(
     [[0, 1, 6, 7], [2, 3, 8, 9], [4, 5, 10, 11]], [1.0, 0.5, 0.0], [0, 0, 0], [0, 0, 0]
 )
 
@@ -64,7 +49,7 @@ def test_ngs_session_grades_by_hand():
     assert rival.grade(0) == pytest.approx(100.0) and rival.grade(6) == pytest.approx(0.0)
     assert rival.grade(2) == pytest.approx(50.0)
     # a second session: 0 (grade 100) with 2 (grade 50) score 60% against 6-7 (grade 0)
-    second = _tables([[0, 2, 6, 7], [3, 1, 8, 9]], [0.6, 0.4], [1, 1], [1, 1])
+    second = club_tables([[0, 2, 6, 7], [3, 1, 8, 9]], [0.6, 0.4], [1, 1], [1, 1])
     rival.learn(second, np.arange(2))
     keep = 0.5 ** (1 / 1000)
     session = 60 + (0 - 50) + (100 - 50) / 2  # SG = P + (SOpp - 50) + (G_a - G_b) / 2
@@ -106,7 +91,7 @@ def _club(pairs=16, sessions=40, boards=6, seed=5):
                 group.append(deal)
                 period.append(when)
             deal += 1
-    return strength, _tables(seats, share, group, period)
+    return strength, club_tables(seats, share, group, period)
 
 
 @pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL, GLICKO2], ids=lambda m: m.name)
