@@ -63,3 +63,22 @@ def test_the_ranking_page_says_how_settled_the_order_is(tmp_path):
         assert cells[1] == f"{low[at]}-{high[at]}"
         chance = 100 * in_top[at]
         assert cells[5] == ("<1%" if chance < 0.5 else f"{chance:.0f}%")
+
+
+def test_the_methods_page_shows_the_selector_checks(tmp_path):
+    """The checks the rate stage keeps (rating_checks) on the methods page: the reliability
+    of the ratings by band of boards played, as stored."""
+    result = CliRunner().invoke(main, ["run", SAMPLE_RECAPS, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        checks = pd.read_sql("select * from rating_checks", conn)
+    engine.dispose()
+    reliability = checks[checks["measure"] == "reliability"].set_index("band")
+    # two sessions: every rated player has fewer than 100 boards
+    assert list(reliability.index) == ["0-99", "100-299", "300-999", "1000+"]
+    assert reliability.loc["0-99", "n"] == 20 and 0 < reliability.loc["0-99", "value"] < 1
+    methods = (tmp_path / "report" / "methods.html").read_text()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", methods))
+    assert "What a selector must know, and fairness to partners" in text
+    assert f"0-99 20 {reliability.loc['0-99', 'value']:.3f}" in text
