@@ -23,7 +23,12 @@ from bridgerank.ratings.headline.session_study import headline_study
 from bridgerank.ratings.headline.sessions import SESSIONS
 from bridgerank.ratings.holdout import LEVELS, score, validation_rows
 from bridgerank.ratings.stage import _evidence, load_inputs
-from bridgerank.ratings.tables import HeadlineRating, SessionValidation, ValidationCeiling
+from bridgerank.ratings.tables import (
+    HeadlineRating,
+    RatingCheck,
+    SessionValidation,
+    ValidationCeiling,
+)
 
 
 def session_metrics(predicted, actual, session, variance=None):
@@ -202,7 +207,7 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     headline = rows["headline"]
     assert headline.pearson > 0.46 and headline.rmse < 6.6
     # the ratings players know, and ours: beaten with the whole table's intervals clear of 0
-    for rival in ("win_rate", "shrunk_mean", "pair_elo", "ngs", "openskill"):
+    for rival in ("win_rate", "shrunk_mean", "pair_elo", "ngs", "glicko2", "openskill"):
         assert rows[rival].pearson_gain_low > 0, rival
         assert rows[rival].rmse_gain_low > 0, rival
     # the multiplayer Elos (told who sat opposite or not) score below the headline on both
@@ -225,6 +230,34 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     assert headline.pearson / ceiling["correlation_ceiling"] > 0.85
     # what a rating knowing every true strength would reach here, counting the opponents
     assert 0.55 < ceiling["known_strengths_r"] < 0.63
+    # docs/ratings.md's selector checks: reliability by band, the partner-fairness checks
+    with engine.connect() as conn:
+        checks = {
+            (row.measure, row.band): row for row in conn.execute(select(RatingCheck.__table__))
+        }
+    reliability = [
+        checks[("reliability", band)] for band in ("0-99", "100-299", "300-999", "1000+")
+    ]
+    assert [row.n for row in reliability] == [64, 85, 115, 30]
+    assert [round(row.value, 2) for row in reliability] == [0.31, 0.64, 0.82, 0.90]
+    assert [
+        checks[("coverage_80", band)].n for band in ("0-99", "100-299", "300-999", "1000+")
+    ] == [
+        170,
+        234,
+        968,
+        52,
+    ]
+    strong = checks[("strong_partner_rose", "all")]
+    assert (strong.n, round(strong.value, 3)) == (222, 0.509)
+    gap = checks[("regular_gap", "all")]
+    assert gap.n == 144 and [round(v, 2) for v in (gap.value, gap.low, gap.high)] == [
+        1.34,
+        0.77,
+        1.90,
+    ]
+    synergy = [row for key, row in checks.items() if key[0] == "synergy"]
+    assert len(synergy) == 79 and all(row.low < 0 < row.high for row in synergy)
     assert len(rated) == 450
     assert all(row.sd > 0 for row in rated)
     # the stage's gains again from the same forecasts, with another seed: the bounds hold
