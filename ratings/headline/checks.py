@@ -38,6 +38,8 @@ __all__ = ["BANDS", "STRONG_GAP", "rating_checks"]
 # Boards played: the bands' lower edges (the last is open).
 BANDS = (0, 100, 300, 1000)
 LEVELS = (0.5, 0.8, 0.9, 0.95)
+# Fewer players than this in a band: no reliability (a correlation of a handful is noise).
+MIN_BAND_PLAYERS = 20
 # Points (of a session percentage) between partners for "a strong player with a weak one".
 STRONG_GAP = 3.0
 # Sessions with one partner for them to be a player's regular; at most this many: occasional.
@@ -77,11 +79,13 @@ def reliability_by_band(tables: FieldTables, penalty: float) -> list[dict[str, A
     band = _band(boards)
     for index in range(len(BANDS)):
         mine = (band == index) & both.all(axis=0)
-        if mine.sum() < 10:
+        if mine.sum() < MIN_BAND_PLAYERS:
             rows.append(_row("reliability", _band_name(index), None, int(mine.sum())))
             continue
         r = float(np.corrcoef(first[mine], second[mine])[0, 1])
-        rows.append(_row("reliability", _band_name(index), 2 * r / (1 + r), int(mine.sum())))
+        # stepped up only where the halves agree at all: below zero the formula means nothing
+        value = 2 * r / (1 + r) if r > 0 else r
+        rows.append(_row("reliability", _band_name(index), value, int(mine.sum())))
     return rows
 
 
