@@ -376,7 +376,8 @@ def test_the_valet_travellers_to_match_then_rate_as_shown(valet):
 def test_the_valet_travellers_to_rate_as_shown(valet, shared_data):
     """README.md's and docs/ratings.md's held-out Valet rounds: 239,672 tables, 1,550
     players, 8 test years, 242 test rounds, 13,332 held-out pair-rounds, each method's
-    scores and the headline's gains over it, and sqrt(ICC) = 0.322, which it exceeds."""
+    scores and the headline's gains over it (the rivals players know among them), sqrt(ICC) =
+    0.322, which it exceeds, the known-strengths reference 0.435, and the selector checks."""
     _shown(VALET_TO_RATE, "README.md", "docs/ratings.md")
     output = _invoke(VALET_TO_RATE, shared_data(), valet.folder)
     for stage in ("ingest", "clean", "match"):
@@ -391,48 +392,74 @@ def test_the_valet_travellers_to_rate_as_shown(valet, shared_data):
         " pair_sessions, sessions, periods",
     )
     assert {row[10:] for row in rows.values()} == {(13332, 242, 8)}
-    # method: Pearson, Spearman, RMSE, 80% cover (%), Pearson gain [95%], RMSE gain [95%]
-    elo = (*("0.223", "0.220", "7.45", None), ("0.115", "0.105", "0.126"), ("0.26", "0.23", "0.30"))
+    # method: Pearson, Spearman, RMSE, 80% cover (%), Pearson gain [95%], RMSE gain [95%],
+    # the intervals simultaneous over the table
+    elo = (*("0.223", "0.220", "7.45", None), ("0.115", "0.100", "0.13"), ("0.26", "0.21", "0.31"))
     elo_opponents = (
         *("0.319", "0.307", "7.25", None),
-        ("0.019", "0.010", "0.029"),
-        ("0.06", "0.03", "0.08"),
+        ("0.019", "0.005", "0.033"),
+        ("0.06", "0.02", "0.10"),
     )
     table = {
         "headline": ("0.338", "0.327", "7.19", "80.3", None, None),
         "headline_plain": (
             *("0.335", "0.323", "7.20", "80.5"),
-            ("0.004", "-0.000", "0.007"),
-            ("0.01", "0.00", "0.02"),
+            ("0.004", "-0.002", "0.009"),
+            ("0.01", "-0.00", "0.03"),
         ),
         "headline_dd": (
             *("0.337", "0.325", "7.19", "80.3"),
-            ("0.001", "-0.004", "0.006"),
-            ("0.00", "-0.01", "0.02"),
+            ("0.001", "-0.006", "0.008"),
+            ("0.00", "-0.02", "0.02"),
+        ),
+        "headline_synergy": (
+            *("0.338", "0.327", "7.19", None),
+            ("0.001", "-0.002", "0.003"),
+            ("0.00", "-0.01", "0.01"),
         ),
         "headline_wbf": (
             *("0.353", "0.343", "7.15", "80.2"),
-            ("-0.015", "-0.023", "-0.006"),
-            ("-0.04", "-0.07", "-0.01"),
+            ("-0.015", "-0.028", "-0.001"),
+            ("-0.04", "-0.08", "0.00"),
         ),
         "elo": elo,
         "dlo": elo,
         "elo_opponents": elo_opponents,
         "dlo_opponents": elo_opponents,
+        "ngs": (
+            *("0.320", "0.308", "7.24", None),
+            ("0.018", "0.005", "0.032"),
+            ("0.05", "0.01", "0.09"),
+        ),
+        "glicko2": (
+            *("0.299", "0.288", "7.31", None),
+            ("0.040", "0.020", "0.059"),
+            ("0.12", "0.06", "0.17"),
+        ),
+        "pair_elo": (
+            *("0.268", "0.255", "7.37", None),
+            ("0.070", "0.047", "0.094"),
+            ("0.18", "0.12", "0.24"),
+        ),
+        "openskill": (
+            *("0.211", "0.211", "7.50", None),
+            ("0.127", "0.099", "0.155"),
+            ("0.30", "0.23", "0.38"),
+        ),
         "wbf_points": (
             *("0.199", "0.182", "7.49", "78.8"),
-            ("0.139", "0.124", "0.153"),
-            ("0.30", "0.26", "0.35"),
+            ("0.139", "0.116", "0.162"),
+            ("0.30", "0.23", "0.37"),
         ),
         "win_rate": (
             *("0.215", "0.211", "7.49", None),
-            ("0.123", "0.113", "0.134"),
-            ("0.30", "0.26", "0.34"),
+            ("0.123", "0.107", "0.139"),
+            ("0.30", "0.24", "0.35"),
         ),
         "shrunk_mean": (
             *("0.217", "0.212", "7.48", None),
-            ("0.121", "0.111", "0.130"),
-            ("0.29", "0.25", "0.33"),
+            ("0.121", "0.106", "0.136"),
+            ("0.29", "0.23", "0.35"),
         ),
     }
     for method, (pearson, spearman, rmse, covers, pearson_gain, rmse_gain) in table.items():
@@ -450,3 +477,37 @@ def test_the_valet_travellers_to_rate_as_shown(valet, shared_data):
     ceiling = dict(_query(valet.folder, "select measure, value from validation_ceiling"))
     _close(ceiling["correlation_ceiling"], "0.322")
     assert rows["headline"][0] > ceiling["correlation_ceiling"]
+    _close(ceiling["known_strengths_r"], "0.435")
+    # what a selector must know: reliability and coverage by band, fairness to partners
+    checks = {
+        (measure, band): (value, low, high, n)
+        for measure, band, value, low, high, n in _query(
+            valet.folder, "select measure, band, value, low, high, n from rating_checks"
+        )
+    }
+    for band, value, players in (
+        ("100-299", "0.60", 655),
+        ("300-999", "0.69", 581),
+        ("1000+", "0.75", 294),
+    ):
+        _close(checks[("reliability", band)][0], value)
+        assert checks[("reliability", band)][3] == players
+    for band, covers in (
+        ("0-99", "80.4"),
+        ("100-299", "80.3"),
+        ("300-999", "80.7"),
+        ("1000+", "79.8"),
+    ):
+        _close(100 * checks[("coverage_80", band)][0], covers)
+    gap = checks[("regular_gap", "all")]
+    assert gap[3] == 172
+    for value, shown in zip(gap[:3], ("0.81", "-0.05", "1.68")):
+        _close(value, shown)
+    assert checks[("strong_partner_rose", "all")][3] == 7
+    synergy = {band: row for (measure, band), row in checks.items() if measure == "synergy"}
+    assert len(synergy) == 861
+    assert sum(1 for row in synergy.values() if row[1] > 0 or row[2] < 0) == 18
+    muller = synergy["Bauke Muller & Simon De Wijs"]
+    assert muller[3] == 4558
+    for value, shown in zip(muller[:3], ("1.34", "0.57", "2.11")):
+        _close(value, shown)
