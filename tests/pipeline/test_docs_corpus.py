@@ -146,10 +146,14 @@ def test_the_corpus_to_rate_as_shown(corpus):
         corpus.folder, "match_validation", "rmse_gain, rmse_gain_low, rmse_gain_high"
     )
     for method, shown in (
-        ("headline_no_dd", ("0.2", "-0.3", "0.8")),  # the dd question: the table's measures
-        ("headline_cards", ("0.3", "-0.1", "0.6")),  # and the card counters
-        ("headline_fields", ("0.4", "-0.2", "1.1")),  # the matchpoint scale tied to IMPs
-        ("coin", ("0.3", "-1.2", "1.6")),
+        # the intervals simultaneous over the table
+        ("headline_no_dd", ("0.2", "-0.6", "1.0")),  # the dd question: the table's measures
+        ("headline_cards", ("0.3", "-0.2", "0.7")),  # and the card counters
+        ("headline_fields", ("0.4", "-0.4", "1.3")),  # the matchpoint scale tied to IMPs
+        ("coin", ("0.3", "-1.7", "2.3")),
+        ("imp_average", ("5.1", "-0.7", "10.8")),
+        ("hbt", ("18.8", "1.5", "36.1")),
+        ("wbf_points", ("-1.1", "-3.8", "1.6")),
     ):
         for value, printed in zip(gains[method], shown):
             _close(value, printed)
@@ -171,11 +175,11 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(pairs["headline_fields"][0], "0.07")
     _close(pairs["imp_average"][1], "21.9")
     for method, shown in (
-        ("coin", ("0.45", "0.22", "0.68")),
-        ("headline_no_dd", ("-0.19", "-0.41", "0.01")),
-        ("headline_cards", ("-0.02", "-0.08", "0.03")),
-        ("headline_fields", ("0.43", "0.09", "0.85")),
-        ("imp_average", ("6.5", "2.1", "11.5")),
+        ("coin", ("0.45", "0.15", "0.75")),
+        ("headline_no_dd", ("-0.19", "-0.46", "0.09")),
+        ("headline_cards", ("-0.02", "-0.09", "0.06")),
+        ("headline_fields", ("0.43", "-0.06", "0.92")),
+        ("imp_average", ("6.5", "0.2", "12.8")),
     ):
         for value, printed in zip(pairs[method][3:6], shown):
             _close(value, printed)
