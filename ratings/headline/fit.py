@@ -365,10 +365,19 @@ def fit_headline(
     (covariate sets, None for none) has the prior's covariates chosen on the tables too
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
     whether any were."""
-    form = 0.0
-    if penalty is None:
-        choices = (covariates,) if candidates is None else candidates
-        covariates, penalty, form = choose_model(tables, choices)
+    if penalty is not None:
+        return fit_chosen(tables, (covariates, penalty, 0.0))
+    choices = (covariates,) if candidates is None else candidates
+    return fit_chosen(tables, choose_model(tables, choices))
+
+
+Choice = tuple[Covariates | None, float, float]  # covariates, penalty, form variance
+
+
+def fit_chosen(tables: FieldTables, choice: Choice) -> HeadlineFit:
+    """The headline fitted on ``tables`` with a choice already made (:func:`choose_model`'s
+    covariates, penalty and form variance), so that methods sharing a choice make it once."""
+    covariates, penalty, form = choice
     fit = _fit_at(tables, penalty, covariates)
     fit.form_variance = form
     return fit

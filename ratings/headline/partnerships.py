@@ -5,9 +5,9 @@ The headline's model with one more term per partnership: at a table, ``d_t = the
 theta_s + phi_ns - theta_e - theta_w - phi_ew``, where ``phi`` is the pair's synergy, with a
 ridge penalty of its own (chosen on the training dates, as the headline's is): a pair seen
 little keeps ``phi`` near 0 and is its players' sum. The players' penalty and prior are the
-headline's, chosen as it chooses them. :data:`HEADLINE_PARTNERSHIPS` is validated beside the
-headline in the sessions walk-forward; :func:`synergies` estimates each regular pair's term
-on all the data, with an interval.
+headline's own choice on each training set (made once, shared with it).
+:data:`HEADLINE_PARTNERSHIPS` is validated beside the headline in the sessions walk-forward;
+:func:`synergies` estimates each regular pair's term on all the data, with an interval.
 """
 
 from __future__ import annotations
@@ -18,14 +18,13 @@ import numpy as np
 from scipy import sparse
 
 from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
-from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import (
     Covariates,
     Design,
-    choose_model,
     fit_strengths,
     past_columns,
 )
+from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
 from bridgerank.ratings.registry import Method, StudyInputs
 
@@ -96,7 +95,8 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
     index = PartnershipIndex(data)
 
     def predict(train: FieldTables, test: FieldTables, target: Target | None = None) -> Forecast:
-        covariates, penalty, _ = choose_model(train, newcomer_choice())
+        # the players' prior and penalty are the headline's own choice on this training set
+        covariates, penalty, _ = headline_choice(train, inputs)
         partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
         split = latest_quarter(train)
         if split is not None:

@@ -21,7 +21,14 @@ import numpy as np
 from bridgerank.ratings.baselines import pair_share_forecast, table_shares, wbf_listed
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.covariates import newcomer_choice
-from bridgerank.ratings.headline.fit import Covariates, fit_headline, predict_sessions
+from bridgerank.ratings.headline.fit import (
+    Choice,
+    Covariates,
+    choose_model,
+    fit_chosen,
+    fit_headline,
+    predict_sessions,
+)
 from bridgerank.ratings.holdout import (
     LEVELS,
     Forecast,
@@ -85,6 +92,26 @@ def headline_method(covariates: Covariates | None = None, newcomers: bool = True
     return predict
 
 
+def headline_choice(train: FieldTables, inputs: StudyInputs) -> Choice:
+    """The headline's choice of prior and penalty on ``train`` (the newcomer prior or none,
+    :func:`~bridgerank.ratings.headline.fit.choose_model`), made once per training set of a
+    study and shared by the methods built on it."""
+    key = ("headline choice", len(train), int(train.period.max()))
+    if key not in inputs.shared:
+        inputs.shared[key] = choose_model(train, newcomer_choice())
+    return inputs.shared[key]
+
+
+def _shared_headline(data: FieldTables, inputs: StudyInputs) -> Predict:
+    def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
+        percent, variance = predict_sessions(
+            fit_chosen(train, headline_choice(train, inputs)), test
+        )
+        return Forecast(percent, variance)
+
+    return predict
+
+
 def _wbf_centres(inputs: StudyInputs) -> Callable[[FieldTables], np.ndarray]:
     points = inputs.points
     return lambda train: np.log1p([[points.get(str(p)) or 0.0] for p in train.players])
@@ -94,7 +121,7 @@ HEADLINE = Method(
     "headline",
     "headline rating (player strengths, ridge, centred on the field; newcomer prior when the "
     "training data choose it)",
-    lambda data, inputs: headline_method(),
+    _shared_headline,
 )
 # the federation's points as every player's prior centre: what results add to them
 HEADLINE_WBF = Method(

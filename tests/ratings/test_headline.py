@@ -17,15 +17,15 @@ from bridgerank.ratings.field import (
     matchpoint_shares,
     pair_sessions,
 )
+from bridgerank.ratings.gains import simultaneous_gains
 from bridgerank.ratings.headline.ceiling import icc, retest_correlation
 from bridgerank.ratings.headline.fit import Design, fit_headline, fit_strengths
-from bridgerank.ratings.headline.session_study import headline_study
 from bridgerank.ratings.headline.sessions import SESSIONS
-from bridgerank.ratings.holdout import LEVELS, score, validation_rows
-from bridgerank.ratings.stage import _evidence, load_inputs
+from bridgerank.ratings.holdout import LEVELS, score
 from bridgerank.ratings.tables import (
     HeadlineRating,
     RatingCheck,
+    SessionPrediction,
     SessionValidation,
     ValidationCeiling,
 )
@@ -260,20 +260,18 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     assert len(synergy) == 79 and all(row.low < 0 < row.high for row in synergy)
     assert len(rated) == 450
     assert all(row.sd > 0 for row in rated)
-    # the stage's gains again from the same forecasts, with another seed: the bounds hold
+    # the gains again from the stored held-out forecasts (the headline's, and a coin's 50%),
+    # with two seeds: the bounds do not move, and the points are the stage's
     with engine.connect() as conn:
-        boards, names, points = load_inputs(conn)
-        evidence = _evidence(conn)
-    run = headline_study(boards, names, bootstrap=0, evidence=evidence, points=points).run
-    assert run is not None
-    seeds = [
-        {row["method"]: row for row in validation_rows(run, SESSIONS, seed=seed)} for seed in (0, 1)
-    ]
-    for method, row in rows.items():
-        for bound in ("pearson_gain_low", "pearson_gain_high", "rmse_gain_low", "rmse_gain_high"):
-            if method != "headline":
-                assert getattr(row, bound) == pytest.approx(seeds[0][method][bound], abs=1e-9)
-                assert abs(seeds[0][method][bound] - seeds[1][method][bound]) < 0.002, method
+        stored = conn.execute(
+            select(SessionPrediction.session, SessionPrediction.predicted, SessionPrediction.actual)
+        ).all()
+    session, predicted, actual = (np.array(column) for column in zip(*stored))
+    forecasts = {"headline": predicted, "coin": np.full(len(actual), 50.0)}
+    seeds = [simultaneous_gains(forecasts, actual, session, "headline", seed=s) for s in (0, 1)]
+    for gain in ("pearson", "rmse"):
+        assert seeds[0]["coin"][gain][0] == pytest.approx(getattr(rows["coin"], f"{gain}_gain"))
+        assert np.allclose(seeds[0]["coin"][gain], seeds[1]["coin"][gain], atol=0.002), gain
 
 
 def test_players_dd_measures_by_hand():
