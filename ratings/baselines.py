@@ -15,7 +15,13 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    deal_rows,
+    field_share,
+    pair_percent,
+    pair_sessions,
+)
 from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
@@ -288,18 +294,10 @@ def calibrated_elo(
     return k, replay(games, kind, k, keep_history=keep_history)
 
 
-def deal_slices(tables: FieldTables) -> list[np.ndarray]:
-    """The table indices of each deal."""
-    order = np.argsort(tables.group, kind="stable")
-    groups = tables.group[order]
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    return np.split(order, starts[1:])
-
-
 def ranking_games(tables: FieldTables) -> Games:
     """Each deal twice, as a ranking of its North-South pairs and of its East-West pairs."""
     members, places = [], []
-    for rows in deal_slices(tables):
+    for rows in deal_rows(tables, np.arange(len(tables))):
         shares = tables.share[rows]
         for seats, sign in (((0, 1), 1.0), ((2, 3), -1.0)):
             values = sign * shares
@@ -315,10 +313,9 @@ def expected_beaten(tables: FieldTables, ratings: np.ndarray, seats, opponents=(
     if opponents:
         team = team - ratings[tables.seats[:, list(opponents)]].mean(axis=1)
     out = np.empty(len(team))
-    for rows in deal_slices(tables):
+    for rows in deal_rows(tables, np.arange(len(tables))):
         values = team[rows]
-        beaten = 1 / (1 + 10 ** ((values[None, :] - values[:, None]) / 400))
-        out[rows] = (beaten.sum(axis=1) - 0.5) / max(len(rows) - 1, 1)
+        out[rows] = field_share(1 / (1 + 10 ** ((values[None, :] - values[:, None]) / 400)))
     return out
 
 

@@ -99,6 +99,22 @@ def session_of(board: Mapping[str, Any]) -> tuple[str, str]:
     return board["event"], f"{period} {round_name}"
 
 
+def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
+    """``rows`` (table indices) split by deal, in deal order."""
+    rows = rows[np.argsort(tables.group[rows], kind="stable")]
+    groups = tables.group[rows]
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    return np.split(rows, starts[1:])
+
+
+def field_share(beats: np.ndarray) -> np.ndarray:
+    """Each table's expected share of one deal (two tables or more) from ``beats[i, j]``, the
+    chance that table ``i``'s North-South outscores table ``j``'s: the mean over the other
+    tables."""
+    off = beats * ~np.eye(len(beats), dtype=bool)
+    return off.sum(axis=1) / (len(beats) - 1)
+
+
 def matchpoint_shares(scores: list[int]) -> list[float]:
     """Each score's share of the other tables beaten (a tie counts half)."""
     k = len(scores)

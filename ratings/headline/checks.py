@@ -31,7 +31,7 @@ from scipy import stats
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.fit import HeadlineFit, fit_headline, predict_sessions
 from bridgerank.ratings.headline.partnerships import synergies
-from bridgerank.ratings.holdout import HeldOut
+from bridgerank.ratings.holdout import HeldOut, coverage
 
 __all__ = ["BANDS", "STRONG_GAP", "rating_checks"]
 
@@ -105,13 +105,16 @@ def coverage_by_band(run: HeldOut, tables: FieldTables) -> list[dict[str, Any]]:
     sessions = pair_sessions(tables.subset(np.isin(tables.period, np.unique(run.period))))
     before = _boards_before(tables)[sessions.period[:, None], sessions.pair].mean(axis=1)
     band = _band(before)
-    error = np.abs(run.predicted("headline") - run.actual)
+    predicted, actual = run.predicted("headline"), run.actual
     rows = []
     for level in LEVELS:
-        half = stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance)
         for index in range(len(BANDS)):
             mine = band == index
-            value = float(np.mean(error[mine] <= half[mine])) if mine.any() else None
+            value = (
+                coverage(predicted[mine], actual[mine], variance[mine], level)
+                if mine.any()
+                else None
+            )
             rows.append(
                 _row(f"coverage_{round(100 * level)}", _band_name(index), value, int(mine.sum()))
             )

@@ -88,9 +88,6 @@ class Design:
     sizes: np.ndarray  # tables per deal
     scale: np.ndarray  # k / (k - 1) per table
     players: int
-    # each table's weight in the fit (constant within a deal, so it commutes with the
-    # centring); None: every table alike
-    weight: np.ndarray | None = None
     # columns right after the players' with a penalty of their own (a partnership's term)
     penalised: int = 0
     penalised_by: float = 0.0
@@ -102,9 +99,6 @@ class Design:
         rest = self.a[:, self.players :]
         a = sparse.hstack([players, columns, rest]).tocsr()
         return replace(self, a=a, penalised=columns.shape[1], penalised_by=penalty)
-
-    def _weighted(self, values: np.ndarray) -> np.ndarray:
-        return values if self.weight is None else values * self.weight
 
     @classmethod
     def of(cls, tables: FieldTables, players: int, columns: np.ndarray | None = None) -> Design:
@@ -138,11 +132,11 @@ class Design:
 
     def normal_matvec(self, theta: np.ndarray) -> np.ndarray:
         """``X^T X theta`` (the centring is a projection, so it needs applying once)."""
-        return self.a.T @ self._weighted(self.scale**2 * self.centre(self.a @ theta))
+        return self.a.T @ (self.scale**2 * self.centre(self.a @ theta))
 
     def normal_diagonal(self) -> np.ndarray:
         """Diagonal of ``X^T X``: each column's squared coefficients, net of the centring."""
-        weights = self._weighted(self.scale**2)
+        weights = self.scale**2
         a = self.a.tocoo()
         plain = np.bincount(a.col, weights=weights[a.row] * a.data**2, minlength=self.a.shape[1])
         group_sums = sparse.csr_matrix(
@@ -184,7 +178,7 @@ def fit_strengths(design: Design, target: np.ndarray, penalty: float) -> np.ndar
     """Ridge coefficients (players, then covariates) for ``target`` (North-South shares) by
     preconditioned CG."""
     columns = design.a.shape[1]
-    right = design.a.T @ design._weighted(design.scale * design.centre(target - 0.5))
+    right = design.a.T @ (design.scale * design.centre(target - 0.5))
     penalties = design.penalties(penalty)
     diagonal = design.normal_diagonal() + penalties
     operator = LinearOperator(

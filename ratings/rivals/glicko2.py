@@ -26,9 +26,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import deal_rows, online_method
+from bridgerank.ratings.rivals.online import online_method
 
 __all__ = ["GLICKO2", "Glicko2Pairs", "new_volatility", "rate_period"]
 
@@ -111,12 +111,7 @@ class Glicko2Pairs:
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """North-South's expected share at each table of one deal."""
-        count = len(rows)
-        if count < 2:
-            return np.full(count, 0.5)
-        expected, _ = self._expected(tables, rows)
-        np.fill_diagonal(expected, 0.0)
-        return expected.sum(axis=1) / (count - 1)
+        return field_share(self._expected(tables, rows)[0])
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """One session as one rating period: the published steps 3-8 for every player."""
@@ -124,8 +119,6 @@ class Glicko2Pairs:
         surplus: dict[int, float] = defaultdict(float)  # sum of g (s - E), weighted
         for deal in deal_rows(tables, rows):
             count = len(deal)
-            if count < 2:
-                continue
             expected, g = self._expected(tables, deal)
             share = tables.share[deal]
             outcome = (share[:, None] > share[None, :]) + 0.5 * (share[:, None] == share[None, :])

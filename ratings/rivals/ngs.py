@@ -33,9 +33,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import deal_rows, online_method
+from bridgerank.ratings.rivals.online import online_method
 
 __all__ = ["NGS", "NationalGrades"]
 
@@ -73,8 +73,6 @@ class NationalGrades:
         opponents: dict[int, float] = defaultdict(float)
         partner: dict[int, int] = {}
         for deal in deal_rows(tables, rows):
-            if len(deal) < 2:
-                continue
             north_south, east_west = self._pair_grades(tables.seats[deal])
             for seats, share, ns_grade, ew_grade in zip(
                 tables.seats[deal].tolist(), tables.share[deal], north_south, east_west

@@ -18,29 +18,28 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.field import FieldTables, deal_rows, pair_percent, pair_sessions
 from bridgerank.ratings.holdout import Forecast, Target, best_of, latest_quarter
 from bridgerank.ratings.registry import StudyInputs
 
-__all__ = ["OnlineForecaster", "Rival", "deal_rows", "forecast", "online_method", "session_rows"]
+__all__ = [
+    "OnlineForecaster",
+    "Rival",
+    "forecast",
+    "online_method",
+    "session_rows",
+]
 
 
 class Rival(Protocol):
-    """What an online rating does: learn a session's tables, forecast a deal's."""
+    """What an online rating does: learn a session's tables, forecast a deal's (a deal of
+    field tables is played at two tables or more: ``[rate] min_tables``)."""
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Update on the tables ``rows`` of ``tables`` (one session, every deal of it)."""
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """The expected matchpoint share of North-South at each table of one deal."""
-
-
-def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
-    """``rows`` split by deal, in deal order."""
-    rows = rows[np.argsort(tables.group[rows], kind="stable")]
-    groups = tables.group[rows]
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    return np.split(rows, starts[1:])
 
 
 def session_rows(tables: FieldTables) -> list[np.ndarray]:

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method, StudyInputs
-from bridgerank.ratings.rivals.online import deal_rows, online_method
+from bridgerank.ratings.rivals.online import online_method
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
 
@@ -56,19 +56,12 @@ class OpenSkillPairs:
         mu, variance = self._moments(tables.seats[rows])
         strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
         spread = variance.sum(axis=1)
-        count = len(rows)
-        if count < 2:
-            return np.full(count, 0.5)
         scale = np.sqrt(spread[:, None] + spread[None, :] + 4 * self.beta**2)
-        beats = 1 / (1 + np.exp(-(strength[:, None] - strength[None, :]) / scale))
-        np.fill_diagonal(beats, 0.0)
-        return beats.sum(axis=1) / (count - 1)
+        return field_share(1 / (1 + np.exp(-(strength[:, None] - strength[None, :]) / scale)))
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """The package's update on each deal's two rankings of pairs."""
         for deal in deal_rows(tables, rows):
-            if len(deal) < 2:
-                continue
             seats = tables.seats[deal]
             for columns, shares in (((0, 1), tables.share[deal]), ((2, 3), 1 - tables.share[deal])):
                 pairs = seats[:, list(columns)].tolist()

@@ -26,9 +26,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import deal_rows, online_method
+from bridgerank.ratings.rivals.online import online_method
 
 __all__ = ["PAIR_ELO", "PairElo", "SCALE"]
 
@@ -57,18 +57,13 @@ class PairElo:
             np.array([self.rating[a] - self.rating[b] for a, b in zip(north_south, east_west)])
             / SCALE
         )
-        count = len(rows)
-        if count < 2:
-            return np.full(count, 0.5)
-        others = (strength.sum() - strength) / (count - 1)
+        others = (strength.sum() - strength) / (len(rows) - 1)
         return 0.5 + (strength - others) / 4
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Every deal of one session, the ratings moved at its end."""
         moves: dict[tuple[int, int], float] = defaultdict(float)
         for deal in deal_rows(tables, rows):
-            if len(deal) < 2:
-                continue
             expected = self.north_south_share(tables, deal)
             # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
             surplus = 2 * (tables.share[deal] - expected)

@@ -17,6 +17,23 @@ from bridgerank.ratings.uncertainty import rank_standing
 SAMPLE_RECAPS = "data/sample/acbl"
 
 
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory):
+    """The embedded sample's two club sessions run to the report, once for the module."""
+    folder = tmp_path_factory.mktemp("sample-site")
+    result = CliRunner().invoke(main, ["run", SAMPLE_RECAPS, "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _read(folder, sql: str) -> pd.DataFrame:
+    engine = create_engine(f"sqlite:///{folder / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        frame = pd.read_sql(sql, conn)
+    engine.dispose()
+    return frame
+
+
 def test_rank_standing_by_hand():
     # one player far above four equal ones: first in every draw
     rating = np.array([10.0, 0.0, 0.0, 0.0, 0.0])
@@ -29,21 +46,16 @@ def test_rank_standing_by_hand():
     assert in_top[1:] == pytest.approx(0.25, abs=0.04)
 
 
-def test_the_ranking_page_says_how_settled_the_order_is(tmp_path):
+def test_the_ranking_page_says_how_settled_the_order_is(sample_site):
     """Two club sessions of the embedded sample: 48 players with wide intervals. The page's
     sentence counts the players whose rank interval reaches the top 10, and each row's
     interval and chance are those of the stored ratings."""
-    result = CliRunner().invoke(main, ["run", SAMPLE_RECAPS, "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
-    with engine.connect() as conn:
-        ratings = pd.read_sql("select player, rating, sd from headline_ratings", conn)
-    engine.dispose()
+    ratings = _read(sample_site, "select player, rating, sd from headline_ratings")
     # drawn in the order of the names, as the page draws them
     ratings = ratings.sort_values("player").reset_index(drop=True)
     low, high, in_top = rank_standing(ratings["rating"], ratings["sd"], 0.8, 10)
     first = int(ratings["rating"].idxmax())
-    front = (tmp_path / "report" / "index.html").read_text()
+    front = (sample_site / "report" / "index.html").read_text()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", front))
     reach = int((low <= 10).sum())
     assert len(ratings) == 48 and reach > 10
@@ -65,20 +77,15 @@ def test_the_ranking_page_says_how_settled_the_order_is(tmp_path):
         assert cells[5] == ("<1%" if chance < 0.5 else f"{chance:.0f}%")
 
 
-def test_the_methods_page_shows_the_selector_checks(tmp_path):
+def test_the_methods_page_shows_the_selector_checks(sample_site):
     """The checks the rate stage keeps (rating_checks) on the methods page: the reliability
     of the ratings by band of boards played, as stored."""
-    result = CliRunner().invoke(main, ["run", SAMPLE_RECAPS, "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    engine = create_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
-    with engine.connect() as conn:
-        checks = pd.read_sql("select * from rating_checks", conn)
-    engine.dispose()
+    checks = _read(sample_site, "select * from rating_checks")
     reliability = checks[checks["measure"] == "reliability"].set_index("band")
     # two sessions: every rated player has fewer than 100 boards
     assert list(reliability.index) == ["0-99", "100-299", "300-999", "1000+"]
     assert reliability.loc["0-99", "n"] == 20 and 0 < reliability.loc["0-99", "value"] < 1
-    methods = (tmp_path / "report" / "methods.html").read_text()
+    methods = (sample_site / "report" / "methods.html").read_text()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", methods))
     assert "What a selector must know, and fairness to partners" in text
     assert f"0-99 20 {reliability.loc['0-99', 'value']:.3f}" in text
