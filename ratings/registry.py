@@ -189,6 +189,7 @@ KINDS: dict[str, Registry] = {
             _R + "rivals.openskill_pairs:OPENSKILL",
             _R + "rivals.ngs:NGS",
             _R + "rivals.glicko2:GLICKO2",
+            _R + "rivals.ttt:TTT",
         ],
     ),
     "matches": Registry(

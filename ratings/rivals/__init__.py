@@ -12,5 +12,8 @@ order, and forecasts every held-out pair-session from what it learned.
 - :mod:`~bridgerank.ratings.rivals.ngs`: the English Bridge Union's National Grading Scheme,
   from its published method;
 - :mod:`~bridgerank.ratings.rivals.glicko2`: Glicko-2 from Glickman's published algorithm,
-  a pair its players' mean.
+  a pair its players' mean;
+- :mod:`~bridgerank.ratings.rivals.ttt`: TrueSkill Through Time (the
+  ``trueskillthroughtime`` package) on each session's order of pairs, the whole history
+  smoothed.
 """

@@ -16,6 +16,7 @@ from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
 from bridgerank.ratings.rivals.online import OnlineForecaster, forecast
 from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
 from bridgerank.ratings.rivals.pair_elo import PAIR_ELO, PairElo
+from bridgerank.ratings.rivals.ttt import TTT, ThroughTimePairs, session_games
 from tests.ratings.club_tables import club_tables
 
 # One deal at three tables: North-South 0-1 top, 2-3 average, 4-5 bottom.
@@ -69,6 +70,20 @@ def test_openskill_shares_average_one_half_and_follow_the_results():
     assert share[0] > share[1] > share[2]
 
 
+def test_through_time_ranks_a_session_best_first_and_learns_its_order():
+    # the middle table's North-South (2-3) outscored the top's East-West (6-7), and so on
+    games, results = session_games(ONE_DEAL, np.arange(3))
+    assert results[0] == sorted(results[0], reverse=True)
+    assert games[0][0] == [0, 1] and games[0][-1] == [6, 7]
+    rival = ThroughTimePairs(gamma=0.03)
+    rival.learn(ONE_DEAL, np.arange(3))
+    share = rival.north_south_share(ONE_DEAL, np.arange(3))
+    # what the package learned follows the session's order, best pair highest
+    assert rival.posterior[0][0] > rival.posterior[2][0] > rival.posterior[4][0]
+    assert rival.posterior[0][0] > rival.posterior[6][0]
+    assert share.mean() == pytest.approx(0.5) and share[0] > share[1] > share[2]
+
+
 def _club(pairs=16, sessions=40, boards=6, seed=5):
     """Fixed partnerships of known strength, seated at random each session; a table's
     result is the strength difference plus luck, matchpointed over the field."""
@@ -94,7 +109,7 @@ def _club(pairs=16, sessions=40, boards=6, seed=5):
     return strength, club_tables(seats, share, group, period)
 
 
-@pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL, GLICKO2], ids=lambda m: m.name)
+@pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL, GLICKO2, TTT], ids=lambda m: m.name)
 def test_each_rival_learns_a_simulated_club(method):
     """Held out, each rival's forecasts follow the pairs' true strengths."""
     strength, tables = _club()

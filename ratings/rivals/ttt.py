@@ -1,0 +1,131 @@
+"""TrueSkill Through Time (the ``trueskillthroughtime`` package), teams of two, as a rival.
+
+TrueSkill Through Time (Dangauthier, Herbrich, Minka and Graepel, 2007; the package by
+Landfried and Mocskos, 2021) smooths every player's skill over the whole history: a session
+informs the estimates before it as well as after. What it learns from is what it can take: a
+session is one game of many teams, its pairs (each a team of its two players) in the order of
+their session percentages, equal percentages drawn. It does not learn who sat opposite whom
+(that is in no session rank); its forecast of a table does use it.
+
+The forecast of a table, as for OpenSkill (:mod:`~bridgerank.ratings.rivals.openskill_pairs`):
+North-South's strength is their two players' latest posterior means less their opponents',
+and North-South at table ``i`` beats North-South at table ``j`` with ``Phi((s_i - s_j) / c)``,
+``c^2`` the eight players' posterior variances plus four times ``beta^2`` (the performance
+noise of the four teams). A table's expected share is the mean over the deal's other tables.
+
+Whole-history smoothing is not online: each time the rival forecasts after new sessions it
+refits the history of every session it has learned (the walk-forward's training dates), a
+few sweeps of the package's message passing. Time is the period's index (one step a date);
+the drift ``gamma`` per step is chosen on the training dates
+(:mod:`~bridgerank.ratings.rivals.online`), the rest are the package's defaults.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
+from bridgerank.ratings.registry import Method, StudyInputs
+from bridgerank.ratings.rivals.online import online_method
+
+__all__ = ["TTT", "ThroughTimePairs", "session_games"]
+
+GAMMA_GRID = (0.01, 0.03, 0.1)
+BETA = 1.0  # the package's default performance noise
+SWEEPS = 4  # backward-forward sweeps of the whole history at each refit
+DRAW_CHANCE = 0.02  # equal session percentages are rare; a draw needs a margin above zero
+
+
+def session_games(
+    tables: FieldTables, rows: np.ndarray
+) -> tuple[list[list[list[int]]], list[list[float]]]:
+    """One session's game: its pairs (each ``[player, player]``) and their percentages,
+    best first."""
+    mask = np.zeros(len(tables), dtype=bool)
+    mask[rows] = True
+    scores = pair_sessions(tables.subset(mask))
+    # best first: the package (1.1.0) maps a game's likelihoods back to its teams correctly
+    # only when they come in the order of their results
+    order = np.argsort(-scores.percent, kind="stable")
+    teams = [[int(a), int(b)] for a, b in scores.pair[order].tolist()]
+    return [teams], [scores.percent[order].tolist()]
+
+
+class ThroughTimePairs:
+    """Every player's TrueSkill Through Time skill, refitted on the whole learned history."""
+
+    def __init__(self, gamma: float) -> None:
+        self.gamma = gamma
+        self.composition: list[list[list[int]]] = []
+        self.results: list[list[float]] = []
+        self.times: list[int] = []
+        self.posterior: dict[int, tuple[float, float]] = {}
+        self.stale = False
+
+    def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
+        """Add one session's game; the history is refitted at the next forecast."""
+        games, results = session_games(tables, rows)
+        if len(games[0]) < 2:  # one pair is no game
+            return
+        self.composition += games
+        self.results += results
+        self.times.append(int(tables.period[rows[0]]))
+        self.stale = True
+
+    def _refit(self) -> None:
+        from trueskillthroughtime import History
+
+        history = History(
+            composition=self.composition,
+            results=self.results,
+            times=self.times,
+            beta=BETA,
+            gamma=self.gamma,
+            p_draw=DRAW_CHANCE,
+        )
+        history.convergence(iterations=SWEEPS, verbose=False)
+        # each player's latest posterior (curves are in time order)
+        self.posterior = {
+            player: (curve[-1][1].mu, curve[-1][1].sigma)
+            for player, curve in history.learning_curves().items()
+        }
+        self.stale = False
+
+    def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from trueskillthroughtime import MU, SIGMA
+
+        unknown = (MU, SIGMA)
+        moments = [[self.posterior.get(player, unknown) for player in row] for row in seats]
+        mu = np.array([[m for m, _ in row] for row in moments])
+        variance = np.array([[s * s for _, s in row] for row in moments])
+        return mu, variance
+
+    def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+        """North-South's expected share at each table of one deal (see the module)."""
+        if self.stale:
+            self._refit()
+        mu, variance = self._moments(tables.seats[rows].tolist())
+        strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
+        spread = variance.sum(axis=1)
+        scale = np.sqrt(spread[:, None] + spread[None, :] + 4 * BETA**2)
+        z = (strength[:, None] - strength[None, :]) / scale
+        beats = 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+        return field_share(beats)
+
+
+def _ttt(data: FieldTables, inputs: StudyInputs):
+    try:
+        import trueskillthroughtime  # noqa: F401
+    except ImportError:  # an optional rival: pip install -e ".[rivals]"
+        return None
+    return online_method(ThroughTimePairs, GAMMA_GRID)(data, inputs)
+
+
+TTT = Method(
+    "ttt",
+    "TrueSkill Through Time (teams of two, whole-history smoothing) on each session's order "
+    "of pairs; its forecast counts who sat opposite",
+    _ttt,
+)
