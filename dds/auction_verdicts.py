@@ -22,10 +22,13 @@ A strain is open to a player only if partner was not the first of the pair to na
 the whole auction (as the thesis's code read it): a strain partner names first after the
 defenders' last bid is closed to this player in the declaring side's alternatives too.
 
-Each alternative is also pinned to a call: the side's last call at which that alternative
-was still a legal call (a higher contract while the auction stood below it, a double while
-the opponents' bid stood undoubled, a pass instead of the bid over the opponents' last bid,
-and so on). That is the call a board page marks: the moment the side let it go for good.
+Each alternative is also pinned to the call that gave it up, the one a board page marks: for
+a better contract the side bid, the side's call that moved away from it while it stood; else
+the side's last call at which the alternative was still a legal call (a contract while the
+auction stood below it, a double while the opponents' bid stood undoubled, a pass instead of
+the bid over the opponents' last bid, and so on): the moment the side let it go for good. A
+"higher contract" of the declaring side is one above the defenders' last bid, so it may be
+lower than the contract reached (1H by North, not South's 1NT over it).
 """
 
 from __future__ import annotations
@@ -115,10 +118,10 @@ def _best_contract(
     vulnerable: bool,
     year: int | None,
     doubled_if_down: bool,
-) -> tuple[int, str, int] | None:
-    """The best score of a contract above rank ``above``, with its bid and declarer (the
-    cheapest such bid, then the first seat N E S W)."""
-    best = None
+) -> tuple[int, list[tuple[str, int]]] | None:
+    """The best score of a contract above rank ``above``, and every ``(bid, declarer)`` that
+    reaches it (cheapest bid first, then the seats N E S W)."""
+    best: tuple[int, list[tuple[str, int]]] | None = None
     for bid in CONTRACT_BIDS[above + 1 :]:
         level, strain = int(bid[0]), bid[1]
         for seat in sorted(seats & strains[strain]):
@@ -126,7 +129,9 @@ def _best_contract(
             doubled = 1 if doubled_if_down and taken < level + 6 else 0
             value = score(level, strain, doubled, vulnerable, taken, year)
             if best is None or value > best[0]:
-                best = (value, bid, seat)
+                best = (value, [(bid, seat)])
+            elif value == best[0]:
+                best[1].append((bid, seat))
     return best
 
 
@@ -143,16 +148,55 @@ def _rank_before(calls: list[str], index: int) -> int:
     return max((BID_RANK[call] for call in calls[:index] if call in BID_RANK), default=-1)
 
 
-def _higher_contract(
-    calls: list[str], first_seat: int, side: int, best: tuple[int, str, int]
-) -> Alternative:
-    """A better contract, pinned to the side's last call made while the auction stood below
-    it."""
-    _, bid, seat = best
-    rank = BID_RANK[bid]
-    return Alternative(
-        bid, seat, _last_call(calls, first_seat, side, lambda i: _rank_before(calls, i) < rank)
+def _moved_away(calls: list[str], first_seat: int, side: int, bid: str, seat: int) -> int | None:
+    """Where the side moved away from ``bid`` by ``seat`` while it stood: the side's first bid
+    after it (None: the side never bid it so, or it was the last bid)."""
+    made = next(
+        (
+            index
+            for index, call in enumerate(calls)
+            if call == bid
+            and seat_after(first_seat, index) % 2 == side
+            and declarer_of(calls, first_seat, index) == seat
+        ),
+        None,
     )
+    if made is None:
+        return None
+    return next(
+        (
+            index
+            for index in range(made + 1, len(calls))
+            if calls[index] in BID_RANK and seat_after(first_seat, index) % 2 == side
+        ),
+        None,
+    )
+
+
+def _better_contract(
+    calls: list[str], first_seat: int, side: int, best: tuple[int, list[tuple[str, int]]]
+) -> Alternative:
+    """A better contract, pinned to the call that gave up the last of the best contracts:
+    the side's call that moved away from one of them while it stood (the side bid it, then
+    bid on), else the side's last call made while the auction stood below one (where the side
+    could have bid it and chose otherwise), named as the cheapest of them open at that call.
+
+    The blamed call is never the better contract itself: a contract the side bid and bid
+    past is blamed on the bid past it, and one the side never bid was not its call."""
+    _, contracts = best
+    given_up = [
+        (at, bid, seat)
+        for bid, seat in contracts
+        if (at := _moved_away(calls, first_seat, side, bid, seat)) is not None
+    ]
+    if given_up:
+        at, bid, seat = max(given_up, key=lambda item: item[0])  # the latest: for good
+        return Alternative(bid, seat, at)
+    highest = max(BID_RANK[bid] for bid, _ in contracts)
+    at = _last_call(calls, first_seat, side, lambda i: _rank_before(calls, i) < highest)
+    below = _rank_before(calls, at) if at >= 0 else -1
+    bid, seat = next((b, s) for b, s in contracts if BID_RANK[b] > below)
+    return Alternative(bid, seat, at)
 
 
 def _verdict(side: int, role: str, actual: int, best: dict[str, int]) -> SideVerdict:
@@ -208,7 +252,7 @@ def judge_auction(
             # nothing was bid, so either seat of the side could declare any strain: a best exists
             assert best is not None
             verdict = _verdict(side, "passed", 0, {"passed_higher_contract": max(best[0], 0)})
-            verdict.options["passed_higher_contract"] = _higher_contract(
+            verdict.options["passed_higher_contract"] = _better_contract(
                 calls, first_seat, side, best
             )
             verdicts.append(verdict)
@@ -243,7 +287,7 @@ def judge_auction(
     )
     if higher is not None:
         defence["defender_missed_higher_contract"] = higher[0]
-        options["defender_missed_higher_contract"] = _higher_contract(
+        options["defender_missed_higher_contract"] = _better_contract(
             calls, first_seat, defending, higher
         )
 
@@ -264,7 +308,7 @@ def judge_auction(
     )
     if higher is not None:
         attack["declarer_missed_higher_contract"] = higher[0]
-        options["declarer_missed_higher_contract"] = _higher_contract(
+        options["declarer_missed_higher_contract"] = _better_contract(
             calls, first_seat, declaring, higher
         )
     if last_defender_bid is not None:
@@ -298,13 +342,11 @@ def judge_auction(
             value = score(
                 int(bid[0]), bid[1], 2, vulnerable[declaring], table.tricks(bid[1], ours), year
             )
-            redoubles.append((value, _last_redouble_chance(calls, first_seat, declaring, index)))
+            redoubles.append((value, _redouble_option(calls, first_seat, declaring, index)))
     if redoubles:
-        value, at = max(redoubles, key=lambda item: item[0])
+        value, option = max(redoubles, key=lambda item: item[0])
         attack["declarer_missed_redoubling_opponents_erroneous_double"] = value
-        options["declarer_missed_redoubling_opponents_erroneous_double"] = Alternative(
-            "R", None, at
-        )
+        options["declarer_missed_redoubling_opponents_erroneous_double"] = option
     if doubled == 2:
         attack["declarer_erroneous_redouble"] = score(
             level, strain, 1, vulnerable[declaring], taken, year
@@ -320,8 +362,21 @@ def judge_auction(
     return sorted(verdicts, key=lambda verdict: verdict.side)
 
 
-def _last_redouble_chance(calls: list[str], first_seat: int, side: int, double: int) -> int:
-    """The side's last call while the opponents' double at ``double`` stood (up to and
-    including the first call after it that is not a pass)."""
+def _redouble_option(calls: list[str], first_seat: int, side: int, double: int) -> Alternative:
+    """Where the side gave up playing the opponents' double at ``double`` redoubled: when it
+    redoubled, its next bid (which ran from the redouble: a pass was the better call there);
+    else its last call while the double stood (up to and including the first call after it
+    that is not a pass), where a redouble was the better call."""
     end = next((i for i in range(double + 1, len(calls)) if calls[i] != "P"), len(calls) - 1)
-    return max(i for i in range(double + 1, end + 1) if seat_after(first_seat, i) % 2 == side)
+    last = max(i for i in range(double + 1, end + 1) if seat_after(first_seat, i) % 2 == side)
+    if calls[last] != "R":
+        return Alternative("R", None, last)
+    ran = next(
+        (
+            index
+            for index in range(last + 1, len(calls))
+            if calls[index] in BID_RANK and seat_after(first_seat, index) % 2 == side
+        ),
+        last,  # not run from: the contract reached is the redoubled one, no mistake
+    )
+    return Alternative("P", None, ran)

@@ -19,6 +19,8 @@ from bridgerank.bridge.ddtable import DDTable
 from bridgerank.bridge.scoring import score
 from bridgerank.dds.auction_verdicts import SideVerdict, declarer_of
 
+__all__ = ["CallVerdict", "blames_itself", "judge_calls", "standing_scores"]
+
 DOUBLING = {"X": 1, "R": 2}
 
 
@@ -110,3 +112,13 @@ def judge_calls(
             call.kinds += (kind,)
             call.cost += verdict.weight / len(verdict.chosen)
     return result
+
+
+def blames_itself(call: CallVerdict, calls: list[str], first_seat: int) -> bool:
+    """Whether a mistake's better call is the very call it blames: the same call, and for a
+    bid the same declarer (a verdict no player would accept; none should be found)."""
+    if not call.kinds or call.alternative != call.call:
+        return False
+    if call.call not in BID_RANK:
+        return True
+    return call.alternative_declarer == declarer_of(calls, first_seat, call.index)

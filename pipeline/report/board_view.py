@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from bridgerank.bridge.cards import RANKS, SEATS, SUITS, parse_deal
 from bridgerank.core.errors import BadRecord
+from bridgerank.pipeline.report.glossary import mistake_words
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -139,13 +140,13 @@ def call_mistake_words(cell: AuctionCall, row: Mapping[str, Any]) -> str:
     """A call's mistake in a sentence: what it was, the better call, both scores for the
     side, and the points given away."""
     side = "N-S" if cell.seat in "NS" else "E-W"
-    kinds = " and ".join(kind.replace("_", " ") for kind in row["mistake_types"].split(","))
+    what = mistake_words(row["mistake_types"])
     better = _show_call(row["alternative"] or "")
     declarer = row.get("alternative_declarer")
     if isinstance(declarer, str) and declarer:  # a frame's missing value is NaN, not None
         better += f" by {SEAT_NAMES.get(declarer, declarer)}"
     return (
-        f"{SEAT_NAMES.get(cell.seat, cell.seat)}'s {cell.text} (call {cell.number}): {kinds}. "
+        f"{SEAT_NAMES.get(cell.seat, cell.seat)}'s {cell.text} (call {cell.number}): {what}. "
         f"{better} instead would have scored {signed_score(int(row['alternative_score']))} "
         f"for {side}, not {signed_score(int(row['actual_score']))}: "
         f"{cell.cost:g} points given away."

@@ -49,6 +49,34 @@ _BASE = {
 }
 
 
+# What happened, in a player's words, for a footnote on the call a mistake is pinned to. A
+# "higher contract" of the counters is one above the opponents' last bid: it can be lower than
+# the contract reached, so the words say "better", never "higher".
+MISTAKE_WORDS = {
+    "passed_higher_contract": "a contract was there to be bid",
+    "defender_missed_current_double": "the final contract could have been doubled",
+    "defender_erroneously_doubled": "the double let the contract score more",
+    "defender_missed_higher_contract": "a contract of their own was better",
+    "declarer_missed_higher_contract": "a better contract was available",
+    "declarer_missed_doubling_opponents_last_bid": (
+        "the opponents' last bid could have been doubled"
+    ),
+    "declarer_missed_opponents_last_redouble": "the opponents could have been left redoubled",
+    "declarer_missed_redoubling_opponents_erroneous_double": (
+        "the opponents' double could have been played redoubled"
+    ),
+    "declarer_missed_opponents_last_bid": "the opponents could have been left in their last bid",
+    "declarer_erroneous_redouble": "the redouble let the opponents score more",
+}
+
+
+def mistake_words(kinds: str) -> str:
+    """A call's mistake type(s) (comma-separated, as stored) in a player's words."""
+    return " and ".join(
+        MISTAKE_WORDS.get(kind, kind.replace("_", " ")) for kind in kinds.split(",")
+    )
+
+
 def glossary() -> list[tuple[str, str, str]]:
     """(name, meaning, unit) of every counter, then every rate."""
     rows = []

@@ -4,7 +4,7 @@ strains S H D C N, each for N E S W; nobody vulnerable; scores worked out in the
 from bridgerank.bridge.auction import Contract
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
-from bridgerank.dds.call_verdicts import judge_calls
+from bridgerank.dds.call_verdicts import blames_itself, judge_calls
 
 N, E, S, W = range(4)
 NOBODY = (False, False)
@@ -68,3 +68,37 @@ def test_a_passed_out_deal_blames_the_sides_last_pass():
     calls = _calls("P P P P", N, None, None, "a3a38585666666666666")
     assert [c.ns_dd_score for c in calls] == [0, 0, 0, 0]
     assert _mistakes(calls) == {2: (("passed_higher_contract",), "4S", N, 420, 420.0)}
+
+
+def test_a_lower_contract_given_up_is_blamed_on_the_call_that_moved_away():
+    # Board 131's shape: 1H (N) P 1N (S) P P P. 1NT by S takes 6: -50. 1H by N takes 8:
+    # +110 (hearts are North's: South cannot declare them), 160 given away. 1H stood until
+    # South's 1NT (call 2) moved away from it: South's call is blamed, not North's 1H (the
+    # alternative). EW let 1NT go undoubled: doubled, one down is +100 for them, not +50.
+    calls = _calls("1H P 1N P P P", N, Contract(1, "N", 0), S, "57578585666666666767")
+    assert _mistakes(calls) == {
+        2: (("declarer_missed_higher_contract",), "1H", N, 110, 160.0),
+        5: (("defender_missed_current_double",), "X", None, 100, 50.0),
+    }
+    assert not any(blames_itself(call, "1H P 1N P P P".split(), N) for call in calls)
+
+
+def test_a_contract_bid_and_bid_past_by_partner_is_blamed_on_partners_bid():
+    # 1S (N) P 2S (S) P 3H (N) P 4H (S) P P P: 4H by N takes 8, -100. Spades are North's
+    # (named first) and take 9: 1S, 2S and 3S by N all score +140, 240 given away. 1S stood
+    # until South's 2S, which kept +140; 2S stood until North's 3H (call 4), which gave up
+    # the last of them: North's 3H is blamed, with 2S by North (the one it moved away from).
+    calls = _calls("1S P 2S P 3H P 4H P P P", N, Contract(4, "H", 0), N, "94948585666666666666")
+    mistakes = _mistakes(calls)
+    assert mistakes[4] == (("declarer_missed_higher_contract",), "2S", N, 140, 240.0)
+    assert 0 not in mistakes and 2 not in mistakes
+
+
+def test_running_from_a_redouble_that_makes_is_blamed_on_the_run():
+    # 1N (N) X R P 2C (N) P P P. 1NT by N takes 7: redoubled, 160 + 300 game + 100 = +560.
+    # North ran to 2C, making 8: +90, 470 given away. South redoubled (right); North's 2C
+    # (call 4) gave it up: a pass was the better call there, not a redouble.
+    calls = _calls("1N X R P 2C P P P", N, Contract(2, "C", 0), N, "67676767676785857676")
+    assert _mistakes(calls) == {
+        4: (("declarer_missed_redoubling_opponents_erroneous_double",), "P", None, 560, 470.0)
+    }

@@ -75,7 +75,7 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
     (costly,) = view.costly_calls
     assert (costly.number, costly.seat, costly.text) == (5, "N", "Pass")
     assert costly.mistake == (
-        "North's Pass (call 5): declarer missed higher contract. 6\u2660 by North instead "
+        "North's Pass (call 5): a better contract was available. 6\u2660 by North instead "
         "would have scored +980 for N-S, not +480: 500 points given away."
     )
     # not analysed (no dds run): calls without readings, and a redouble reads as one
