@@ -46,6 +46,9 @@ class BridgerankError(Exception):
 
     hint: str = ""
     exit_code: int = 1
+    # False when rerunning the same command cannot help (a path that names nothing to read):
+    # the CLI then gives no "Resume with" hint
+    resumable: bool = True
 
 
 class BadRecord(BridgerankError):

@@ -152,6 +152,9 @@ class Stage:
     summary_type: type[StageSummary] = StageSummary
     # What status adds to the last run's brief from the tables now (dds: boards that failed).
     status_detail: Callable[[StageContext], str | None] | None = None
+    # What an interrupted run keeps, in words from the tables ("377 boards analysed"); None:
+    # the stage commits once at its end, so an interrupted run keeps nothing of it.
+    kept: Callable[[Connection], str] | None = None
 
     @property
     def module(self) -> str:

@@ -96,6 +96,14 @@ def database_url(db: str | None, out: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL on disk (None: another database, or one in memory)."""
+    file = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
+    if not file or file == ":memory:" or file.startswith("file:"):
+        return None
+    return Path(file)
+
+
 _sqlite_pragmas = sqlite_pragmas("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL")
 
 
@@ -120,22 +128,21 @@ def open_engine(url: str, create: bool = True, tables: bool = True) -> Engine:
         that cannot be opened as a database, or (``create=False``) no database.
     """
     with store_errors(url):
-        file = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
-        on_disk = bool(file) and file != ":memory:" and not file.startswith("file:")
-        if on_disk and not create and not Path(file).is_file():
+        file = sqlite_file(url)
+        if file is not None and not create and not file.is_file():
             raise StoreError(
                 f"no database at {file}",
                 "Run `bridgerank run` to create it, or pass --db to an existing one",
             )
-        if on_disk and create:
-            Path(file).parent.mkdir(parents=True, exist_ok=True)
+        if file is not None and create:
+            file.parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas if create else _sqlite_read_only)
         if create and tables:
             Base.metadata.create_all(engine)
-        elif on_disk and not create:
-            engine = _readable(engine, Path(file))
+        elif file is not None and not create:
+            engine = _readable(engine, file)
         else:  # fails here, in one line, on a file that is no database
             inspect(engine).get_table_names()
     return engine

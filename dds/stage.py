@@ -376,6 +376,12 @@ def run(context: StageContext) -> DdsSummary:
     return summary
 
 
+def _kept(conn: Connection) -> str:
+    """What an interrupted dds run keeps: every committed chunk's boards."""
+    analysed = conn.execute(select(func.count()).select_from(BoardAnalysis)).scalar_one()
+    return f"{analysed:,} boards analysed (a rerun does not analyse them again)"
+
+
 DDS_STAGE = Stage(
     name="dds",
     run=run,
@@ -396,4 +402,5 @@ DDS_STAGE = Stage(
     incomplete=_lost_boards,
     summary_type=DdsSummary,
     status_detail=_failed_detail,
+    kept=_kept,
 )

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 import click
 
-from bridgerank.core.errors import BridgerankError, StoreError
+from bridgerank.core.errors import BridgerankError, SettingsError, StoreError
 from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
 from bridgerank.core.summary import WIDTH
@@ -183,6 +183,31 @@ def _print_outcome(outcome: StageOutcome) -> None:
         click.echo(f"{outcome.stage}: up to date, nothing to do")
 
 
+def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str]) -> str:
+    """The command that carries an interrupted or failed run on from ``stage``: the same
+    database, folder, settings and workers; the same last stage; the sources again only
+    when it stopped in ingest (later stages read them from the database)."""
+    context = click.get_current_context()
+    options = context.params
+    if context.info_name != "run":  # ingest, regress ...: the same command again
+        return shlex.join(["bridgerank", *sys.argv[1:]])
+    words = ["bridgerank", "run", *(sources if stage == "ingest" else ())]
+    if options.get("only"):
+        names = [each.name for each in selected]
+        for name in names[names.index(stage) :]:
+            words += ["--only", name]
+    else:
+        words += ["--from", stage]
+        if options.get("stop"):
+            words += ["--to", options["stop"]]
+    for option, key in (("--db", "db"), ("--out", "out"), ("--config", "config_file")):
+        if options.get(key):
+            words += [option, str(options[key])]
+    if options.get("jobs"):
+        words += ["--jobs", str(options["jobs"])]
+    return shlex.join(words)
+
+
 def _run(
     session: _Session,
     stages: Sequence[str] | None,
@@ -218,14 +243,18 @@ def _run(
                 what=shlex.join(["bridgerank", *sys.argv[1:]]),
             )
     except BridgerankError as problem:
-        problem.hint = problem.hint or f"Resume with: bridgerank run --from {current['stage']}"
+        if not problem.hint and problem.resumable:
+            problem.hint = f"Resume with: {_resume_command(current['stage'], selected, sources)}"
         raise
     except KeyboardInterrupt:
-        click.echo(
-            f"\ninterrupted during {current['stage']}; nothing of it was committed. "
-            f"Resume with: bridgerank run --from {current['stage']}",
-            err=True,
-        )
+        stage = next(stage for stage in selected if stage.name == current["stage"])
+        if stage.kept is None:
+            kept = "nothing of it was committed (the stages before it are kept)"
+        else:
+            with session.engine.connect() as conn:
+                kept = f"kept: {stage.kept(conn)}"
+        click.echo(f"\ninterrupted during {stage.name}; {kept}.", err=True)
+        _echo_line(f"Resume with: {_resume_command(stage.name, selected, sources)}", err=True)
         sys.exit(130)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
     from bridgerank.pipeline.report.stage import report_path
@@ -277,6 +306,8 @@ def run(
     if dry_run:
         _dry_run(_Session(**common, read_only=True), sources, start, stop, only, force)
         return
+    if common.get("db") and not sources:
+        _refuse_a_missing_database(common["db"])
     session = _Session(**common)
     from bridgerank.cleaning.ingest.stage import default_sources
 
@@ -350,6 +381,20 @@ def regress(
     folder = Path(session.settings.store.out) / "regression"
     write_csv(result_frames(result), folder)
     click.echo(f"tables written to {folder}/")
+
+
+def _refuse_a_missing_database(db: str) -> None:
+    """``--db`` naming a SQLite file that does not exist, with no sources: most likely a typo,
+    so nothing is built (SOURCES ask for a new database; the embedded sample fills one only
+    in the default place)."""
+    from bridgerank.core.store import database_url, sqlite_file
+
+    file = sqlite_file(database_url(db, "."))
+    if file is not None and not file.exists():
+        raise SettingsError(
+            f"no database at {file} (to build one there, name what to read: "
+            f"bridgerank run SOURCES --db {db})"
+        )
 
 
 def _dry_run(

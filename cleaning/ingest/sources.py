@@ -285,6 +285,13 @@ def _in_folder(given: Path, path: Path) -> Candidate:
     return Candidate(path, False, str(Path(top) / path.relative_to(given)))
 
 
+def _nothing_there(path: Path, problem: str) -> SourceError:
+    """A named path with nothing to read: the same command cannot succeed, so no resume."""
+    error = SourceError(path, problem)
+    error.resumable = False
+    return error
+
+
 def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
     """Files to look at: named files as given, folders walked for the listed endings.
 
@@ -299,7 +306,14 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
         path = Path(source)
         if path.is_dir():
             before = len(found)
-            for folder, subfolders, files in os.walk(path):
+            visited: set[Path] = set()
+            # folders reached through a symbolic link are read too, each real folder once
+            for folder, subfolders, files in os.walk(path, followlinks=True):
+                real = Path(folder).resolve()
+                if real in visited:  # a link back up the tree, or a second way in
+                    subfolders[:] = []
+                    continue
+                visited.add(real)
                 if is_valet_folder(Path(folder)):
                     # deals are read through scores.txt; altnames/ and postproc/ repeat it
                     subfolders[:] = [name for name in subfolders if name not in SKIPPED_FOLDERS]
@@ -308,11 +322,11 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
                     if name.lower().endswith(endings):
                         found.append(_in_folder(path, Path(folder) / name))
             if len(found) == before:
-                raise SourceError(
+                raise _nothing_there(
                     path, f"no file to read in this folder (looked for {', '.join(endings)})"
                 )
         elif path.exists():
             found.append(Candidate(path, True, path.resolve().name))
         else:
-            raise SourceError(path, "no such file or folder")
+            raise _nothing_there(path, "no such file or folder")
     return found

@@ -89,10 +89,14 @@ def test_interrupted_run_resumes_from_the_last_chunk(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dds_stage, "_commit_chunk", commit_then_stop)
     stopped = CliRunner().invoke(main, ["run", "--out", str(tmp_path), "--config", str(settings)])
-    assert stopped.exit_code == 130 and "Resume with: bridgerank run --from dds" in stopped.output
+    assert stopped.exit_code == 130
     with _db(tmp_path) as db:
         done = db.execute("select count(*) from board_analysis").fetchone()[0]
     assert 0 < done < 12
+    # what was kept, counted, and a resume command with every option the run had
+    assert f"interrupted during dds; kept: {done} boards analysed" in stopped.output
+    resume = f"Resume with: bridgerank run --from dds --out {tmp_path} --config {settings}"
+    assert resume in " ".join(stopped.output.split())
     monkeypatch.setattr(dds_stage, "_commit_chunk", real)
     resumed = _run(tmp_path, "--config", settings)
     assert f"{12 - done} boards analysed in" in resumed and f"{done} done before" in resumed

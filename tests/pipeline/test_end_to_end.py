@@ -143,7 +143,10 @@ def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
     interrupted = _invoke("run", "--to", "match", "--out", out)
     assert interrupted.exit_code == 130
     assert calls == ["boards"]
-    assert "Resume with: bridgerank run --from clean" in interrupted.output
+    assert "interrupted during clean; nothing of it was committed" in interrupted.output
+    assert f"Resume with: bridgerank run --from clean --to match --out {out}" in " ".join(
+        interrupted.output.split()
+    )
     assert _counts(out)["boards"] == 0 and _counts(out)["runs"] == {"ingest": 1}
     monkeypatch.setattr(clean_module, "_insert", real_insert)
     resumed = _invoke("run", "--to", "match", "--out", out)
@@ -199,6 +202,9 @@ def test_bad_files_are_reported_and_skipped(tmp_path, test_data):
     nothing = _invoke("ingest", empty, "--out", out)
     assert nothing.exit_code == 1
     assert nothing.output.startswith(f"error: {empty}: no file to read in this folder")
+    assert "Resume" not in nothing.output  # the same command cannot do better
+    nothing = _invoke("run", empty, "--out", out)
+    assert nothing.exit_code == 1 and len(nothing.output.strip().splitlines()) == 1
     missing = _invoke("ingest", tmp_path / "nowhere.pbn", "--out", out)
     assert missing.exit_code == 1
     assert missing.output.strip().splitlines()[0] == (
@@ -280,3 +286,27 @@ def test_the_same_output_folder_written_two_ways_is_one_report(tmp_path, monkeyp
     assert elsewhere.exit_code == 0, elsewhere.output
     assert "report: up to date" not in elsewhere.output
     assert (tmp_path / "other" / "report" / "index.html").is_file()
+
+
+def test_a_folder_reached_through_a_symbolic_link_is_read(tmp_path, test_data):
+    real = tmp_path / "records" / "1955"
+    real.mkdir(parents=True)
+    shutil.copy(test_data / "bermuda1955_head.pbn", real / "head.pbn")
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "1955").symlink_to(real, target_is_directory=True)
+    (real / "loop").symlink_to(given, target_is_directory=True)  # a link back up: read once
+    result = _invoke("ingest", given, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "from 1 file (1 ingested)" in result.output
+
+
+def test_a_db_that_does_not_exist_without_sources_is_refused_in_one_line(tmp_path):
+    typo = tmp_path / "bridgerank.dbb"
+    result = _invoke("run", "--db", typo)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"error: no database at {typo} (to build one there, name what to read: "
+        f"bridgerank run SOURCES --db {typo})"
+    ]
+    assert not typo.exists() and list(tmp_path.iterdir()) == []
