@@ -328,7 +328,8 @@ def judge_auction(
         if redoubled_by_them:
             attack["declarer_missed_opponents_last_redouble"] = theirs(2)
             options["declarer_missed_opponents_last_redouble"] = Alternative("X", None, over)
-    redoubles: list[tuple[int, int]] = []  # (score redoubled, the call that could have been R)
+    # (score redoubled, the call that gave it up: a redouble missed, or a run from one)
+    redoubles: list[tuple[int, Alternative]] = []
     start = 0 if last_defender_bid is None else last_defender_bid + 1
     pending = None  # our last bid since then, and whether the defenders doubled it
     for index in range(start, len(calls)):

@@ -4,8 +4,8 @@ TrueSkill Through Time (Dangauthier, Herbrich, Minka and Graepel, 2007; the pack
 Landfried and Mocskos, 2021) smooths every player's skill over the whole history: a session
 informs the estimates before it as well as after. What it learns from is what it can take: a
 session is one game of many teams, its pairs (each a team of its two players) in the order of
-their session percentages, equal percentages drawn. It does not learn who sat opposite whom
-(that is in no session rank); its forecast of a table does use it.
+their session percentages (equal ones in the order of the pairs' numbers). It does not learn
+who sat opposite whom (that is in no session rank); its forecast of a table does use it.
 
 The forecast of a table, as for OpenSkill (:mod:`~bridgerank.ratings.rivals.openskill_pairs`):
 North-South's strength is their two players' latest posterior means less their opponents',
@@ -35,22 +35,20 @@ __all__ = ["TTT", "ThroughTimePairs", "session_games"]
 GAMMA_GRID = (0.01, 0.03, 0.1)
 BETA = 1.0  # the package's default performance noise
 SWEEPS = 4  # backward-forward sweeps of the whole history at each refit
-DRAW_CHANCE = 0.02  # equal session percentages are rare; a draw needs a margin above zero
 
 
-def session_games(
-    tables: FieldTables, rows: np.ndarray
-) -> tuple[list[list[list[int]]], list[list[float]]]:
-    """One session's game: its pairs (each ``[player, player]``) and their percentages,
-    best first."""
+def session_games(tables: FieldTables, rows: np.ndarray) -> list[list[list[int]]]:
+    """One session's game: its pairs (each ``[player, player]``), best first.
+
+    The package takes a game's teams in the order of their results: in this order its updates
+    are mapped back to the right teams (version 1.1.0 maps them wrongly for teams given in any
+    other order), and equal percentages are ordered as the pairs are numbered (the package's
+    draws fail numerically in games of many teams: a zero division, a root of a negative)."""
     mask = np.zeros(len(tables), dtype=bool)
     mask[rows] = True
     scores = pair_sessions(tables.subset(mask))
-    # best first: the package (1.1.0) maps a game's likelihoods back to its teams correctly
-    # only when they come in the order of their results
     order = np.argsort(-scores.percent, kind="stable")
-    teams = [[int(a), int(b)] for a, b in scores.pair[order].tolist()]
-    return [teams], [scores.percent[order].tolist()]
+    return [[[int(a), int(b)] for a, b in scores.pair[order].tolist()]]
 
 
 class ThroughTimePairs:
@@ -59,31 +57,25 @@ class ThroughTimePairs:
     def __init__(self, gamma: float) -> None:
         self.gamma = gamma
         self.composition: list[list[list[int]]] = []
-        self.results: list[list[float]] = []
         self.times: list[int] = []
         self.posterior: dict[int, tuple[float, float]] = {}
         self.stale = False
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Add one session's game; the history is refitted at the next forecast."""
-        games, results = session_games(tables, rows)
+        games = session_games(tables, rows)
         if len(games[0]) < 2:  # one pair is no game
             return
         self.composition += games
-        self.results += results
         self.times.append(int(tables.period[rows[0]]))
         self.stale = True
 
     def _refit(self) -> None:
         from trueskillthroughtime import History
 
+        # no results: each game's teams come best first (session_games)
         history = History(
-            composition=self.composition,
-            results=self.results,
-            times=self.times,
-            beta=BETA,
-            gamma=self.gamma,
-            p_draw=DRAW_CHANCE,
+            composition=self.composition, times=self.times, beta=BETA, gamma=self.gamma
         )
         history.convergence(iterations=SWEEPS, verbose=False)
         # each player's latest posterior (curves are in time order)

@@ -207,7 +207,7 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     headline = rows["headline"]
     assert headline.pearson > 0.46 and headline.rmse < 6.6
     # the ratings players know, and ours: beaten with the whole table's intervals clear of 0
-    for rival in ("win_rate", "shrunk_mean", "pair_elo", "ngs", "glicko2", "openskill"):
+    for rival in ("win_rate", "shrunk_mean", "pair_elo", "ngs", "glicko2", "openskill", "ttt"):
         assert rows[rival].pearson_gain_low > 0, rival
         assert rows[rival].rmse_gain_low > 0, rival
     # the multiplayer Elos (told who sat opposite or not) score below the headline on both
