@@ -25,6 +25,8 @@ import numpy as np
 from bridgerank.ratings.games import ns_score
 
 SEATS = ("north", "south", "east", "west")
+# Board-a-match: a team game even where a field plays each deal (a club's BAM).
+TEAM_SCORING = "BAM"
 
 
 @dataclass
@@ -150,6 +152,8 @@ def field_tables(
     # and halves on every engine
     for board in sorted(boards, key=lambda board: board["id"]):
         if not all(board[seat] for seat in SEATS):
+            continue
+        if board.get("scoring") == TEAM_SCORING:  # a team game: rated as teams, never pairs
             continue
         score = ns_score(board)
         if score is None:

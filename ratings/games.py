@@ -68,7 +68,7 @@ class TeamGame:
         return [(self.team_a, self.team_b, half), (self.team_b, self.team_a, half)] if half else []
 
 
-def _room_pairs(
+def room_pairs(
     opens: list[Mapping[str, Any]], closeds: list[Mapping[str, Any]]
 ) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
     """The open and closed rooms of one board that belong to the same match: the two rooms
@@ -112,7 +112,7 @@ def team_games(
             rooms[deal_key(board)][room].append(board)
     games = []
     for both in rooms.values():
-        for open_room, closed in _room_pairs(both["open"], both["closed"]):
+        for open_room, closed in room_pairs(both["open"], both["closed"]):
             seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
                 closed[seat] for seat in ("north", "south", "east", "west")
             ]

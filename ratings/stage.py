@@ -46,6 +46,7 @@ from bridgerank.ratings.tables import (
     HeadlineRating,
     MatchValidation,
     OneTableValidation,
+    PairScorecard,
     RateInputs,
     Rating,
     RatingCheck,
@@ -84,6 +85,7 @@ BOARD_COLUMNS = (
     "bidstart",
     "home_team",
     "visit_team",
+    "scoring",
 )
 
 
@@ -256,6 +258,7 @@ def run(context: StageContext) -> RateSummary:
                 ValidationCeiling: headline.ceiling
                 + (matches.validation.ceiling_rows() if matches.validation else []),
                 SessionPrediction: headline.predictions,
+                PairScorecard: headline.scorecards,
                 RatingCheck: headline.checks,
                 MatchValidation: match_rows,
                 OneTableValidation: pair_rows,
@@ -282,6 +285,7 @@ RATE_STAGE = Stage(
         FittedHeadline,
         SessionValidation,
         SessionPrediction,
+        PairScorecard,
         RatingCheck,
         ValidationCeiling,
         MatchValidation,

@@ -19,6 +19,11 @@ Conventions, since a recap does not say them:
 * The first name of a pair sits North (or East), the second South (or West).
 * A section's pair list with ``Average``, ``Factored`` or a ``Pct`` column is a matchpoint
   game (scoring ``MP``), else IMPs across the field (``IMP``).
+* A list headed ``Team`` (four names or more an entry) is a team game scored board-a-match
+  (``BAM``; "Board a Match" or "Board a Mess" in the page's title): a row's pairs
+  (``3-Balas-Kroll``) are two of their team's roster, named from it by surname, and each table
+  is one room of a match between the two pairs' teams (the lower team number's North-South
+  in the open room), so the rate stage rates it as a team game, never as pairs.
 * A score marked with a group letter (``100F``) belongs to a fouled board: tables in different
   groups played different deals, so the record is kept with its score as written and the
   cleaning stage excludes it. Artificial scores (``Ave+``, ``Ave-``, not played) likewise.
@@ -78,6 +83,7 @@ _DATE_IN_PATH = re.compile(r"(20\d\d|19\d\d)-?(\d\d)-?(\d\d)")
 _SECTION_LINE = re.compile(r"Section\s+([A-Z]{1,2})\b(?:\s+(North-South|East-West))?")
 _PAIR_LINE = re.compile(r"^\s*(\d+)\s+\S")
 _PAIR_CELL = re.compile(r"^\s*([A-Z]{0,2})(\d+)-(.*)$")
+_TEAM_NUMBER = re.compile(r"^[A-Z]*")  # a pair label's section letters, before its number
 _SCORE = re.compile(r"^(-?\d+)([A-Z]?)$")
 
 
@@ -214,6 +220,8 @@ class _Section:
     event: str
     scoring: str
     pairs: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    # a team game's rosters by team number (its list is headed ``Team``, not ``Pair``)
+    teams: dict[int, list[str]] = field(default_factory=dict)
 
 
 def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
@@ -240,13 +248,18 @@ def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
         direction = {"North-South": "NS", "East-West": "EW"}.get(found.group(2) or "", "")
         columns = " ".join(lines[heading : heading + 3])
         matchpoints = any(word in columns for word in ("Average", "Factored", "Pct"))
-        section = sections.setdefault(letter, _Section(title, "MP" if matchpoints else "IMP"))
+        teams = heading + 1 < len(lines) and lines[heading + 1].lstrip().startswith("Team")
+        scoring = "BAM" if teams else "MP" if matchpoints else "IMP"
+        section = sections.setdefault(letter, _Section(title, scoring))
         for line in lines[heading + 1 :]:
             number = _PAIR_LINE.match(line)
             if not number:
                 continue
             names = re.split(r"\s{2,}", line.strip())[-1]
             names = names.rsplit(") ", 1)[-1]
+            if teams:
+                section.teams[int(number.group(1))] = [n.strip() for n in names.split(" - ")]
+                continue
             first, _, second = names.partition(" - ")
             section.pairs[(direction, int(number.group(1)))] = (first.strip(), second.strip())
     return sections, first_title
@@ -322,7 +335,32 @@ def _pair(
             if key in listed.pairs:
                 return (*listed.pairs[key], f"{letter}{number}")
     first, _, second = found.group(3).partition("-")
+    if listed is not None and number in listed.teams:  # a team's pair, named from its roster
+        roster = list(listed.teams[number])
+        named = _on_roster(first, roster)
+        if named in roster:
+            roster.remove(named)  # "Rogers-Rogers": the second is the other Rogers
+        return named, _on_roster(second, roster), f"{letter}{number}"
     return first.strip(), second.strip(), f"{letter}{number}"
+
+
+def _on_roster(surname: str, roster: list[str]) -> str:
+    """The first roster name ending in ``surname`` (its full name), else the surname."""
+    surname = surname.strip()
+    found = [name for name in roster if name.lower().split()[-1:] == [surname.lower()]]
+    return found[0] if found else surname
+
+
+def _team_match(ns_pair: str, ew_pair: str, section: str) -> dict[str, str]:
+    """A team game's table as one room of a match between the two pairs' teams: the lower
+    team number's North-South sits in the open room (the teams' numbers name them)."""
+    ns_team, ew_team = (int(_TEAM_NUMBER.sub("", pair) or 0) for pair in (ns_pair, ew_pair))
+    home, visit = sorted((ns_team, ew_team))
+    return {
+        "room": "open" if ns_team == home else "closed",
+        "home_team": f"Section {section} team {home}",
+        "visit_team": f"Section {section} team {visit}",
+    }
 
 
 def _pieces(text: ReaderInput) -> Iterator[str]:
@@ -409,6 +447,8 @@ def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
                     if cells.get(key, "").strip()
                 ),
             }
+            if listed is not None and listed.scoring == "BAM":
+                values.update(_team_match(ns_pair, ew_pair, section))
             if deal:
                 values["deal"] = deal
             yield RawRecord(number, line, values=values, play_layout="seat")

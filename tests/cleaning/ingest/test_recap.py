@@ -107,7 +107,9 @@ def test_a_recompressed_copy_is_already_stored_and_a_damaged_gzip_is_reported(en
 
 def test_recaps_are_rated_as_matchpoint_pair_rankings(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(main, ["run", str(RECAPS), "--to", "match", "--out", str(tmp_path)])
+    result = runner.invoke(
+        main, ["run", str(RECAPS), "--to", "match", "--out", str(tmp_path), "--verbose"]
+    )
     assert result.exit_code == 0, result.output
     assert f"{_result_rows(JULY) + _result_rows(JUNE)} records from 2 files" in result.output
     assert "fouled_board" in result.output and "not_played" in result.output
@@ -235,3 +237,70 @@ def test_a_howell_page_with_one_section_stray_tags_and_voids():
     assert grand["vulnerable"] == "NS" and grand["result"] == "13"
     assert ns_score(clean_record(grand, settings=CLEAN).board) == 2220
     assert ns_score(clean_record(passed, settings=CLEAN).board) == 0
+
+
+# a club's "Board a Mess Team Game": ten teams
+BAM = TEST_DATA / "acbl_teams" / "recap_b_20170925.html.gz"
+
+
+def test_a_board_a_match_team_game_is_read_as_team_matches_from_its_rosters():
+    records = _records(BAM)
+    assert len(records) == _result_rows(BAM) == 240
+    assert {record.values["scoring"] for record in records} == {"BAM"}
+    first = records[0].values  # "1-Lee-Friday" against "10-Rogers-Rogers"
+    assert [first[f"{seat}name"] for seat in ("north", "south", "east", "west")] == [
+        "Sharon Lee",
+        "Christopher Friday",
+        "Richard Rogers",
+        "Stephanie Rogers",
+    ]
+    assert (first["room"], first["home_team"], first["visit_team"]) == (
+        "open",
+        "Section B team 1",
+        "Section B team 10",
+    )
+    # no roster line is a "pair": no name holds another's dash
+    names = {record.values[f"{seat}name"] for record in records for seat in ("north", "east")}
+    assert not any(" - " in name for name in names)
+    # a table of two teams that swapped seats has its other room: the board is one team game
+    # (222 tables); a round of three teams in a ring (a team's pairs met two others: 18
+    # tables) is no match of two, so those tables pair with none and are rated by no one
+    rooms = Counter(
+        (r.values["board"], r.values["home_team"], r.values["visit_team"], r.values["room"])
+        for r in records
+    )
+    paired = [
+        r
+        for r in records
+        if all(
+            rooms[(r.values["board"], r.values["home_team"], r.values["visit_team"], room)] == 1
+            for room in ("open", "closed")
+        )
+    ]
+    assert len(paired) == 222
+
+
+def test_a_board_a_match_team_game_is_rated_as_teams_never_as_pairs(tmp_path):
+    result = CliRunner().invoke(
+        main, ["run", str(BAM), str(JULY), "--to", "rate", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(tmp_path / "bridgerank.db") as conn:
+        team_players = {
+            name
+            for (name,) in conn.execute(
+                "select distinct north from boards where scoring = 'BAM' union "
+                "select distinct east from boards where scoring = 'BAM'"
+            )
+        }
+        headline = {name for (name,) in conn.execute("select player from headline_ratings")}
+        rated = {name for (name,) in conn.execute("select distinct player from ratings")}
+    assert "Sharon Lee" in team_players and not any(" - " in name for name in rated)
+    # the pair rating has none of the team game's tables: its players are the July pairs'
+    july_players = {name for record in _records(JULY) for name in _seat_names(record)}
+    assert headline and headline <= july_players
+    assert "team boards" in result.output and "0 team boards" not in result.output
+
+
+def _seat_names(record) -> set[str]:
+    return {record.values[f"{seat}name"] for seat in ("north", "south", "east", "west")}
