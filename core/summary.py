@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 __all__ = ["WIDTH", "StageSummary", "plural", "from_plain"]
 
-# The closing summary fits a terminal: the CLI wraps longer lines at this width.
-WIDTH = 100
+# The closing summary fits a terminal of 80 columns: the CLI wraps longer lines here.
+WIDTH = 80
 
 S = TypeVar("S", bound="StageSummary")
 D = TypeVar("D")

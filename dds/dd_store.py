@@ -148,9 +148,14 @@ def default_location() -> Path:
 
 
 def shown_location(location: str) -> str:
-    """A store's location as printed: a URL's password hidden."""
+    """A store's location as printed: a URL's password hidden, a file in the user's home
+    folder as ``~/...`` (what a user types, and no machine's absolute path on a page)."""
     if "://" not in location:
-        return location
+        path = Path(location).expanduser()
+        try:
+            return str(Path("~") / path.relative_to(Path.home()))
+        except ValueError:
+            return location
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 

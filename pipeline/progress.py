@@ -11,6 +11,9 @@ from typing import Callable, Iterable, Iterator, TextIO, TypeVar
 T = TypeVar("T")
 # Seconds between two progress lines in a log.
 LOG_INTERVAL = 10.0
+# The share of the work done before the time left is estimated: the first items of a stage
+# carry its start-up (workers starting, tables loading), so an early rate predicts hours.
+ESTIMATE_AFTER = 0.05
 
 
 def _duration(seconds: float) -> str:
@@ -30,7 +33,8 @@ def logged(
     clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[T]:
     """Yield ``items``, writing ``stage: done of total unit (share), rate, time left`` to
-    ``stream`` at most every ``interval`` seconds (never for work that ends sooner)."""
+    ``stream`` at most every ``interval`` seconds (never for work that ends sooner); the time
+    left only once ``ESTIMATE_AFTER`` of the work is done."""
     stage, _, unit = label.partition(" ")
     unit = unit or "items"
     began = last = clock()
@@ -47,9 +51,11 @@ def logged(
         speed = f"{rate:,.1f} {unit}/s" if rate >= 0.1 else f"{60 * rate:,.1f} {unit}/min"
         line = f"{stage}: {done:,}"
         if total:
-            left = (total - done) / rate if rate else 0.0
             line += f" of {total:,} {unit} ({100 * done / total:.0f}%), {speed}"
-            line += f", about {_duration(left)} left"
+            if done >= ESTIMATE_AFTER * total:
+                line += f", about {_duration((total - done) / rate)} left"
+            else:
+                line += ", time left not known yet"
         else:
             line += f" {unit}, {speed}"
         print(line, file=stream, flush=True)

@@ -295,5 +295,5 @@ def default_sources(engine, settings: Settings, sources: list[str]) -> tuple[lis
         return resumed, f"resuming the interrupted ingest of {resumed}"
     if stored is None:
         sample = sample_sources(settings.ingest)
-        return sample, f"no sources given and the database is empty: using the sample {sample}"
+        return sample, "no sources given and the database is empty: using the embedded sample"
     return [], ""

@@ -93,7 +93,7 @@ def _golden_run(folder: Path, records: list[dict]) -> tuple[list[dict], sqlite3.
     source.write_text(_pbn(records))
     result = CliRunner().invoke(
         main,
-        ["run", str(source), "--to", "dds", "--out", str(folder)],
+        ["run", str(source), "--to", "dds", "--out", str(folder), "--verbose"],
         env={"BRIDGERANK_DD_STORE": LIVE},
     )
     assert result.exit_code == 0, result.output
@@ -130,7 +130,7 @@ def test_the_golden_run_bypasses_a_poisoned_store(tmp_path, shared_data, monkeyp
     source = tmp_path / "reads" / "list100.pbn"
     source.write_text(_pbn(records))
     reads = CliRunner().invoke(
-        main, ["run", str(source), "--to", "dds", "--out", str(source.parent)]
+        main, ["run", str(source), "--to", "dds", "--out", str(source.parent), "--verbose"]
     )
     assert "tables: 100 from the DD store, 0 solved; play traces: 100 from it" in reads.output, (
         reads.output

@@ -24,7 +24,9 @@ def _run(out, *args):
     """``bridgerank run`` up to the dds stage (or ``--to`` where ``args`` say): what these
     tests check is written by dds; the stages after it would only cost time."""
     stop = [] if "--to" in args else ["--to", "dds"]
-    result = CliRunner().invoke(main, ["run", *map(str, args), *stop, "--out", str(out)])
+    result = CliRunner().invoke(
+        main, ["run", *map(str, args), *stop, "--out", str(out), "--verbose"]
+    )
     assert result.exit_code == 0, result.output
     return result.output
 

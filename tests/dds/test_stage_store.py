@@ -21,7 +21,7 @@ VERDICTS = ("board_analysis", "card_analysis", "auction_analysis", "table_eviden
 
 def _run(out, *args, env=None):
     result = CliRunner().invoke(
-        main, ["run", *map(str, args), "--to", "dds", "--out", str(out)], env=env
+        main, ["run", *map(str, args), "--to", "dds", "--out", str(out), "--verbose"], env=env
     )
     assert result.exit_code == 0, result.output
     return result

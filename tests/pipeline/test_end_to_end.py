@@ -16,8 +16,11 @@ from bridgerank.pipeline.cli import main
 
 # The dds stage has tests of its own (tests/dds/test_stage.py); these stop before it to stay fast.
 def _invoke(*args):
-    result = CliRunner().invoke(main, [str(arg) for arg in args], catch_exceptions=False)
-    return result
+    """The command, a ``run`` with ``--verbose`` (these tests read every stage's summary)."""
+    words = [str(arg) for arg in args]
+    if words[:1] == ["run"] and "--dry-run" not in words:
+        words.append("--verbose")
+    return CliRunner().invoke(main, words, catch_exceptions=False)
 
 
 def _counts(out):
@@ -37,7 +40,7 @@ def test_run_on_the_embedded_sample_then_rerun_does_nothing(tmp_path):
     out = tmp_path / "out"
     first = _invoke("run", "--to", "match", "--out", out)
     assert first.exit_code == 0, first.output
-    assert "using the sample" in first.output
+    assert "using the embedded sample" in first.output
     assert "ingest: 886 records from 4 files (4 ingested)" in first.output
     assert "clean: 886 records, 882 boards kept, 4 excluded" in first.output
     assert "claim_inconsistent" in first.output

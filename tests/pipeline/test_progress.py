@@ -33,3 +33,15 @@ def test_slow_work_reads_per_minute():
     assert stream.getvalue().splitlines()[0] == (
         "walk-forward: 1 of 3 periods (33%), 0.5 periods/min, about 4 min left"
     )
+
+
+def test_the_time_left_waits_for_enough_work_to_know():
+    # the first board takes 60 s (workers starting), then a board a second
+    times = iter([0, 60] + list(range(61, 2000)))
+    stream = io.StringIO()
+    list(logged(range(400), "dds boards", 400, stream, interval=10, clock=lambda: next(times)))
+    lines = stream.getvalue().splitlines()
+    # 1 board in 60 s would have said 6.6 h; 5% of the boards (20) are needed first
+    assert lines[0] == "dds: 1 of 400 boards (0%), 1.0 boards/min, time left not known yet"
+    assert lines[1].startswith("dds: 11 of 400 boards (3%)") and "not known yet" in lines[1]
+    assert lines[2].startswith("dds: 21 of 400 boards (5%)") and lines[2].endswith(" left")

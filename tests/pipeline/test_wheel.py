@@ -59,6 +59,6 @@ def test_the_wheel_runs_the_quick_start_and_installs_only_bridgerank(tmp_path):
         [str(venv / "bin" / "bridgerank"), "run"], cwd=work, capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "using the sample" in run.stdout
+    assert "using the embedded sample" in run.stdout
     assert (work / "out" / "report" / "methods.html").stat().st_size > 10_000
     assert "match: 18 of 70 raw names matched" in run.stdout  # the WBF lists are in the wheel

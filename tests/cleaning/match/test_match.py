@@ -133,7 +133,7 @@ def _db(out):
 
 
 def test_match_stage_on_the_sample(tmp_path):
-    result = CliRunner().invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["run", "--to", "match", "--out", str(tmp_path), "--verbose"])
     assert result.exit_code == 0, result.output
     assert "match: 18 of 70 raw names matched to the 725 WBF players" in result.output
     assert "board-seats covered: 1,577 of 3,528 (44.7%)" in result.output
@@ -163,13 +163,13 @@ def test_match_stage_on_the_sample(tmp_path):
 
 def test_match_reruns_only_when_its_inputs_change(tmp_path):
     runner = CliRunner()
-    runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
-    again = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path)])
+    runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path), "--verbose"])
+    again = runner.invoke(main, ["run", "--to", "match", "--out", str(tmp_path), "--verbose"])
     assert "match: up to date" in again.output
     settings = tmp_path / "settings.toml"
     settings.write_text("[match]\nmatch_surname_only = false\n")
     changed = runner.invoke(
-        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
+        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings), "-v"]
     )
     assert "clean: up to date" in changed.output
     assert "match: 11 of 70 raw names matched" in changed.output  # 7 bare surnames refused
@@ -177,7 +177,7 @@ def test_match_reruns_only_when_its_inputs_change(tmp_path):
     new_list.write_text("name,mp,pp\nLewis Mathe,1,2\n")
     settings.write_text(f"[match]\nwbf_lists = [{json.dumps(str(new_list))}]\n")
     relisted = runner.invoke(
-        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings)]
+        main, ["run", "--to", "match", "--out", str(tmp_path), "--config", str(settings), "-v"]
     )
     assert "match: 1 of 70 raw names matched to the 1 WBF players" in relisted.output
     engine = _db(tmp_path)
