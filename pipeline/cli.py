@@ -171,9 +171,12 @@ def _echo_line(line: str, err: bool = False) -> None:
     click.echo(_wrapped(line, indent) if len(line) > WIDTH else line, err=err)
 
 
-def _print_outcome(outcome: StageOutcome) -> None:
+def _print_outcome(outcome: StageOutcome, verbose: bool = True) -> None:
+    """A stage's outcome: its summary's lines (only the first unless ``verbose``), then its
+    warnings on standard error."""
     if outcome.status == "ran" and outcome.summary is not None:
-        for line in outcome.summary.lines():
+        lines = outcome.summary.lines()
+        for line in lines if verbose else lines[:1]:
             _echo_line(line)
         for line in outcome.summary.warnings():
             _echo_line(line, err=True)
@@ -216,13 +219,14 @@ def _run(
     start: str | None = None,
     stop: str | None = None,
     force: bool = False,
+    verbose: bool = True,
 ) -> None:
     selected = select_stages(start, stop, stages or ())
     began = time.perf_counter()
     current = {"stage": selected[0].name if selected else ""}
 
     def report(outcome: StageOutcome) -> None:
-        _print_outcome(outcome)
+        _print_outcome(outcome, verbose)
         names = [stage.name for stage in selected]
         following = names.index(outcome.stage) + 1
         current["stage"] = names[following] if following < len(names) else ""
@@ -256,12 +260,14 @@ def _run(
         click.echo(f"\ninterrupted during {stage.name}; {kept}.", err=True)
         _echo_line(f"Resume with: {_resume_command(stage.name, selected, sources)}", err=True)
         sys.exit(130)
-    click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {session.url}")
+    from bridgerank.core.store import sqlite_file
     from bridgerank.pipeline.report.stage import report_path
 
+    database = sqlite_file(session.url) or session.url
+    click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {database}")
     report_page = report_path(session.settings)
     if report_page.exists() and any(stage.name == "report" for stage in selected):
-        click.echo(f"report: {report_page}")
+        _echo_line(f"open the report in a browser: {report_page}")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -287,6 +293,13 @@ def main() -> None:
 )
 @click.option("--force", is_flag=True, help="Rerun the selected stages even if up to date.")
 @click.option("--dry-run", is_flag=True, help="Say which stages would run and why; change nothing.")
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Every stage's whole summary (exclusions by reason, matching, validation), not only "
+    "its first line.",
+)
 @_common
 @_fail_cleanly
 def run(
@@ -296,6 +309,7 @@ def run(
     only: tuple[str, ...],
     force: bool,
     dry_run: bool,
+    verbose: bool,
     **common: Any,
 ) -> None:
     """Run the pipeline on SOURCES: files or folders of PBN, LIN, SQL dumps, Valet travellers
@@ -314,7 +328,7 @@ def run(
     chosen, note = default_sources(session.engine, session.settings, list(sources))
     if note:
         click.echo(visible(note))
-    _run(session, only, chosen, start=start, stop=stop, force=force)
+    _run(session, only, chosen, start=start, stop=stop, force=force, verbose=verbose)
 
 
 @main.command()
@@ -538,6 +552,7 @@ def _print_forecasts(outcome) -> None:
         )
     score = outcome.score
     waiting = len(outcome.stored) - score["scored"]
+    _print_session_results(outcome)
     if score["scored"]:
         pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
         click.echo(
@@ -602,6 +617,21 @@ def _print_imp_forecasts(outcome) -> None:
     click.echo(f"{made} forecast in IMPs and stored")
 
 
+def _print_session_results(outcome) -> None:
+    """Each stored pair-session forecast whose result is in, against that result."""
+    scored = [row for row in outcome.stored if row["actual"] is not None]
+    if not scored:
+        return
+    click.echo(f"{'event':<22} {'session':<10} {'pair':<30} {'forecast':>8} {'result':>6}  held")
+    for row in scored:
+        pair = visible(f"{row['player_a']} - {row['player_b']}")
+        held = "yes" if row["low_80"] <= row["actual"] <= row["high_80"] else "no"
+        click.echo(
+            f"{visible(row['event'])[:22]:<22} {visible(row['session'])[:10]:<10} "
+            f"{pair[:30]:<30} {row['predicted']:>7.1f}% {row['actual']:>5.1f}%  {held}"
+        )
+
+
 def _print_imp_results(outcome) -> None:
     """Each stored IMP forecast whose result is in, against that result; then the score."""
     scored = [row for row in outcome.imp_stored if row["actual"] is not None]
@@ -647,6 +677,13 @@ def predict(sources: tuple[str, ...], **common: Any) -> None:
             shlex.join(["bridgerank", *sys.argv[1:]]),
         )
     _print_forecasts(outcome)
+    from bridgerank.pipeline.report.forecasts import forecast_rows, write_forecasts_csv
+
+    rows = forecast_rows(outcome)
+    if rows:
+        path = Path(session.settings.store.out) / "forecasts.csv"
+        write_forecasts_csv(rows, path)
+        click.echo(f"every stored forecast, with its result where it is in: {path}")
 
 
 @main.group()

@@ -93,6 +93,24 @@ class SessionPrediction(Base):
     sd: Mapped[float | None] = mapped_column(Float)  # of the prediction
 
 
+class PairScorecard(Base):
+    """Each pair's session, as a scorecard shows it (:mod:`~bridgerank.ratings.headline.
+    scorecard`): percentage, place among the session's pairs and, where the walk-forward held
+    the session out, the headline's forecast of it from the dates before."""
+
+    __tablename__ = "pair_scorecards"
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
+    session: Mapped[str] = mapped_column(Text, primary_key=True)  # date, else year and round
+    player_a: Mapped[str] = mapped_column(Text, primary_key=True)
+    player_b: Mapped[str] = mapped_column(Text, primary_key=True)
+    boards: Mapped[int] = mapped_column(Integer)
+    percent: Mapped[float] = mapped_column(Float)
+    place: Mapped[int] = mapped_column(Integer)  # 1 the best; pairs level share a place
+    pairs: Mapped[int] = mapped_column(Integer)  # in the session
+    forecast: Mapped[float | None] = mapped_column(Float)  # held out: the headline's forecast
+    forecast_sd: Mapped[float | None] = mapped_column(Float)
+
+
 class ValidationCeiling(Base):
     """How predictable session percentages are at all (see :mod:`ratings.headline.ceiling`),
     and held-out team matches' margins (``team_match_*``, :func:`~bridgerank.ratings.

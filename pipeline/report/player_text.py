@@ -70,6 +70,7 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
         )
     else:
         lines.append(f"not rated; {player['boards']:,} boards")
+    lines += _scorecard_lines(page["scorecard"])
     lines += ["", "The game by role, against double dummy (percentile: share of players worse)"]
     for role in page["roles"]:
         percentile = "" if role.percentile is None else f" [percentile {role.percentile:.0f}]"
@@ -95,4 +96,32 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
     events: Any = page["events"]
     if len(events):
         lines += ["", "Events: " + ", ".join(f"{e} ({n:,})" for e, n in events.items())]
+    return lines
+
+
+# z of the 80% interval's ends
+_Z80 = 1.2815515655446004
+
+
+def _scorecard_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Every session, newest first: date, event, partner, boards, percentage, place, and the
+    rating's forecast (80% interval) where it was tested on the session."""
+    if not rows:
+        return []
+    lines = ["", f"Scorecard ({len(rows):,} sessions, newest first; forecast: 80% interval)"]
+    for row in rows:
+        forecast = "not tested"
+        if row["forecast"] is not None:
+            forecast = f"forecast {row['forecast']:.1f}"
+            if row["forecast_sd"] is not None:
+                half = _Z80 * row["forecast_sd"]
+                held = abs(row["percent"] - row["forecast"]) <= half
+                forecast += (
+                    f" ({row['forecast'] - half:.1f}-{row['forecast'] + half:.1f}, "
+                    f"{'held' if held else 'missed'})"
+                )
+        lines.append(
+            f"  {row['session']}  {row['event']}; with {row['partner']}: {row['percent']:.1f}% "
+            f"over {row['boards']:,} boards, {row['place']} of {row['pairs']}; {forecast}"
+        )
     return lines

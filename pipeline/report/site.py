@@ -16,12 +16,14 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
+from bridgerank.bridge.scoring import imps
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
+from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid, team_imps
 from bridgerank.pipeline.report.player_view import (
     MIN_OPPORTUNITIES,
     ROLES,
@@ -58,9 +60,16 @@ def player_file(player: str) -> str:
     return hashlib.sha1(player.encode("utf-8")).hexdigest()[:12] + ".html"
 
 
-def write_site(folder: Path, data: SiteData, methods_html: str, jobs: int = 1) -> SiteSummary:
+def write_site(
+    folder: Path,
+    data: SiteData,
+    methods_html: str,
+    jobs: int = 1,
+    forecasts: Sequence[dict[str, Any]] = (),
+) -> SiteSummary:
     """Write every page of the site into ``folder`` (see the module docstring); the board
-    pages, most of the work, in ``jobs`` processes."""
+    pages, most of the work, in ``jobs`` processes; with stored ``forecasts``
+    (:mod:`~bridgerank.pipeline.report.forecasts`), their page."""
     began = time.perf_counter()
     env = environment()
     (folder / "players").mkdir(parents=True, exist_ok=True)
@@ -70,8 +79,13 @@ def write_site(folder: Path, data: SiteData, methods_html: str, jobs: int = 1) -
         writer.write(asset, env.get_template(f"site/{asset}").render())
     writer.write("methods.html", methods_html)
     players = _player_index(data)
-    front = env.get_template("site/index.html.j2").render(**_front(data, players))
+    front = env.get_template("site/index.html.j2").render(
+        **_front(data, players), has_forecasts=bool(forecasts)
+    )
     writer.write("index.html", front)
+    if forecasts:
+        page = env.get_template("site/forecasts.html.j2").render(root="", rows=forecasts)
+        writer.write("forecasts.html", page)
     player_pages = _PlayerPages(data, players)
     template = env.get_template("site/player.html.j2")
     for player in _records(players):
@@ -275,8 +289,21 @@ class _PlayerPages:
             else {}
         )
         self.page_of = deal_pages(data.boards) if len(data.boards) else {}
+        self.scorecards = scorecards(data.scorecards)
         self.costly = _ranked_boards(_tricks_given(data), "cost_tricks")
-        self.best = _ranked_boards(_tricks_above_dd(data), "tricks_vs_dd")
+        against_field = _contract_against_field(data)
+        # where no card was recorded: the play and the contract, in IMPs
+        lost = pd.concat(
+            [
+                _play_cost(data).assign(what="play"),
+                against_field[against_field["imps"] < 0]
+                .assign(imps=lambda frame: -frame["imps"])
+                .assign(what="contract"),
+            ],
+            ignore_index=True,
+        )
+        self.costly_results = _ranked_boards(lost, "imps", keep=["what"])
+        self.best = _ranked_boards(against_field[against_field["imps"] > 0], "imps")
 
     def of(self, player: dict[str, Any]) -> dict[str, Any]:
         """The template's context for ``player`` (a row of the player index)."""
@@ -304,13 +331,23 @@ class _PlayerPages:
                 for partner, count in self.partners.get(name, [])
             ],
             "events": dict(self.events.get(name, [])),
+            "scorecard": [
+                {**row, "partner_file": player_file(row["partner"])}
+                if row["partner"] in self.with_pages
+                else row
+                for row in self.scorecards.get(name, [])
+            ],
             "aliases": self.aliases.get(name, []),
             "costly": [
                 self._link(board, f"{_tricks(value)} given away")
                 for board, value in self.costly.get(name, [])
+            ]
+            or [
+                self._link(board, _cost_words(what, int(value)))
+                for board, value, what in self.costly_results.get(name, [])
             ],
             "best": [
-                self._link(board, f"{_tricks(value)} above double dummy as declarer")
+                self._link(board, f"the contract, {_imps(value)} above the field's at double dummy")
                 for board, value in self.best.get(name, [])
             ],
         }
@@ -327,6 +364,29 @@ class _PlayerPages:
         }
 
 
+def scorecards(table: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
+    """Per player, every session with its partner, newest first (then by event): the
+    scorecard."""
+    if table.empty:
+        return {}
+    both = pd.concat(
+        [
+            table.rename(columns={"player_a": "player", "player_b": "partner"}),
+            table.rename(columns={"player_b": "player", "player_a": "partner"}),
+        ],
+        ignore_index=True,
+    ).sort_values(
+        ["player", "session", "event", "partner"],
+        ascending=[True, False, True, True],
+        kind="stable",
+    )
+    rows = both.astype(object).where(both.notna(), None)
+    return {
+        str(player): group.drop(columns="player").to_dict("records")
+        for player, group in rows.groupby("player", sort=False)
+    }
+
+
 def _partner_counts(seats: pd.DataFrame, most: int = 20) -> dict[str, list[tuple[str, int]]]:
     """Per player, the partners and boards played together, most first."""
     partner_seat = seats.assign(seat=seats["seat"].map(PARTNER))
@@ -339,14 +399,13 @@ def _partner_counts(seats: pd.DataFrame, most: int = 20) -> dict[str, list[tuple
     }
 
 
-def _event_counts(data: SiteData, most: int = 30) -> dict[str, list[tuple[str, int]]]:
-    """Per player, the events played and boards in each, most first."""
+def _event_counts(data: SiteData) -> dict[str, list[tuple[str, int]]]:
+    """Per player, every event played and the boards in each, most first (none left out)."""
     if data.boards.empty:
         return {}
     events = data.boards[["id", "event"]].rename(columns={"id": "board_id"})
     counts = data.seats.merge(events, on="board_id").groupby(["player", "event"]).size()
     counts = counts.rename("boards").reset_index().sort_values("boards", ascending=False)
-    counts = counts.groupby("player").head(most)
     return {
         player: list(zip(rows["event"], rows["boards"].astype(int)))
         for player, rows in counts.groupby("player")
@@ -376,6 +435,16 @@ def _alias_events(data: SiteData) -> dict[str, list[dict[str, Any]]]:
     return aliases
 
 
+def _imps(count: float) -> str:
+    return f"{int(count)} IMP{'s' if int(count) != 1 else ''}"
+
+
+def _cost_words(what: str, value: int) -> str:
+    if what == "play":
+        return f"{_imps(value)} lost in the play against double dummy"
+    return f"the contract, {_imps(value)} below the field's at double dummy"
+
+
 def _tricks(count: float) -> str:
     return f"{int(count)} trick{'s' if int(count) != 1 else ''}"
 
@@ -391,20 +460,55 @@ def _tricks_given(data: SiteData) -> pd.DataFrame:
     return lost.reset_index().merge(data.seats, on=["board_id", "seat"])
 
 
-def _tricks_above_dd(data: SiteData) -> pd.DataFrame:
-    """board_id, player, tricks_vs_dd: declarers who took more tricks than double dummy."""
+_SIDE_SIGN = {"N": 1, "S": 1, "E": -1, "W": -1}
+
+
+def _contract_against_field(data: SiteData) -> pd.DataFrame:
+    """board_id, player, imps: the contract the player's side declared, at double dummy,
+    against the mean of the deal's other tables (two or more of one event), in IMPs for the
+    side: a decision of the side's own (the others held the same cards), where tricks above
+    double dummy, or the opponents' contract, are the opponents' doing."""
+    if data.evidence.empty or data.boards.empty:
+        return pd.DataFrame(columns=["board_id", "player", "imps"])
+    deals = data.boards[["id", "event", "deal_hash"]].rename(columns={"id": "board_id"})
+    scored = data.evidence[["board_id", "ns_dd_score", "declarer"]].merge(deals, on="board_id")
+    grouped = scored.groupby(["event", "deal_hash"])["ns_dd_score"]
+    count, total = grouped.transform("count"), grouped.transform("sum")
+    scored = scored[count >= 2].copy()
+    others = (total - scored["ns_dd_score"]) / (count - 1)
+    scored["gain"] = (scored["ns_dd_score"] - others[scored.index]).round().astype(int)
+    sat = scored.merge(data.seats, on="board_id")
+    sides = sat["seat"].map(_SIDE_SIGN)
+    sat = sat[sides == sat["declarer"].map(_SIDE_SIGN)].copy()  # the side declared
+    sat["imps"] = [
+        imps(int(gain) * _SIDE_SIGN[seat]) for gain, seat in zip(sat["gain"], sat["seat"])
+    ]
+    return sat[["board_id", "player", "imps"]]
+
+
+def _play_cost(data: SiteData) -> pd.DataFrame:
+    """board_id, player, imps: what declarer's play lost against double dummy, in IMPs (a
+    positive number), where the play was not recorded card by card."""
     if data.evidence.empty:
-        return pd.DataFrame(columns=["board_id", "player", "tricks_vs_dd"])
-    above = data.evidence[data.evidence["tricks_vs_dd"] > 0]
-    above = above[["board_id", "declarer", "tricks_vs_dd"]].rename(columns={"declarer": "seat"})
-    return above.merge(data.seats, on=["board_id", "seat"])
+        return pd.DataFrame(columns=["board_id", "player", "imps"])
+    played = data.evidence[data.evidence["play_imps"].notna()]
+    played = played[~played["board_id"].isin(data.cards.get("board_id", []))]
+    played = played.rename(columns={"declarer": "seat"})
+    sat = played[["board_id", "seat", "play_imps"]].merge(data.seats, on=["board_id", "seat"])
+    sat["imps"] = -sat["play_imps"] * sat["seat"].map(_SIDE_SIGN)
+    return sat.loc[sat["imps"] > 0, ["board_id", "player", "imps"]]
 
 
-def _ranked_boards(frame: pd.DataFrame, column: str) -> dict[str, list[tuple[int, float]]]:
-    """Per player, the boards with the largest ``column``, most first."""
+def _ranked_boards(
+    frame: pd.DataFrame, column: str, keep: Sequence[str] = ()
+) -> dict[str, list[tuple[Any, ...]]]:
+    """Per player, the boards with the largest ``column``, most first: (board, value, and the
+    ``keep`` columns)."""
+    if frame.empty:
+        return {}
     top = frame.sort_values(column, ascending=False).groupby("player").head(BOARDS_LISTED)
     return {
-        player: list(zip(rows["board_id"].astype(int), rows[column]))
+        player: list(zip(rows["board_id"].astype(int), rows[column], *(rows[k] for k in keep)))
         for player, rows in top.groupby("player")
     }
 
@@ -494,12 +598,20 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                 }
             )
         _score_tables(tables)
+        imps_won = team_imps(tables)
+        for table in tables:
+            table["imps"] = imps_won.get(int(table["board"]["id"]))
         first: dict[str, Any] = group[0]
+        pars = [table["evidence"].get("ns_par") for table in tables if table["evidence"]]
+        par = next((int(value) for value in pars if value is not None and value == value), None)
         yield (
             f"boards/{int(first['id'])}.html",
             {
                 "first": first,
                 "hands": hands_of(first.get("deal"), {}),
+                "dd_grid": dd_grid(data.dd_tables.get(str(first.get("deal_hash")))),
+                "dd_strains": DD_STRAINS_SHOWN,
+                "par": par,
                 "full": [table for table in tables if table["full"]],
                 "traveller": [table for table in tables if not table["full"]],
                 "seat_names": SEAT_NAMES,

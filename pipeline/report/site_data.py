@@ -5,7 +5,7 @@ double dummy verdicts. The page builders (:mod:`site`) only arrange these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
@@ -38,6 +38,10 @@ class SiteData:
     validation: dict[str, Any] | None  # the headline's held-out row
     predictions: pd.DataFrame  # predicted, actual: the headline's held-out pair-sessions
     ceiling: dict[str, float]
+    # each pair's session (:mod:`~bridgerank.ratings.headline.scorecard`), empty before rate
+    scorecards: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # deal_hash -> the deal's double dummy tricks (20 hex digits), where the dds stage ran
+    dd_tables: dict[str, str] = field(default_factory=dict)
 
 
 def _table(conn: Connection, present: set[str], name: str, query: str) -> pd.DataFrame:
@@ -100,7 +104,22 @@ def read_site_data(conn: Connection) -> SiteData:
             "select predicted, actual from session_predictions",
         ),
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
+        scorecards=_table(conn, present, "pair_scorecards", "select * from pair_scorecards"),
+        dd_tables=_dd_tables(conn, present),
     )
+
+
+def _dd_tables(conn: Connection, present: set[str]) -> dict[str, str]:
+    """The solved double dummy tables of the boards' deals, by deal hash."""
+    if "dd_tables" not in present:
+        return {}
+    rows = conn.execute(
+        text(
+            "select t.deal_hash, t.tricks from dd_tables t where t.tricks is not null and "
+            "t.deal_hash in (select deal_hash from boards)"
+        )
+    )
+    return {str(deal): str(tricks) for deal, tricks in rows}
 
 
 def _seats(boards: pd.DataFrame, lookup: PersonLookup) -> pd.DataFrame:

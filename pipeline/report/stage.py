@@ -38,8 +38,10 @@ from bridgerank.ratings.tables import (
     GameMethodScore,
     GameStructure,
     HeadlineRating,
+    ImpForecast,
     MatchValidation,
     OneTableValidation,
+    PairScorecard,
     RateInputs,
     Rating,
     RatingCheck,
@@ -48,6 +50,7 @@ from bridgerank.ratings.tables import (
     SessionPrediction,
     SessionValidation,
     SkillOMeter,
+    StoredForecast,
     TeamStrength,
     ValidationCeiling,
 )
@@ -85,10 +88,15 @@ REPORTED_TABLES = (
     GameStructure,
     GameMethodScore,
     DiscPoint,
+    PairScorecard,
+    # kept by `bridgerank predict`: a new forecast, or its result, reruns the report
+    StoredForecast,
+    ImpForecast,
 ) + REGRESSION_TABLES
 
 EXPORTED = (
     "boards",
+    "pair_scorecards",
     "card_analysis",
     "table_evidence",
     "exclusions",
@@ -151,7 +159,7 @@ def render(engine: Engine, settings: Settings, database: str = "") -> str:
             sections=sections,
             database=database,
             generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            settings=json.dumps(dataclasses.asdict(settings), indent=2, default=str),
+            settings=json.dumps(_shown_settings(settings, database), indent=2, default=str),
         )
     )
 
@@ -162,6 +170,29 @@ def export_csv(engine: Engine, folder: Path) -> list[Path]:
 
     with engine.connect() as conn:
         return export_all(conn, EXPORTED, folder)
+
+
+def _shown_settings(settings: Settings, database: str) -> dict[str, Any]:
+    """The run's settings as the methods page prints them: the output folder and the
+    database as the pages name them, not where they sit on the machine that built them."""
+    shown = dataclasses.asdict(settings)
+    shown["store"] = {"out": ".", "db": database}
+    return shown
+
+
+def shown_database(url: str, out: Path) -> str:
+    """The database as the pages name it: a SQLite file relative to the output folder (else
+    its name alone), never the machine's absolute path; another database by its URL, its
+    password hidden (SQLAlchemy's rendering)."""
+    from bridgerank.core.store import sqlite_file
+
+    file = sqlite_file(url)
+    if file is None:
+        return url
+    try:
+        return str(file.resolve().relative_to(out.resolve()))
+    except ValueError:
+        return file.name
 
 
 def report_path(settings: Settings) -> Path:
@@ -189,20 +220,25 @@ def run(context: StageContext) -> ReportSummary:
     database, a full disk) leaves the previous report and CSVs as they were, and a reader
     never sees half a report. Staging folders that killed runs left are removed first.
     """
+    from bridgerank.pipeline.report.forecasts import stored_forecast_rows, write_forecasts_csv
     from bridgerank.pipeline.report.site import write_site
     from bridgerank.pipeline.report.site_data import read_site_data
 
     path = report_path(context.settings)
     out = path.parent.parent
     out.mkdir(parents=True, exist_ok=True)
-    methods = render(context.engine, context.settings, str(context.engine.url))
+    methods = render(context.engine, context.settings, shown_database(str(context.engine.url), out))
     remove_dead_staging(out)  # what killed runs left: a half-written site each
     staging = make_staging(out)
     try:
         with context.engine.connect() as conn:
             data = read_site_data(conn)
-        site = write_site(staging / "report", data, methods, context.settings.run.jobs)
+        forecasts = stored_forecast_rows(context.engine, context.settings)
+        site = write_site(staging / "report", data, methods, context.settings.run.jobs, forecasts)
         csv_files = export_csv(context.engine, staging / "csv")
+        if forecasts:
+            write_forecasts_csv(forecasts, staging / "csv" / "forecasts.csv")
+            csv_files.append(staging / "csv" / "forecasts.csv")
         summary = ReportSummary(
             report=str(path),
             pages=site.pages,

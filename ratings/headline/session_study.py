@@ -27,6 +27,7 @@ from bridgerank.ratings.headline.ceiling import ceiling, known_strengths_correla
 from bridgerank.ratings.headline.checks import rating_checks
 from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import fit_headline
+from bridgerank.ratings.headline.scorecard import scorecard_rows
 from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
 from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
@@ -57,6 +58,8 @@ class HeadlineResults:
     run: HeldOut | None = None
     # the rows of ``rating_checks`` (:mod:`~bridgerank.ratings.headline.checks`)
     checks: list[dict[str, Any]] = field(default_factory=list)
+    # the rows of ``pair_scorecards`` (:mod:`~bridgerank.ratings.headline.scorecard`)
+    scorecards: list[dict[str, Any]] = field(default_factory=list)
 
 
 def headline_study(
@@ -107,6 +110,7 @@ def headline_study(
     if len(tables.periods) < MIN_PERIODS:
         results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"
         results.checks = rating_checks(tables, fit, None)
+        results.scorecards = scorecard_rows(tables, None)
         return results
     inputs = StudyInputs(settings, points or {}, evidence)
     methods = registry("sessions").make(tables, inputs)
@@ -130,6 +134,7 @@ def headline_study(
     known = known_strengths_correlation(fit, held_out)
     results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
     results.checks = rating_checks(tables, fit, run)
+    results.scorecards = scorecard_rows(tables, run)
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]
     results.summary.validation = HeadlineValidationSummary(

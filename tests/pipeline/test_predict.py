@@ -3,6 +3,7 @@ it, kept, refused once the session is rated, and scored against its results."""
 
 from __future__ import annotations
 
+import csv
 import random
 import shlex
 import sqlite3
@@ -29,7 +30,8 @@ NEXT = "2017-02-13"
 
 
 def _invoke(*args):
-    result = CliRunner().invoke(main, list(args))
+    # a run's whole summary (--verbose): these tests read the rate stage's lines
+    result = CliRunner().invoke(main, [*args, "--verbose"] if args[0] == "run" else list(args))
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -42,7 +44,7 @@ def acbl(shared_data):
     return folder
 
 
-def test_forecast_then_results_then_score(acbl, tmp_path, shared_data):
+def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium):
     out = str(tmp_path)
     _invoke("run", *(str(acbl / day) for day in RATED), "--out", out, "--to", "match")
     _invoke("rate", "--out", out)
@@ -76,6 +78,23 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data):
     assert "not forecast: " in printed and "is already rated" in printed
     assert f"stored forecasts with results since: {len(stored):,} pair-sessions" in printed
     assert "still waiting" not in printed
+    # each pair's forecast against its result, whether the 80% interval held, and the CSV
+    with open(tmp_path / "forecasts.csv", newline="") as handle:
+        written = list(csv.DictReader(handle))
+    assert len(written) == len(stored) and all(row["result"] for row in written)
+    lines = printed.splitlines()
+    for row in written:
+        forecast, result = float(row["forecast"]), float(row["result"])
+        held = float(row["low_80"]) <= result <= float(row["high_80"])
+        assert row["held"] == str(held)
+        assert any(
+            f"{forecast:>7.1f}% {result:>5.1f}%  {'yes' if held else 'no'}" in line
+            and row["side"][:30] in line
+            for line in lines
+        ), row
+    # the site's forecasts page, in a browser: every forecast, its result and whether it held
+    assert _invoke("report", "--out", out)
+    _forecasts_page_shows(tmp_path / "report" / "forecasts.html", written, chromium)
     # an event of one table a deal, with club ratings only: why it is not forecast
     event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
     printed = _invoke("predict", str(event), "--out", out)
@@ -85,6 +104,27 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data):
         "none (no board of it was played in both rooms of a team match)" in printed
     )
     engine.dispose()
+
+
+def _forecasts_page_shows(page_file, written, chromium) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(page_file.as_uri())
+        table = page.locator("table.paged")
+        cells = [
+            [cell.inner_text() for cell in row.locator("td").all()]
+            for row in table.locator("tbody tr").all()
+        ]
+        assert len(cells) == len(written)
+        held = sum(row["held"] == "True" for row in written)
+        assert sum(row[-1] == "yes" for row in cells) == held
+        assert f"{len(written)} with a result, of which {held}" in page.inner_text("p.lead")
+        browser.close()
 
 
 def test_no_ratings_is_one_clear_error(tmp_path, acbl):
