@@ -27,6 +27,7 @@ from bridgerank.dds.tables import (
     CardAnalysis,
     PlayerRates,
     PlayerStats,
+    StoredDDTable,
     TableEvidence,
 )
 from bridgerank.pipeline.report.staging import make_staging, remove_dead_staging
@@ -89,6 +90,7 @@ REPORTED_TABLES = (
     GameMethodScore,
     DiscPoint,
     PairScorecard,
+    StoredDDTable,  # the deal pages' double dummy tables
     # kept by `bridgerank predict`: a new forecast, or its result, reruns the report
     StoredForecast,
     ImpForecast,

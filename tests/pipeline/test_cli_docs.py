@@ -57,6 +57,7 @@ RUN_BY = {
     "bridgerank run --dry-run": USAGE,
     "bridgerank predict FILES": USAGE,
     "bridgerank predict": USAGE,
+    "bridgerank run --verbose": USAGE,
     "bridgerank status": USAGE,
     "bridgerank ingest --force SOURCES": USAGE,
     "bridgerank regress --rates R.csv --responses P.csv": "tests/regression/test_stage.py::"
@@ -248,6 +249,7 @@ def test_the_usage_block_runs_as_shown(tmp_path, test_data):
     assert "ingest: 432 records from 2 files (2 ingested)" in shown["bridgerank run [SOURCES...]"]
     assert "Cavagnaro" in shown["bridgerank show PLAYER"]
     assert "0 of 7 stages would run" in shown["bridgerank run --dry-run"]
+    assert "report: up to date, nothing to do" in shown["bridgerank run --verbose"]
     assert "is already rated" in shown["bridgerank predict FILES"]
     assert "ingest: up to date" in shown["bridgerank ingest SOURCES..."]
     # docs/usage.md: `bridgerank ingest --force SOURCES` looks at every file again
@@ -279,7 +281,7 @@ def test_the_corpus_name_matching_as_shown(tmp_path, shared_data):
     shared = str(shared_data())
     (command,) = [command for command in RUN_BY if command.endswith("/lin --to match")]
     words = [word.replace("../shared/data", shared) for word in shlex.split(command)[1:]]
-    result = CliRunner().invoke(main, [*words, "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, [*words, "--out", str(tmp_path), "--verbose"])
     assert result.exit_code == 0, result.output
     output = " ".join(result.output.split())
     assert (

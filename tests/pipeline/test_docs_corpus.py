@@ -53,11 +53,14 @@ def _shown(command: str, *pages: str) -> None:
 
 def _invoke(command: str, shared: Path, out: Path | None = None) -> str:
     """The command as shown, its ``../shared/data`` the shared data, ``--out out`` when it
-    names none; its output with the wrapped lines joined."""
+    names none, ``--verbose`` for a run (the pages quote its stages' whole summaries); its
+    output with the wrapped lines joined."""
     words = [word.replace("../shared/data", str(shared)) for word in shlex.split(command)[1:]]
     if "--out" not in words:
         assert out is not None
         words += ["--out", str(out)]
+    if words[0] == "run":
+        words.append("--verbose")
     result = CliRunner().invoke(main, words)
     assert result.exit_code == 0, f"{command}\n{result.output}"
     return " ".join(result.output.split())

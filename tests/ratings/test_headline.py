@@ -193,10 +193,12 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
             str(settings),
             "--jobs",
             "2",  # the solver on both cores: the same tables, in half the time
+            "--verbose",  # the rate stage's whole summary
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "held-out sessions (1,424 pair-sessions, walk-forward)" in result.output
+    shown = " ".join(result.output.split())  # the summary's lines, unwrapped
+    assert "held-out sessions (1,424 pair-sessions, walk-forward)" in shown
     engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
     with engine.connect() as conn:
         rows = {row.method: row for row in conn.execute(select(SessionValidation.__table__))}

@@ -195,7 +195,8 @@ def test_pair_rankings_and_team_elo():
 
 def test_rate_stage_on_a_pairs_event(tmp_path, test_data):
     result = CliRunner().invoke(
-        main, ["run", str(test_data / "capgemini1998_round01.pbn"), "--out", str(tmp_path)]
+        main,
+        ["run", str(test_data / "capgemini1998_round01.pbn"), "--out", str(tmp_path), "-v"],
     )
     assert result.exit_code == 0, result.output
     assert "pair rankings" in result.output and "skill-o-meter" in result.output
