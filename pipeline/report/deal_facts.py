@@ -44,8 +44,8 @@ def team_imps(tables: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     for table in tables:
         # a frame's missing value is NaN, which names no team
         board: dict[str, Any] = {
-        key: None if value != value else value for key, value in table["board"].items()
-    }
+            key: None if value != value else value for key, value in table["board"].items()
+        }
         room = str(board.get("room") or "").strip().lower()
         if room in rooms:
             rooms[room].append(board)
