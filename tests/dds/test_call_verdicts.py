@@ -1,10 +1,13 @@
 """Each call's verdict, on hand-worked boards (tables as in test_verdicts: 20 hex digits,
 strains S H D C N, each for N E S W; nobody vulnerable; scores worked out in the comments)."""
 
+import pytest
+
 from bridgerank.bridge.auction import Contract
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.call_verdicts import blames_itself, judge_calls
+from tests.dds.test_verdicts import CASES, SEATS
 
 N, E, S, W = range(4)
 NOBODY = (False, False)
@@ -102,3 +105,23 @@ def test_running_from_a_redouble_that_makes_is_blamed_on_the_run():
     assert _mistakes(calls) == {
         4: (("declarer_missed_redoubling_opponents_erroneous_double",), "P", None, 560, 470.0)
     }
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["desc"] for case in CASES])
+def test_every_mistake_type_is_pinned_to_a_call_of_its_side_that_is_not_the_better_call(case):
+    """The hand-worked boards of every mistake type (tests/data/dds_verdict_cases.json): each
+    side's mistake lands on calls of that side, their costs add up to what it gave away, and
+    no call is named as its own better call."""
+    calls = case["calls"].split()
+    first = SEATS[case["first"]]
+    contract = None if case["contract"] is None else Contract(*case["contract"])
+    declarer = None if case["declarer"] is None else SEATS[case["declarer"]]
+    table = DDTable.from_hex(case["table"].replace(" ", ""))
+    vulnerable = (case.get("ns_vul", False), case.get("ew_vul", False))
+    verdicts = judge_auction(calls, first, contract, declarer, table, *vulnerable, 2000)
+    judged = judge_calls(calls, first, verdicts, table, vulnerable, 2000)
+    for verdict in verdicts:
+        mine = [call for call in judged if call.kinds and call.seat % 2 == verdict.side]
+        assert {kind for call in mine for kind in call.kinds} == set(verdict.chosen)
+        assert sum(call.cost for call in mine) == pytest.approx(verdict.weight)
+    assert not any(blames_itself(call, calls, first) for call in judged)
