@@ -321,13 +321,27 @@ def judge_auction(
         def theirs(doubling: int) -> int:
             return -score(int(bid[0]), bid[1], doubling, vulnerable[defending], their_tricks, year)
 
+        # where the side had doubled it already, passing kept it doubled (a double of a doubled
+        # bid is no call), and the undoubled contract was given up by that double
+        ours_doubled = next(
+            (
+                i
+                for i in range(last_defender_bid + 1, over)
+                if calls[i] == "X" and seat_after(first_seat, i) % 2 == declaring
+            ),
+            None,
+        )
         attack["declarer_missed_doubling_opponents_last_bid"] = theirs(1)
-        options["declarer_missed_doubling_opponents_last_bid"] = Alternative("X", None, over)
+        options["declarer_missed_doubling_opponents_last_bid"] = Alternative(
+            "X" if ours_doubled is None else "P", None, over
+        )
         attack["declarer_missed_opponents_last_bid"] = theirs(0)
-        options["declarer_missed_opponents_last_bid"] = Alternative("P", None, over)
-        if redoubled_by_them:
+        options["declarer_missed_opponents_last_bid"] = Alternative(
+            "P", None, over if ours_doubled is None else ours_doubled
+        )
+        if redoubled_by_them:  # passing left it redoubled
             attack["declarer_missed_opponents_last_redouble"] = theirs(2)
-            options["declarer_missed_opponents_last_redouble"] = Alternative("X", None, over)
+            options["declarer_missed_opponents_last_redouble"] = Alternative("P", None, over)
     # (score redoubled, the call that gave it up: a redouble missed, or a run from one)
     redoubles: list[tuple[int, Alternative]] = []
     start = 0 if last_defender_bid is None else last_defender_bid + 1

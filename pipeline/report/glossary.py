@@ -59,13 +59,17 @@ MISTAKE_WORDS = {
     "defender_missed_higher_contract": "a contract of their own was better",
     "declarer_missed_higher_contract": "a better contract was available",
     "declarer_missed_doubling_opponents_last_bid": (
-        "the opponents' last bid could have been doubled"
+        "the opponents' last bid, doubled, would have scored more"
     ),
-    "declarer_missed_opponents_last_redouble": "the opponents could have been left redoubled",
+    "declarer_missed_opponents_last_redouble": (
+        "the opponents' last bid, redoubled, would have scored more"
+    ),
     "declarer_missed_redoubling_opponents_erroneous_double": (
         "the opponents' double could have been played redoubled"
     ),
-    "declarer_missed_opponents_last_bid": "the opponents could have been left in their last bid",
+    "declarer_missed_opponents_last_bid": (
+        "letting the opponents play their last bid would have scored more"
+    ),
     "declarer_erroneous_redouble": "the redouble let the opponents score more",
 }
 

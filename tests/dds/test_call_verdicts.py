@@ -125,3 +125,13 @@ def test_every_mistake_type_is_pinned_to_a_call_of_its_side_that_is_not_the_bett
         assert {kind for call in mine for kind in call.kinds} == set(verdict.chosen)
         assert sum(call.cost for call in mine) == pytest.approx(verdict.weight)
     assert not any(blames_itself(call, calls, first) for call in judged)
+
+
+def test_running_from_partners_double_of_their_bid_is_blamed_with_pass_as_the_better_call():
+    # 1S (E) 2H P P X P 2S (W) P P P. 2H by S takes 6: doubled, two down is +300 for EW.
+    # West took the double out to 2S, making 8: +110, 190 given away. The double was there
+    # already: the better call at West's 2S (call 6) was a pass, not a double.
+    calls = _calls("1S 2H P P X P 2S P P P", E, Contract(2, "S", 0), E, "58586666666666666767")
+    assert _mistakes(calls) == {
+        6: (("declarer_missed_doubling_opponents_last_bid",), "P", None, 300, 190.0)
+    }
