@@ -14,6 +14,7 @@ of ranks, not of percentages) loses nothing by it.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ __all__ = [
     "Rival",
     "forecast",
     "online_method",
+    "package_method",
     "session_rows",
 ]
 
@@ -126,6 +128,22 @@ def online_method(
     study."""
 
     def method(data: FieldTables, inputs: StudyInputs) -> OnlineForecaster:
+        return OnlineForecaster(make, settings)
+
+    return method
+
+
+def package_method(
+    package: str, make: Callable[[Any], Rival], settings: Sequence[Any]
+) -> Callable[[FieldTables, StudyInputs], OnlineForecaster | None]:
+    """:func:`online_method` for a rival that is a package (an optional extra, ``pip install
+    -e ".[rivals]"``): None, so not validated, where the package is not installed."""
+
+    def method(data: FieldTables, inputs: StudyInputs) -> OnlineForecaster | None:
+        try:
+            importlib.import_module(package)
+        except ImportError:
+            return None
         return OnlineForecaster(make, settings)
 
     return method

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_rows, field_share
-from bridgerank.ratings.registry import Method, StudyInputs
-from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.registry import Method
+from bridgerank.ratings.rivals.online import package_method
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
 
@@ -74,17 +74,9 @@ class OpenSkillPairs:
                         self.ratings[player] = rating
 
 
-def _openskill(data: FieldTables, inputs: StudyInputs):
-    try:
-        import openskill  # noqa: F401
-    except ImportError:  # an optional rival: pip install -e ".[rivals]"
-        return None
-    return online_method(OpenSkillPairs, BETA_GRID)(data, inputs)
-
-
 OPENSKILL = Method(
     "openskill",
     "OpenSkill (Plackett-Luce, teams of two) on each deal's order of pairs; its forecast "
     "counts who sat opposite",
-    _openskill,
+    package_method("openskill", OpenSkillPairs, BETA_GRID),
 )

@@ -27,8 +27,8 @@ import math
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
-from bridgerank.ratings.registry import Method, StudyInputs
-from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.registry import Method
+from bridgerank.ratings.rivals.online import package_method
 
 __all__ = ["TTT", "ThroughTimePairs", "session_games"]
 
@@ -107,17 +107,9 @@ class ThroughTimePairs:
         return field_share(beats)
 
 
-def _ttt(data: FieldTables, inputs: StudyInputs):
-    try:
-        import trueskillthroughtime  # noqa: F401
-    except ImportError:  # an optional rival: pip install -e ".[rivals]"
-        return None
-    return online_method(ThroughTimePairs, GAMMA_GRID)(data, inputs)
-
-
 TTT = Method(
     "ttt",
     "TrueSkill Through Time (teams of two, whole-history smoothing) on each session's order "
     "of pairs; its forecast counts who sat opposite",
-    _ttt,
+    package_method("trueskillthroughtime", ThroughTimePairs, GAMMA_GRID),
 )
