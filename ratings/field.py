@@ -22,11 +22,9 @@ from typing import Any, Hashable, Iterable, Mapping
 
 import numpy as np
 
-from bridgerank.ratings.games import ns_score
+from bridgerank.ratings.games import TEAM_SCORING, ns_score
 
 SEATS = ("north", "south", "east", "west")
-# Board-a-match: a team game even where a field plays each deal (a club's BAM).
-TEAM_SCORING = "BAM"
 
 
 @dataclass

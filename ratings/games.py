@@ -18,6 +18,10 @@ from bridgerank.bridge.auction import Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX
 from bridgerank.bridge.scoring import imps, north_south_score
 
+# Board-a-match: a team game even where a field plays each deal (a club's BAM); its tables
+# are team games (rooms of a match), never pair rankings or matchpointed pairs.
+TEAM_SCORING = "BAM"
+
 
 def deal_key(board: Mapping[str, Any]) -> tuple[Any, Any, Any]:
     """One deal at one event: its boards are the tables that played it (a board number alone
@@ -185,7 +189,8 @@ def pair_rankings(
     ``min_tables`` tables or more of one event, by their score, in date order."""
     groups: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
     for board in boards:
-        groups[deal_key(board)].append(board)
+        if board.get("scoring") != TEAM_SCORING:  # a team game: rated as teams, never pairs
+            groups[deal_key(board)].append(board)
     rankings = []
     for tables in groups.values():
         all_scored = [(board, ns_score(board)) for board in tables]

@@ -295,10 +295,19 @@ def test_a_board_a_match_team_game_is_rated_as_teams_never_as_pairs(tmp_path):
         }
         headline = {name for (name,) in conn.execute("select player from headline_ratings")}
         rated = {name for (name,) in conn.execute("select distinct player from ratings")}
+        # the multiplayer Elos rank pairs on a deal: the July pairs only
+        ranked = {
+            name for (name,) in conn.execute("select player from ratings where method = 'dlo'")
+        }
+        (team_games,) = conn.execute("select team_games from rate_inputs").fetchone()
     assert "Sharon Lee" in team_players and not any(" - " in name for name in rated)
     # the pair rating has none of the team game's tables: its players are the July pairs'
     july_players = {name for record in _records(JULY) for name in _seat_names(record)}
     assert headline and headline <= july_players
+    assert ranked and ranked <= july_players
+    # the 111 pairs of rooms of two teams that swapped seats, less the 4 whose one room was
+    # not played (excluded by the cleaning): a team game each
+    assert team_games == 107
     assert "team boards" in result.output and "0 team boards" not in result.output
 
 
