@@ -312,7 +312,8 @@ def test_the_acbl_recaps_as_shown(tmp_path, shared_data):
     rate = runner.invoke(main, ["rate", "--out", str(tmp_path)])
     assert rate.exit_code == 0, rate.output
     output = " ".join(rate.output.split())
-    assert "rate: 450 players rated in" in output and "5,280 pair rankings" in output
+    assert "rate: 451 players rated in" in output and "5,280 pair rankings" in output
+    assert "107 team boards" in output  # the board-a-match game, as team games
     assert "K* 4.15, rating spread 22.3 over 386 regular players" in output
     assert "decided by skill 11% of the time" in output
     with closing(sqlite3.connect(tmp_path / "bridgerank.db")) as db:
