@@ -619,7 +619,7 @@ def _print_imp_forecasts(outcome) -> None:
 
 def _print_session_results(outcome) -> None:
     """Each stored pair-session forecast whose result is in, against that result."""
-    scored = [row for row in outcome.stored if row["actual"] is not None]
+    scored = [row for row in outcome.stored if row.get("actual") is not None]
     if not scored:
         return
     click.echo(f"{'event':<22} {'session':<10} {'pair':<30} {'forecast':>8} {'result':>6}  held")

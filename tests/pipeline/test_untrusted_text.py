@@ -130,13 +130,15 @@ def test_forecasts_get_escapes(capsys):
         "low_80": 45.0,
         "high_80": 60.0,
     }
+    played = row | {"actual": 49.0}  # a stored forecast whose result is in: its line too
     outcome = PredictOutcome(
-        forecast=[row], already_rated=[(EVENT, "2\x07")], stored=[row], score={"scored": 0}
+        forecast=[row], already_rated=[(EVENT, "2\x07")], stored=[played], score={"scored": 0}
     )
     _print_forecasts(outcome)
     printed = capsys.readouterr().out
     assert _hidden(printed) == []
     assert visible(EVENT)[:28] in printed and f"not forecast: {visible(EVENT)} 2\\x07" in printed
+    assert f"{visible(EVENT)[:22]} " in printed and "52.5%  49.0%  yes" in printed
 
 
 def test_the_escapes_follow_one_convention():
