@@ -1,5 +1,5 @@
-"""Name resolution measured on the hand-labelled set (tests/data/names/): 534 occurrences of
-508 distinct strings of the corpus, the LIN files, Valet and the ACBL recaps, each with its
+"""Name resolution measured on the hand-labelled set (tests/data/names/): 524 occurrences of
+498 distinct strings of the corpus, the LIN files, Valet and the ACBL recaps, each with its
 WBF entry (or "not listed", or "not a person"), a person key and the reason.
 
 The whole of those sources is matched once (a slow test: the cleaning of Valet's million
@@ -38,7 +38,9 @@ def matched(tmp_path_factory, shared_data):
 
 def test_the_labelled_set_is_what_it_says():
     rows = read_labelled(LABELLED)
-    assert len(rows) >= 500 and len({row.raw_name for row in rows}) >= 500
+    # 534 occurrences of 508 strings when labelled; the 10 team strings of the board-a-match
+    # recap of 25 September 2017 (labelled "not a person") are read as its players since
+    assert len(rows) >= 520 and len({row.raw_name for row in rows}) >= 495
     assert {row.source for row in rows} == {"corpus", "lin", "valet", "acbl"}
     assert all(row.reason and row.chosen in ("random", "hard case") for row in rows)
     for row in rows:
