@@ -106,7 +106,8 @@ class PairScorecard(Base):
     boards: Mapped[int] = mapped_column(Integer)
     percent: Mapped[float] = mapped_column(Float)
     place: Mapped[int] = mapped_column(Integer)  # 1 the best; pairs level share a place
-    pairs: Mapped[int] = mapped_column(Integer)  # in the session
+    pairs: Mapped[int] = mapped_column(Integer)  # ranked with it: its direction's, or all
+    direction: Mapped[str] = mapped_column(String(2))  # NS, EW (a Mitchell) or "" (one ranking)
     forecast: Mapped[float | None] = mapped_column(Float)  # held out: the headline's forecast
     forecast_sd: Mapped[float | None] = mapped_column(Float)
 

@@ -99,6 +99,7 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
     return lines
 
 
+_DIRECTIONS = {"NS": " N-S", "EW": " E-W"}
 # z of the 80% interval's ends
 _Z80 = 1.2815515655446004
 
@@ -122,6 +123,7 @@ def _scorecard_lines(rows: list[dict[str, Any]]) -> list[str]:
                 )
         lines.append(
             f"  {row['session']}  {row['event']}; with {row['partner']}: {row['percent']:.1f}% "
-            f"over {row['boards']:,} boards, {row['place']} of {row['pairs']}; {forecast}"
+            f"over {row['boards']:,} boards, {row['place']} of {row['pairs']}"
+            f"{_DIRECTIONS.get(row.get('direction') or '', '')}; {forecast}"
         )
     return lines

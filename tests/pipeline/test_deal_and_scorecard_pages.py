@@ -213,6 +213,9 @@ def test_best_boards_are_the_players_own_contracts_and_costly_ones_are_shown(sam
     costly = shown[shown.index("Costliest boards") : shown.index("Best boards")]
     best = shown[shown.index("Best boards") : shown.index("Partners:")]
     assert "lost in the play against double dummy" in costly
+    # the recap of 24 July 2017 ranks Mauzey-Sexton first of its North-South pairs (63.99%
+    # over the tables it counts): a Mitchell's places are its directions', as the club's
+    assert "with David Sexton: 63.8% over 24 boards, 1 of 8 N-S" in shown
     entries = re.findall(r"(\w+ \d+, \d+), board (\d+): \S+ by ([NESW]); the contract, (\d+)", best)
     assert entries
     evidence = _query(

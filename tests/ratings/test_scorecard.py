@@ -21,16 +21,36 @@ def _by_pair(rows, date):
     return {(row["player_a"], row["player_b"]): row for row in rows if row["session"] == date}
 
 
-def test_places_share_the_better_place_and_count_the_sessions_pairs():
+def test_a_mitchell_ranks_each_direction_and_a_howell_all_pairs_together():
     rows = scorecard_rows(TABLES, None)
     assert len(rows) == 4 * 6
     first = _by_pair(rows, "0")
-    # 100% (0-1 and 10-11, whose opponents scored 0%), 50% (2-3, 8-9), 0% (4-5, 6-7)
-    assert [first[pair]["place"] for pair in (("0", "1"), ("10", "11"))] == [1, 1]
-    assert [first[pair]["place"] for pair in (("2", "3"), ("8", "9"))] == [3, 3]
-    assert first[("4", "5")]["place"] == 5 and first[("4", "5")]["pairs"] == 6
+    # every pair kept its direction (a Mitchell): North-South 0-1 100%, 2-3 50%, 4-5 0%;
+    # East-West 10-11 100% (their opponents scored 0%), 8-9 50%, 6-7 0%
+    places = {pair: (row["place"], row["pairs"], row["direction"]) for pair, row in first.items()}
+    assert places[("0", "1")] == (1, 3, "NS") and places[("4", "5")] == (3, 3, "NS")
+    assert places[("10", "11")] == (1, 3, "EW") and places[("8", "9")] == (2, 3, "EW")
     assert first[("0", "1")]["percent"] == pytest.approx(100.0)
     assert all(row["forecast"] is None for row in rows)
+    # a second deal where 0-1 sit East-West (a Howell): one ranking of all six pairs
+    howell = club_tables(
+        SEATS + [[6, 7, 0, 1], [8, 9, 2, 3], [10, 11, 4, 5]],
+        [1.0, 0.5, 0.0, 0.5, 1.0, 0.0],
+        [0, 0, 0, 1, 1, 1],
+        [0] * 6,
+    )
+    together = _by_pair(scorecard_rows(howell, None), "0")
+    assert {row["direction"] for row in together.values()} == {""}
+    assert {row["pairs"] for row in together.values()} == {6}
+    # 0-1: 100% then 50%, 8-9: 50% then 100% (75%); 4-5 and 10-11 50%; 2-3 and 6-7 25%
+    assert {pair: row["place"] for pair, row in together.items()} == {
+        ("0", "1"): 1,
+        ("8", "9"): 1,
+        ("10", "11"): 3,
+        ("4", "5"): 3,
+        ("2", "3"): 5,
+        ("6", "7"): 5,
+    }
 
 
 def test_each_held_out_session_carries_the_forecast_made_for_its_pair():

@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column("percent", sa.Float(), nullable=False),
         sa.Column("place", sa.Integer(), nullable=False),
         sa.Column("pairs", sa.Integer(), nullable=False),
+        sa.Column("direction", sa.String(length=2), nullable=False),
         sa.Column("forecast", sa.Float(), nullable=True),
         sa.Column("forecast_sd", sa.Float(), nullable=True),
         sa.PrimaryKeyConstraint("event", "session", "player_a", "player_b"),
