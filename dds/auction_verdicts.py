@@ -161,12 +161,15 @@ def _moved_away(calls: list[str], first_seat: int, side: int, bid: str, seat: in
         ),
         None,
     )
-    if made is None:
-        return None
+    return None if made is None else _next_bid(calls, first_seat, side, made)
+
+
+def _next_bid(calls: list[str], first_seat: int, side: int, after: int) -> int | None:
+    """The side's first bid after call ``after`` (None: it bid no more)."""
     return next(
         (
             index
-            for index in range(made + 1, len(calls))
+            for index in range(after + 1, len(calls))
             if calls[index] in BID_RANK and seat_after(first_seat, index) % 2 == side
         ),
         None,
@@ -386,12 +389,6 @@ def _redouble_option(calls: list[str], first_seat: int, side: int, double: int) 
     last = max(i for i in range(double + 1, end + 1) if seat_after(first_seat, i) % 2 == side)
     if calls[last] != "R":
         return Alternative("R", None, last)
-    ran = next(
-        (
-            index
-            for index in range(last + 1, len(calls))
-            if calls[index] in BID_RANK and seat_after(first_seat, index) % 2 == side
-        ),
-        last,  # not run from: the contract reached is the redoubled one, no mistake
-    )
-    return Alternative("P", None, ran)
+    ran = _next_bid(calls, first_seat, side, last)
+    # not run from: the contract reached is the redoubled one, no mistake to pin
+    return Alternative("P", None, last if ran is None else ran)
