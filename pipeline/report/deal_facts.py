@@ -38,14 +38,12 @@ def dd_grid(tricks_hex: str | None) -> list[dict[str, Any]] | None:
 def team_imps(tables: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     """For each team board's open room (its board id): the IMPs its North-South won against
     the closed room of the same match (negative: lost). ``tables`` are a deal's tables of one
-    event, each with ``board`` (the boards row) and ``ns_score`` (None: unknown)."""
+    event, each with ``values`` (the boards row, None for a missing value) and ``ns_score``
+    (None: unknown)."""
     rooms: dict[str, list[Mapping[str, Any]]] = {"open": [], "closed": []}
     score_of: dict[int, int | None] = {}
     for table in tables:
-        # a frame's missing value is NaN, which names no team
-        board: dict[str, Any] = {
-            key: None if value != value else value for key, value in table["board"].items()
-        }
+        board = table["values"]
         room = str(board.get("room") or "").strip().lower()
         if room in rooms:
             rooms[room].append(board)

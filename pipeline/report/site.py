@@ -30,7 +30,7 @@ from bridgerank.pipeline.report.player_view import (
     FieldMeasures,
     role_rates,
 )
-from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SiteData
+from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SIDE_SIGN, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.field import matchpoint_shares
@@ -460,9 +460,6 @@ def _tricks_given(data: SiteData) -> pd.DataFrame:
     return lost.reset_index().merge(data.seats, on=["board_id", "seat"])
 
 
-_SIDE_SIGN = {"N": 1, "S": 1, "E": -1, "W": -1}
-
-
 def _contract_against_field(data: SiteData) -> pd.DataFrame:
     """board_id, player, imps: the contract the player's side declared, at double dummy,
     against the mean of the deal's other tables (two or more of one event), in IMPs for the
@@ -478,10 +475,10 @@ def _contract_against_field(data: SiteData) -> pd.DataFrame:
     others = (total - scored["ns_dd_score"]) / (count - 1)
     scored["gain"] = (scored["ns_dd_score"] - others[scored.index]).round().astype(int)
     sat = scored.merge(data.seats, on="board_id")
-    sides = sat["seat"].map(_SIDE_SIGN)
-    sat = sat[sides == sat["declarer"].map(_SIDE_SIGN)].copy()  # the side declared
+    sides = sat["seat"].map(SIDE_SIGN)
+    sat = sat[sides == sat["declarer"].map(SIDE_SIGN)].copy()  # the side declared
     sat["imps"] = [
-        imps(int(gain) * _SIDE_SIGN[seat]) for gain, seat in zip(sat["gain"], sat["seat"])
+        imps(int(gain) * SIDE_SIGN[seat]) for gain, seat in zip(sat["gain"], sat["seat"])
     ]
     return sat[["board_id", "player", "imps"]]
 
@@ -495,7 +492,7 @@ def _play_cost(data: SiteData) -> pd.DataFrame:
     played = played[~played["board_id"].isin(data.cards.get("board_id", []))]
     played = played.rename(columns={"declarer": "seat"})
     sat = played[["board_id", "seat", "play_imps"]].merge(data.seats, on=["board_id", "seat"])
-    sat["imps"] = -sat["play_imps"] * sat["seat"].map(_SIDE_SIGN)
+    sat["imps"] = -sat["play_imps"] * sat["seat"].map(SIDE_SIGN)
     return sat.loc[sat["imps"] > 0, ["board_id", "player", "imps"]]
 
 
@@ -620,12 +617,15 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
 
 
 def _score_tables(tables: list[dict[str, Any]]) -> None:
-    """Set each table's North-South score and, with three tables or more, its matchpoint
-    percentage among the tables of the deal that have a score."""
+    """Set each table's board with None for a missing value (``values``), its North-South
+    score and, with three tables or more, its matchpoint percentage among the tables of the
+    deal that have a score."""
     for table in tables:
-        # pandas gives NaN for a missing value; the scorer wants None
-        board = {key: None if _missing(value) else value for key, value in table["board"].items()}
-        table["ns_score"] = ns_score(board)
+        # pandas gives NaN for a missing value; the scorer (and the rooms' pairing) want None
+        table["values"] = {
+            key: None if _missing(value) else value for key, value in table["board"].items()
+        }
+        table["ns_score"] = ns_score(table["values"])
     scored = [table for table in tables if table["ns_score"] is not None]
     if len(scored) < 3:
         return

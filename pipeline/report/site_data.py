@@ -17,6 +17,8 @@ from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
 
 SEAT_COLUMNS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+# A North-South figure's sign for a seat's side.
+SIDE_SIGN = {"N": 1, "S": 1, "E": -1, "W": -1}
 
 
 @dataclass
@@ -213,7 +215,7 @@ def _measures(evidence: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     declaring = played["seat"] == played["declarer"]
     defending = played["seat"].map(side) != played["declarer"].map(side)
     bid = sat[sat["bidding_imps"].notna()]
-    sign = bid["seat"].map({"N": 1, "S": 1, "E": -1, "W": -1})
+    sign = bid["seat"].map(SIDE_SIGN)
     frames = [
         pd.DataFrame(
             {
