@@ -100,8 +100,6 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
 
 
 _DIRECTIONS = {"NS": " N-S", "EW": " E-W"}
-# z of the 80% interval's ends
-_Z80 = 1.2815515655446004
 
 
 def _scorecard_lines(rows: list[dict[str, Any]]) -> list[str]:
@@ -114,12 +112,10 @@ def _scorecard_lines(rows: list[dict[str, Any]]) -> list[str]:
         forecast = "not tested"
         if row["forecast"] is not None:
             forecast = f"forecast {row['forecast']:.1f}"
-            if row["forecast_sd"] is not None:
-                half = _Z80 * row["forecast_sd"]
-                held = abs(row["percent"] - row["forecast"]) <= half
+            if row["held"] is not None:
                 forecast += (
-                    f" ({row['forecast'] - half:.1f}-{row['forecast'] + half:.1f}, "
-                    f"{'held' if held else 'missed'})"
+                    f" ({row['low_80']:.1f}-{row['high_80']:.1f}, "
+                    f"{'held' if row['held'] else 'missed'})"
                 )
         lines.append(
             f"  {row['session']}  {row['event']}; with {row['partner']}: {row['percent']:.1f}% "

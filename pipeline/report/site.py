@@ -35,6 +35,7 @@ from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.field import matchpoint_shares
 from bridgerank.ratings.games import ns_score
+from bridgerank.ratings.holdout import Z80
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
 FOREST_PLAYERS = 40
@@ -366,9 +367,17 @@ class _PlayerPages:
 
 def scorecards(table: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
     """Per player, every session with its partner, newest first (then by event): the
-    scorecard."""
+    scorecard; where the rating forecast the session, its 80% interval (``low_80``,
+    ``high_80``) and whether the result fell inside it (``held``)."""
     if table.empty:
         return {}
+    half = Z80 * table["forecast_sd"]
+    known = half.notna()
+    held = pd.Series(None, index=table.index, dtype=object)
+    held[known] = (table["percent"] - table["forecast"])[known].abs() <= half[known]
+    table = table.assign(
+        low_80=table["forecast"] - half, high_80=table["forecast"] + half, held=held
+    )
     both = pd.concat(
         [
             table.rename(columns={"player_a": "player", "player_b": "partner"}),

@@ -6,6 +6,7 @@ import pytest
 
 from bridgerank.pipeline.report.board_view import auction_rows, board_view, tricks_of
 from bridgerank.pipeline.report.player_view import FieldMeasures, one_in, role_rates, wilson
+from bridgerank.pipeline.report.site import scorecards
 
 
 def test_rates_in_words_against_the_field():
@@ -140,3 +141,31 @@ def test_a_rating_without_an_interval_is_drawn_as_a_dot():
     plot = str(forest(["Ann", "Bob"], [1.5, -0.5], [None, -1.0], [float("nan"), 0.2], "points"))
     assert plot.count("<circle") == 2
     assert 'x1="' in plot and "nan" not in plot
+
+
+def test_a_scorecard_row_carries_its_80_percent_interval_and_whether_it_held():
+    table = pd.DataFrame(
+        {
+            "event": ["club"] * 3,
+            "session": ["2017.01.02", "2017.01.09", "2017.01.16"],
+            "player_a": ["Ann"] * 3,
+            "player_b": ["Bo"] * 3,
+            "boards": [24] * 3,
+            "percent": [55.0, 60.0, 50.0],
+            "place": [1, 1, 4],
+            "pairs": [8] * 3,
+            "direction": ["NS"] * 3,
+            "forecast": [50.0, 50.0, None],
+            "forecast_sd": [4.0, 4.0, None],
+        }
+    )
+    newest, middle, oldest = scorecards(table)["Bo"]
+    assert [row["session"] for row in (newest, middle, oldest)] == [
+        "2017.01.16",
+        "2017.01.09",
+        "2017.01.02",
+    ]
+    # 50 +- 1.2816 x 4 = 44.87 to 55.13: 55 inside, 60 outside; no forecast, no interval
+    assert (oldest["low_80"], oldest["high_80"]) == pytest.approx((44.874, 55.126), abs=1e-3)
+    assert oldest["held"] is True and middle["held"] is False and newest["held"] is None
+    assert oldest["partner"] == "Ann"
