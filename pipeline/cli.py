@@ -528,7 +528,9 @@ def show(player: str, **common: Any) -> None:
         click.echo(line)
 
 
-def _print_forecasts(outcome) -> None:
+def _print_forecasts(outcome, rows: Sequence[dict[str, Any]] = ()) -> None:
+    """The forecasts made now, then the stored ones against their results (``rows``:
+    :func:`~bridgerank.pipeline.report.forecasts.forecast_rows` of the outcome)."""
     if outcome.forecast:
         click.echo(
             f"{'event':<28} {'session':<10} {'pair':<44} {'boards':>6} {'forecast':>8}"
@@ -552,7 +554,7 @@ def _print_forecasts(outcome) -> None:
         )
     score = outcome.score
     waiting = len(outcome.stored) - score["scored"]
-    _print_session_results(outcome)
+    _print_session_results(rows)
     if score["scored"]:
         pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
         click.echo(
@@ -560,7 +562,7 @@ def _print_forecasts(outcome) -> None:
             f"{pearson}, RMSE {score['rmse']:.2f} points, "
             f"80% intervals held {100 * score['coverage_80']:.0f}%"
         )
-    _print_imp_results(outcome)
+    _print_imp_results(rows, outcome)
     waiting += sum(row["actual"] is None for row in outcome.imp_stored)
     if waiting:
         click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
@@ -617,30 +619,29 @@ def _print_imp_forecasts(outcome) -> None:
     click.echo(f"{made} forecast in IMPs and stored")
 
 
-def _print_session_results(outcome) -> None:
+def _print_session_results(rows: Sequence[dict[str, Any]]) -> None:
     """Each stored pair-session forecast whose result is in, against that result."""
-    scored = [row for row in outcome.stored if row.get("actual") is not None]
+    scored = [row for row in rows if row["kind"] == "session" and row["result"] is not None]
     if not scored:
         return
     click.echo(f"{'event':<22} {'session':<10} {'pair':<30} {'forecast':>8} {'result':>6}  held")
     for row in scored:
-        pair = visible(f"{row['player_a']} - {row['player_b']}")
-        held = "yes" if row["low_80"] <= row["actual"] <= row["high_80"] else "no"
         click.echo(
             f"{visible(row['event'])[:22]:<22} {visible(row['session'])[:10]:<10} "
-            f"{pair[:30]:<30} {row['predicted']:>7.1f}% {row['actual']:>5.1f}%  {held}"
+            f"{visible(row['side'])[:30]:<30} {row['forecast']:>7.1f}% {row['result']:>5.1f}%  "
+            f"{'yes' if row['held'] else 'no'}"
         )
 
 
-def _print_imp_results(outcome) -> None:
+def _print_imp_results(rows: Sequence[dict[str, Any]], outcome) -> None:
     """Each stored IMP forecast whose result is in, against that result; then the score."""
-    scored = [row for row in outcome.imp_stored if row["actual"] is not None]
+    scored = [row for row in rows if row["kind"] != "session" and row["result"] is not None]
     if not scored:
         return
     click.echo(f"{_IMP_HEAD} {'forecast':>8} {'result':>6}  held")
     for row in scored:
-        held = "yes" if row["low_80"] <= row["actual"] <= row["high_80"] else "no"
-        click.echo(f"{_imp_cells(row)} {row['predicted']:>+8.1f} {row['actual']:>+6.0f}  {held}")
+        held = "yes" if row["held"] else "no"
+        click.echo(f"{_imp_cells(row)} {row['forecast']:>+8.1f} {row['result']:>+6.0f}  {held}")
     for kind, score in outcome.imp_score.items():
         if not score["scored"]:
             continue
@@ -676,10 +677,10 @@ def predict(sources: tuple[str, ...], **common: Any) -> None:
             sources,
             shlex.join(["bridgerank", *sys.argv[1:]]),
         )
-    _print_forecasts(outcome)
     from bridgerank.pipeline.report.forecasts import forecast_rows, write_forecasts_csv
 
     rows = forecast_rows(outcome)
+    _print_forecasts(outcome, rows)
     if rows:
         path = Path(session.settings.store.out) / "forecasts.csv"
         write_forecasts_csv(rows, path)

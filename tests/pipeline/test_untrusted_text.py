@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from bridgerank.core.untrusted import LAYOUT, visible
 from bridgerank.pipeline.cli import _print_forecasts, main
 from bridgerank.pipeline.predict import PredictOutcome
+from bridgerank.pipeline.report.forecasts import forecast_rows
 
 # NUL, BEL, ESC (starting a colour and a window-title sequence) and a right-to-left override.
 PLAYER = "Boris\x00\x07\x1b[31m\u202eSchapiro"
@@ -134,7 +135,7 @@ def test_forecasts_get_escapes(capsys):
     outcome = PredictOutcome(
         forecast=[row], already_rated=[(EVENT, "2\x07")], stored=[played], score={"scored": 0}
     )
-    _print_forecasts(outcome)
+    _print_forecasts(outcome, forecast_rows(outcome))  # as `bridgerank predict` prints it
     printed = capsys.readouterr().out
     assert _hidden(printed) == []
     assert visible(EVENT)[:28] in printed and f"not forecast: {visible(EVENT)} 2\\x07" in printed
