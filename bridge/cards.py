@@ -20,6 +20,8 @@ RANKS = "AKQJT98765432"
 SEAT_INDEX = {seat: index for index, seat in enumerate(SEATS)}
 RANK_VALUE = {rank: 14 - index for index, rank in enumerate(RANKS)}
 FULL_DECK = frozenset(suit + rank for suit in SUITS for rank in RANKS)
+# How a page prints a suit.
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 # LIN lists hands from South clockwise: South, West, North, East.
 _LIN_HAND_SEATS = (2, 3, 0, 1)

@@ -15,19 +15,23 @@ and the token counts (one per distinct raw token, as the table they fill).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Connection, bindparam, delete, func, select, update
 
+from bridgerank.bridge.cards import deal_hash, parse_deal
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
 from bridgerank.cleaning.clean.seen import FirstSeen
 from bridgerank.cleaning.clean.summary import BoardChanges, CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.errors import BadRecord
 from bridgerank.core.sections import CleanSettings
 from bridgerank.core.stage import Stage, StageContext
 
@@ -36,6 +40,8 @@ from bridgerank.core.stage import Stage, StageContext
 BATCH = 2000
 
 _KEY_FIELDS = ("deal",) + NAME_FIELDS + ("auction", "play", "contract", "declarer", "result")
+# what is not a digit of a result's tricks (``NS 11``)
+_TRICKS = re.compile(r"\D")
 
 # A row of ``raw_boards`` with the ``sha256`` and ``path`` of its file (a RowMapping, whose
 # keys may also be columns, or a dict).
@@ -45,13 +51,32 @@ RawRow = Mapping[Any, Any]
 Places = Callable[[Collection[int]], Mapping[int, tuple[str, int]]]
 
 
+@lru_cache(maxsize=4096)
+def _deal_identity(text: str) -> str:
+    """A deal whatever seat its notation starts from (``W:...`` and ``E:...`` alike); the
+    text itself when it cannot be read (the record then fails on its own)."""
+    try:
+        return deal_hash(parse_deal(text))
+    except BadRecord:
+        return " ".join(text.upper().split())
+
+
 def _content_key(values: dict[str, Any]) -> str:
-    """Identity of a table result whatever file it came from: deal, players, calls, cards."""
+    """Identity of a table result whatever file it came from: deal, players, calls, cards.
+
+    A deal is compared as the hands it deals and a result as its number of tricks, so that a
+    bulletin writing a round's table again in other notation (``W:`` for ``E:``, ``NS 11`` for
+    ``11``) is a copy of it.
+    """
     parts = []
     for name in _KEY_FIELDS:
         value = values.get(name) or ""
         if name in NAME_FIELDS:
             value = " ".join(value.lower().split())
+        elif name == "deal":
+            value = _deal_identity(value)
+        elif name == "result":
+            value = _TRICKS.sub("", value) or " ".join(value.upper().split())
         else:
             value = " ".join(value.upper().split())
         parts.append(value)

@@ -14,8 +14,14 @@ A LIN file is a stream of ``key|value|`` pairs; line breaks carry no meaning. Ke
 ``mb``    a call (``!`` suffix = alerted); ``an`` annotates it
 ``pc``    a card played, in playing order
 ``mc``    a claim: the declarer side's total tricks
-``nt``    commentary, skipped
+``nt``    commentary (on vugraph, the commentators' chat)
 ========  ============================================================================
+
+What the record says of itself is kept as the raw record's extra fields, in PBN's form so
+that one reading serves both: an ``an`` becomes a note of the call before it (the call is
+written ``3C!=1=`` in the auction and ``notes`` holds ``1:jacoby 2N``, a note a line), and
+``commentary`` is a JSON list of the table's ``nt`` texts (those before a file's first table
+go to that table).
 
 endplay's LIN parser reads single tables only, which is why this reader exists.
 
@@ -27,6 +33,7 @@ and cards of one table, the file is refused
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Iterable, Iterator
 
@@ -102,14 +109,37 @@ class _Table:
         self.values: dict[str, str] = {"room": room, "board": board}
         self.calls: list[str] = []
         self.cards: list[str] = []
+        self.notes: list[str] = []  # "1:text", the n-th note referred to as =n= in a call
+        self.commentary: list[str] = []
 
     def add(self, items: list[str], value: str) -> None:
-        """A call or a card; past :data:`TABLE_ITEMS` of them the file is refused."""
-        if len(self.calls) + len(self.cards) >= TABLE_ITEMS:
+        """A call, a card, a note or a comment; past :data:`TABLE_ITEMS` of them the file is
+        refused."""
+        if (
+            len(self.calls) + len(self.cards) + len(self.notes) + len(self.commentary)
+            >= TABLE_ITEMS
+        ):
             raise OverLimit(
-                f"the LIN table of line {self.line} has more than {TABLE_ITEMS:,} calls and cards"
+                f"the LIN table of line {self.line} has more than {TABLE_ITEMS:,} "
+                "calls, cards and comments"
             )
         items.append(value)
+
+    def annotate(self, text: str) -> None:
+        """An ``an``: a note of the last call (dropped before the first call: it has none)."""
+        if not self.calls:
+            return
+        self.add(self.notes, f"{len(self.notes) + 1}:{text}")
+        self.calls[-1] += f"={len(self.notes)}="
+
+    def extras(self) -> dict[str, str]:
+        """The table's notes and commentary as raw fields (none when it has none)."""
+        values = {}
+        if self.notes:
+            values["notes"] = "\n".join(" ".join(note.split()) for note in self.notes)
+        if self.commentary:
+            values["commentary"] = json.dumps(self.commentary, ensure_ascii=False)
+        return values
 
 
 def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
@@ -130,6 +160,7 @@ def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
     first_board = 1
     table: _Table | None = None
     number = 0
+    early: list[str] = []  # commentary before the first table
 
     def finish(current: _Table) -> RawRecord:
         values = dict(header)
@@ -140,6 +171,7 @@ def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
             values[field] = name
         values["auction"] = " ".join(current.calls)
         values["play"] = " ".join(current.cards)
+        values.update(current.extras())
         if results and current.values.get("board", "").isdigit():
             index = 2 * (int(current.values["board"]) - first_board) + (room == "Closed")
             if 0 <= index < len(results) and results[index].strip():
@@ -175,10 +207,21 @@ def read_lin(text: ReaderInput) -> Iterator[RawRecord]:
                 room = {"o": "Open", "c": "Closed"}.get(tag[:1].lower(), "")
                 board = tag[1:] if room else tag
             table = _Table(line, room, board)
+            for text in early:
+                table.add(table.commentary, text)
+            early = []
             if key == "md":
                 _set_deal(table, value)
+        elif key == "nt" and table is None:
+            if len(early) >= TABLE_ITEMS:
+                raise OverLimit(f"a LIN file has more than {TABLE_ITEMS:,} comments before a table")
+            early.append(value)
         elif table is None:
             continue
+        elif key == "nt":
+            table.add(table.commentary, value)
+        elif key == "an":
+            table.annotate(value)
         elif key == "md":
             _set_deal(table, value)
         elif key == "sv":

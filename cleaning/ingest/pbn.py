@@ -4,7 +4,14 @@ What it handles: tag pairs ``[Tag "value"]`` with ``\\"`` escapes; ``#`` as a va
 "the previous game's value of this tag"; ``%`` escape lines; ``;`` and ``{...}`` comments
 (multi-line); the ``[Auction]`` and ``[Play]`` sections, whose tokens are kept verbatim;
 games separated by blank lines or, in sloppy files, by a repeated tag; other sections
-(``[OptimumResultTable]``, ``[Note]`` ...) are skipped. Values are not interpreted here.
+(``[OptimumResultTable]`` ...) are skipped. Values are not interpreted here.
+
+What the record says of itself is kept as extra fields of the raw record: ``notes``, the
+game's ``[Note "1:text"]`` tags (the auction's ``=1=`` refers to them; a game may hold many,
+so a repeated Note tag does not start a new game), one a line as written; ``commentary``,
+a JSON list of the ``{...}`` comments, each with its lines as written. A comment belongs to
+the game whose tags it stands among; one after a blank line belongs to the next game
+(annotated files write a board's story before its tags).
 
 A value with an unescaped quote inside (``[North "John "Jack" Smith"]``) is read up to the
 last quote before the closing ``]``; a tag line with no closing quote and bracket is kept,
@@ -16,7 +23,9 @@ and section tokens, and so do the tags inherited by ``#``: past either, the file
 
 from __future__ import annotations
 
+import json
 import re
+import textwrap
 from typing import Iterator
 
 from bridgerank.cleaning.ingest.limits import OverLimit
@@ -82,10 +91,16 @@ _BOARD_TAGS = frozenset(
     }
 )
 _SECTIONS = {"Auction": "auction", "Play": "play"}
+# A game may hold many of these (one a note of its auction): they never start a new game.
+_NOTE_TAG = "Note"
 
 
-def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
-    """Remove ``{...}`` (possibly spanning lines) and ``;`` comments from a section line."""
+def _strip_comments(line: str, in_brace: bool, comment: list[str]) -> tuple[str, bool]:
+    """Remove ``{...}`` (possibly spanning lines) and ``;`` comments from a section line.
+
+    The text of braced comments is appended to ``comment``, a piece a line (a comment that
+    ends closes with an empty piece, so the pieces of one comment can be told apart).
+    """
     out: list[str] = []
     index = 0
     while index < len(line):
@@ -93,7 +108,9 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
         if in_brace:
             end = line.find("}", index)
             if end < 0:
+                comment.append(line[index:])
                 return "".join(out), True
+            comment.extend((line[index:end], ""))
             in_brace, index = False, end + 1
             continue
         if char == "{":
@@ -104,6 +121,22 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
             out.append(char)
         index += 1
     return "".join(out), in_brace
+
+
+def _comments(pieces: list[str]) -> list[str]:
+    """The comments of :func:`_strip_comments`' pieces: a comment's lines as written (its
+    common indentation removed, so a hand diagram keeps its columns), empty ones dropped."""
+    comments: list[str] = []
+    current: list[str] = []
+    for piece in [*pieces, ""]:
+        if piece:
+            current.append(piece.rstrip())
+            continue
+        text = textwrap.dedent("\n".join(current)).strip("\n")
+        if text.strip():
+            comments.append(text)
+        current = []
+    return comments
 
 
 def _closing_quote(line: str, start: int) -> int:
@@ -164,16 +197,28 @@ def _tag(line: str) -> tuple[str, str | None, int] | None:
 
 
 class _Game:
-    __slots__ = ("line", "tags", "sections", "section", "unreadable", "chars", "items")
+    __slots__ = (
+        "line",
+        "tags",
+        "notes",
+        "comment",
+        "sections",
+        "section",
+        "unreadable",
+        "chars",
+        "items",
+    )
 
-    def __init__(self, line: int, unreadable: list[str]) -> None:
+    def __init__(self, line: int, unreadable: list[str], comment: list[str]) -> None:
         self.line = line
         self.tags: dict[str, str] = {}
+        self.notes: list[str] = []  # the Note tags' values, in order
+        self.comment = comment  # pieces of its {...} comments (see _strip_comments)
         self.sections: dict[str, list[str]] = {}
         self.section: str | None = None
         self.unreadable = unreadable
-        self.chars = sum(map(len, unreadable))
-        self.items = len(unreadable)
+        self.chars = sum(map(len, unreadable)) + sum(map(len, comment))
+        self.items = len(unreadable) + len(comment)
 
     def hold(self, chars: int, items: int) -> None:
         """Count what the game takes in; past :data:`GAME_CHARS` or :data:`GAME_ITEMS` the
@@ -188,7 +233,10 @@ class _Game:
 
     def add_tag(self, name: str, value: str) -> None:
         self.hold(len(value), 1)
-        self.tags[name] = value
+        if name == _NOTE_TAG:
+            self.notes.append(value)
+        else:
+            self.tags[name] = value
         self.section = name if name in _SECTIONS else None
         if self.section:
             self.sections.setdefault(name, [])
@@ -243,6 +291,11 @@ def _finish(game: _Game, previous: _Inherited, number: int) -> RawRecord:
             values[field] = " ".join(game.sections[section])
     if game.unreadable:
         values["unreadable_tags"] = "\n".join(game.unreadable)
+    if game.notes:
+        values["notes"] = "\n".join(" ".join(note.split()) for note in game.notes)
+    comments = _comments(game.comment)
+    if comments:
+        values["commentary"] = json.dumps(comments, ensure_ascii=False)
     previous.replace(tags)
     return RawRecord(record_no=number, line=game.line, values=values, play_layout="seat")
 
@@ -274,12 +327,30 @@ def read_pbn(source: ReaderInput) -> Iterator[RawRecord]:
     in_brace = False
     number = 0
     waiting: list[str] = []  # unreadable tag lines not yet in a game
+    loose: list[str] = []  # pieces of comments for the next game
+
+    def strip(text: str, opened: bool) -> tuple[str, bool]:
+        """``text`` without its comments, which go to the game they belong to."""
+        sink = game.comment if game is not None and not separated else loose
+        before = len(sink)
+        content, still_open = _strip_comments(text, opened, sink)
+        added = sink[before:]
+        if game is not None and sink is game.comment:
+            game.hold(sum(map(len, added)), len(added))
+        elif sum(map(len, loose)) > GAME_CHARS or len(loose) > GAME_ITEMS:
+            raise OverLimit(f"more than {GAME_CHARS:,} characters of PBN comments between games")
+        return content, still_open
+
     for line_no, line in enumerate(lines_of(source), start=1):
         stripped = line.strip()
+        was_open = in_brace
         if in_brace:
-            stripped, in_brace = _strip_comments(stripped, True)
+            # the rest of the line is stripped here, comments opened on it too; the line is
+            # given unstripped so that a diagram in the comment keeps its indentation
+            stripped, in_brace = strip(line.rstrip("\r\n"), True)
             if not stripped.strip():
                 continue
+            stripped = stripped.strip()
         if not stripped:
             separated = True
             continue
@@ -305,16 +376,20 @@ def read_pbn(source: ReaderInput) -> Iterator[RawRecord]:
                 elif game is not None:
                     previous.merge(game.tags)
                     waiting = game.unreadable
-                game, waiting = _Game(line_no, waiting), []
+                    loose = game.comment + loose
+                game, waiting, loose = _Game(line_no, waiting, loose), [], []
             separated = False
             game.add_tag(name, value)
             rest = stripped[end:].strip()
-            if rest and game.section:
-                rest, in_brace = _strip_comments(rest, False)
-                game.add_tokens(rest)
+            if rest:
+                rest, in_brace = strip(rest, False)
+                if game.section:
+                    game.add_tokens(rest)
             continue
+        content, in_brace = (stripped, in_brace) if was_open else strip(stripped, False)
+        if not content.strip():
+            continue  # a comment alone does not join what is around it into one game
         separated = False
-        content, in_brace = _strip_comments(stripped, False)
         if game is not None and game.section:
             game.add_tokens(content)
     if game is not None and _BOARD_TAGS & game.tags.keys():

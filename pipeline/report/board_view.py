@@ -1,8 +1,8 @@
 """What a board page shows, from a board's row and its double dummy verdicts: the four hands,
 the auction in dealer order with the double dummy value after every call, the calls that gave
 points away and each side's verdict, and the play trick by trick with the double dummy value
-after every card. Pure functions of plain rows: the site builder reads the
-database, these arrange what it read.
+after every card, and what the record says of itself (alerts, notes, commentary). Pure
+functions of plain rows: the site builder reads the database, these arrange what it read.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from bridgerank.bridge.cards import RANKS, SEATS, SUITS, parse_deal
+from bridgerank.bridge.cards import RANKS, SEATS, SUIT_SYMBOLS, SUITS, parse_deal
 from bridgerank.core.errors import BadRecord
 from bridgerank.pipeline.report.glossary import mistake_words
+from bridgerank.pipeline.report.record_notes import Comment, call_notes, commentary
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 # The auction is drawn in columns West, North, East, South, as bridge books print it.
 AUCTION_COLUMNS = "WNES"
 
@@ -53,6 +53,8 @@ class AuctionCall:
     ns_dd_score: int | None = None
     mistake: str | None = None
     cost: float = 0.0
+    note: str | None = None  # the record's alert or explanation of the call
+    note_mark: str = ""  # its letter on the page (a, b, ...)
 
 
 @dataclass
@@ -65,6 +67,7 @@ class BoardView:
     tricks: list[list[PlayedCard]] = field(default_factory=list)
     costly: int = 0
     claim: str | None = None
+    commentary: list[Comment] = field(default_factory=list)
 
     @property
     def auction_analysed(self) -> bool:
@@ -77,6 +80,11 @@ class BoardView:
     def costly_calls(self) -> list[AuctionCall]:
         """The calls that gave points away, in auction order."""
         return [c for row in self.auction_rows for c in row if c is not None and c.mistake]
+
+    @property
+    def noted_calls(self) -> list[AuctionCall]:
+        """The calls the record alerts or explains, in auction order."""
+        return [c for row in self.auction_rows for c in row if c is not None and c.note]
 
 
 def show_card(card: str) -> str:
@@ -107,11 +115,15 @@ def hands_of(deal_text: str | None, names: Mapping[str, str]) -> list[Hand]:
 
 
 def auction_rows(
-    auction: str | None, dealer: str | None, analysed: Sequence[Mapping[str, Any]] = ()
+    auction: str | None,
+    dealer: str | None,
+    analysed: Sequence[Mapping[str, Any]] = (),
+    notes: Mapping[int, str] | None = None,
 ) -> list[list[AuctionCall | None]]:
     """The calls in rows of four under West, North, East, South, starting at the dealer's
     column (the seats before the dealer left empty), each with its ``call_analysis`` row's
-    reading where there is one."""
+    reading where there is one and the record's note of it (``notes``: call index -> words;
+    lettered a, b, ... in auction order)."""
     calls = (auction or "").split()
     if not calls or not dealer or dealer not in AUCTION_COLUMNS:
         return []
@@ -121,6 +133,9 @@ def auction_rows(
     for index, call in enumerate(calls):
         seat = AUCTION_COLUMNS[(start + index) % 4]
         cell = AuctionCall(index + 1, seat, _show_call(call))
+        if notes and index in notes:
+            cell.note = notes[index]
+            cell.note_mark = _note_mark(sum(1 for i in notes if i < index))
         row = by_index.get(index)
         if row is not None:
             cell.ns_dd_score = int(row["ns_dd_score"])
@@ -129,6 +144,12 @@ def auction_rows(
                 cell.mistake = call_mistake_words(cell, row)
         cells.append(cell)
     return [cells[first : first + 4] for first in range(0, len(cells), 4)]
+
+
+def _note_mark(number: int) -> str:
+    """The letter of the ``number``-th note from 0: a ... z, then aa, ab ..."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[number] if number < 26 else _note_mark(number // 26 - 1) + letters[number % 26]
 
 
 def signed_score(value: int) -> str:
@@ -252,9 +273,12 @@ def board_view(
     tricks = tricks_of(board.get("play"), board.get("play_order"), cards, trump)
     return BoardView(
         hands=hands_of(board.get("deal"), names),
-        auction_rows=auction_rows(board.get("auction"), board.get("bidstart"), calls),
+        auction_rows=auction_rows(
+            board.get("auction"), board.get("bidstart"), calls, call_notes(board)
+        ),
         verdicts=side_verdicts(auctions),
         tricks=tricks,
         costly=sum(1 for trick in tricks for card in trick if card.cost_tricks > 0),
         claim=claim_words(board.get("claim"), cards),
+        commentary=commentary(board),
     )

@@ -57,7 +57,9 @@ def read_site_data(conn: Connection) -> SiteData:
         conn,
         present,
         "boards",
-        "select b.*, f.name as source, f.path as source_path from boards b "
+        # the raw record's auction, extra fields and format: its alerts, notes, commentary
+        "select b.*, f.name as source, f.path as source_path, f.format as source_format, "
+        "r.auction as raw_auction, r.extra as record_extra from boards b "
         "join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id",
     )
     if not boards.empty:  # a file read by a version before names: its own name, no folder

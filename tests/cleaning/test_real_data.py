@@ -52,14 +52,14 @@ def test_whole_corpus(tmp_path, shared_data):
     ingest = runner.invoke(main, ["ingest", *sources, "--out", str(tmp_path)])
     assert ingest.exit_code == 0, ingest.output
     assert (
-        "48,790 records from 1,312 files (1 already stored, 1254 ingested, "
+        "48,784 records from 1,312 files (1 already stored, 1254 ingested, "
         "57 not bridge data)" in ingest.output
     )
     clean = runner.invoke(main, ["clean", "--out", str(tmp_path)])
     assert clean.exit_code == 0, clean.output
     tables = _tables(tmp_path / "bridgerank.db")
-    assert tables["raw"] == 48790
-    assert tables["kept"] + sum(tables["board"].values()) == 48790
+    assert tables["raw"] == 48784
+    assert tables["kept"] + sum(tables["board"].values()) == 48784
     assert tables["board"]["duplicate_record"] > 5000  # the 1997 ETC is there twice
     assert tables["board"]["all_names_missing"] > 1000  # deal-only records
     assert set(tables["play"]) >= {"play_missing", "play_revoke", "play_card_not_held"}
@@ -76,7 +76,7 @@ def test_kill_9_during_ingest_then_rerun_gives_the_same_database(tmp_path, share
     time.sleep(3)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    assert _tables(killed / "bridgerank.db")["raw"] < 48790  # it really was cut short
+    assert _tables(killed / "bridgerank.db")["raw"] < 48784  # it really was cut short
     subprocess.run(
         [sys.executable, "-m", "bridgerank", "run", "--to", "clean", "--out", str(killed)],
         check=True,

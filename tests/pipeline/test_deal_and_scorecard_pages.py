@@ -5,6 +5,7 @@ and a phone's width go to build/screenshots for a developer to look at."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -102,6 +103,45 @@ def test_the_deal_page_shows_the_double_dummy_table_par_and_imps(sample_site, ch
         words = "N-S gain" if won > 0 else "N-S lose"
         assert f"{words} {abs(won)} IMP" in room and "against the closed room" in room
         page.screenshot(path=str(_shot("deal-team-desktop.png")), full_page=True)
+        browser.close()
+
+
+def test_the_deal_page_shows_the_records_alerts_notes_and_commentary(sample_site, chromium):
+    """The vugraph file's open room of board 46: West's 3C over partner's 1H, alerted and
+    explained ("jacoby 2N"), the commentators' chat under the table, as the file has them; at
+    a phone's width with the commentary open, nothing wider than the screen."""
+    from playwright.sync_api import sync_playwright
+
+    [(board_id, extra)] = _query(
+        sample_site,
+        "select r.id, r.extra from raw_boards r join boards b on b.id = r.id "
+        "where r.extra like '%jacoby 2N%'",
+    )
+    chat = json.loads(json.loads(extra)["commentary"])
+    page_file = next(
+        path
+        for path in (sample_site / "report" / "boards").glob("*.html")
+        if f'id="t{board_id}"' in path.read_text()
+    )
+    with sync_playwright() as playwright:
+        browser = _browser(playwright, chromium)
+        page = browser.new_page(viewport=PHONE)
+        page.goto(page_file.as_uri())
+        room = page.locator(f"#t{board_id}")
+        marked = room.locator("td.call:has(sup.note)")
+        assert [cell.inner_text().split("\n")[0] for cell in marked.all()] == ["3\u2663a"]
+        assert room.locator("dl.notes").inner_text().split("\n") == [
+            "a 3\u2663 by West",
+            "jacoby 2N",
+        ]
+        summary = room.locator("details.commentary summary")
+        assert summary.inner_text() == f"Commentary in the record ({len(chat)})"
+        summary.click()
+        shown = room.locator("details.commentary p").all_inner_texts()
+        assert shown == [" ".join(line.split()) for line in chat]  # as HTML lays out text
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], width
+        page.screenshot(path=str(_shot("phone-deal-commentary.png")), full_page=True)
         browser.close()
 
 

@@ -1,8 +1,9 @@
 """The clean stage as it was before it ran in bounded memory (main 8dfcf11), kept verbatim
 as the oracle of ``test_stage.py``: the stage of today must write the same tables and return
-the same summary. It reads every record into a list and diffs the boards in one dict. (One
-change since: its summary, built as a dict as it was, is returned as the typed
-:class:`~bridgerank.cleaning.clean.summary.CleanSummary` stages return now.)
+the same summary. It reads every record into a list and diffs the boards in one dict. (Two
+changes since: its summary, built as a dict as it was, is returned as the typed
+:class:`~bridgerank.cleaning.clean.summary.CleanSummary` stages return now; the content key
+of a copy is the stage's.)
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Iterable
 
 from sqlalchemy import delete, select, update
 
+from bridgerank.cleaning.clean import stage as clean_stage
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
 from bridgerank.cleaning.clean.summary import CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
@@ -21,20 +23,9 @@ from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.core.sections import CleanSettings
 from bridgerank.core.stage import StageContext
 
-_KEY_FIELDS = ("deal",) + NAME_FIELDS + ("auction", "play", "contract", "declarer", "result")
-
-
-def _content_key(values: dict[str, Any]) -> str:
-    """Identity of a table result whatever file it came from: deal, players, calls, cards."""
-    parts = []
-    for name in _KEY_FIELDS:
-        value = values.get(name) or ""
-        if name in NAME_FIELDS:
-            value = " ".join(value.lower().split())
-        else:
-            value = " ".join(value.upper().split())
-        parts.append(value)
-    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+# The content key is the stage's own: what counts as a copy is a rule of cleaning (changed
+# since 8dfcf11: deals compared as hands, results as tricks), not of how memory is bounded.
+_content_key = clean_stage._content_key
 
 
 def _board_key(source_sha: str, record_no: int, content_key: str) -> str:

@@ -232,3 +232,26 @@ def test_memory_does_not_grow_with_the_boards(tmp_path, monkeypatch):
     # of content keys, 21 to 43 bytes a record (0.1 MB more here).
     for before, now in zip(small, large):
         assert now < before + 0.5, (small, large)
+
+
+def test_a_table_written_again_in_other_notation_is_a_copy():
+    """The 1997 Venice Cup final is in two folders of the corpus: the second writes each deal
+    from another seat (``W:`` for ``N:``) under another board number and date, and the 1998
+    Cap Gemini bulletins write a round's tricks as ``NS 11``: the same table all the same."""
+    first = {
+        "deal": "N:AJ98632..AQ6.T83 Q.JT954.K8.AKJ94 KT5.AKQ732.743.7 74.86.JT952.Q652",
+        "northname": "Zhang Ya", "eastname": "Letizia", "southname": "Sun", "westname": "Rosen",
+        "auction": "1S 2S 3S Pass 4S Pass Pass Pass", "contract": "4S", "declarer": "N",
+        "result": "11", "board": "1", "date": "1997.10.30",
+    }  # fmt: skip
+    again = dict(
+        first,
+        deal="W:74.86.JT952.Q652 AJ98632..AQ6.T83 Q.JT954.K8.AKJ94 KT5.AKQ732.743.7",
+        result="NS 11",
+        board="17",
+        date="1997.11.01",
+    )
+    assert clean_stage._content_key(again) == clean_stage._content_key(first)
+    # another table of the same deal is not a copy
+    other = dict(first, result="10")
+    assert clean_stage._content_key(other) != clean_stage._content_key(first)

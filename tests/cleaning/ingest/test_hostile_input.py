@@ -338,7 +338,7 @@ def test_a_lin_field_or_table_past_its_bounds_refuses_the_file(engine, tmp_path,
     _refused(engine, path, "a LIN field runs over more than 1,000 characters")
     monkeypatch.setattr(lin, "TABLE_ITEMS", 100)
     path.write_text("pn|Ann,Bob,Cat,Dan|md|1S2H3D4C,,,|" + "mb|p|\n" * 101)
-    _refused(engine, path, "the LIN table of line 1 has more than 100 calls and cards")
+    _refused(engine, path, "the LIN table of line 1 has more than 100 calls, cards and comments")
 
 
 def _recap_page(body: str) -> str:

@@ -1,5 +1,7 @@
 """The three readers on real slices of ../shared/data and on crafted defects."""
 
+import json
+
 from bridgerank.cleaning.ingest.lin import read_lin
 from bridgerank.cleaning.ingest.pbn import read_pbn
 from bridgerank.cleaning.ingest.sources import decode, sniff
@@ -57,6 +59,50 @@ def test_pbn_comments_and_escapes():
     assert records[1].values["event"] == 'Club "night"'
 
 
+def test_pbn_notes_and_commentary_belong_to_their_game():
+    text = (
+        '{the file\'s header}\n\n[Board "1"]\n[Deal "N:... ... ... ..."]\n{Story of board 1:\n'
+        "    a diagram line\n}\n"
+        '[Auction "N"]\n1C =1= 1S =2= Pass {first part} Pass {second\nover lines} Pass Pass\n'
+        '[Note "1:clubs or 15-19 balanced"]\n[Note "2:0-5  hcp!"]\n[Play "E"]\nS2 S3 S4 S5\n*\n'
+        '\n{Board 2 might be called routine.}\n[Board "2"]\n[Auction "N"]\nPass Pass Pass Pass\n'
+    )
+    first, second = read_pbn(text)
+    # two Note tags are one game's two notes, not two games; the play stays with its game
+    assert first.values["notes"] == "1:clubs or 15-19 balanced\n2:0-5 hcp!"
+    assert first.values["play"] == "S2 S3 S4 S5 *"
+    assert first.values["auction"] == "1C =1= 1S =2= Pass Pass Pass Pass"
+    assert json.loads(first.values["commentary"]) == [
+        "the file's header",
+        "Story of board 1:\n    a diagram line",
+        "first part",
+        "second\nover lines",
+    ]
+    # a comment after a blank line is the next game's story
+    assert json.loads(second.values["commentary"]) == ["Board 2 might be called routine."]
+    assert "notes" not in second.values
+
+
+def test_pbn_a_comment_closed_and_another_opened_on_one_line():
+    text = '[Board "1"]\n[Play "W"]\nC2 {one} C9 {two\nstill two} CQ CA {three\nends} H2\n'
+    [record] = read_pbn(text)
+    assert record.values["play"] == "C2 C9 CQ CA H2"
+    assert json.loads(record.values["commentary"]) == ["one", "two\nstill two", "three\nends"]
+
+
+def test_pbn_annotated_bulletin_keeps_every_game_whole(shared_data):
+    path = shared_data("pbn", "1998-12th_Cap_Gemini_World_Top_Tournament-ANNOTATED", "Cap98bu2.pbn")
+    records = list(read_pbn(decode(path.read_bytes())[0]))
+    # nine games, as the file's nine Board tags: a second Note tag once began a tenth game,
+    # without a board, that took the second board 21's play; a comment closed and another
+    # opened on one line let prose into a play
+    boards = ["21", "21", "22", "23", "24", "25", "26", "26", "27"]
+    assert [r.values.get("board") for r in records] == boards
+    assert all(len(r.values["play"].split()) >= 17 for r in records)
+    assert {token[:1] for r in records for token in r.values["play"].split()} <= set("SHDC-*")
+    assert sum("commentary" in r.values for r in records) == 9
+
+
 def test_pbn_games_without_blank_lines_are_split_on_repeated_tags():
     text = '[Event "A"]\n[Board "1"]\n[Event "B"]\n[Board "2"]\n'
     assert [r.values["event"] for r in read_pbn(text)] == ["A", "B"]
@@ -82,8 +128,17 @@ def test_lin_vugraph_both_rooms(test_data):
 def test_lin_commentary_and_alerts(test_data):
     records = list(read_lin((test_data / "usbf_head.lin").read_text()))
     first = records[0]
-    assert first.values["auction"] == "1H p 3C! p 4H p p p"
+    # the alert stays on the call, its explanation (an|jacoby 2N|) is the call's first note
+    assert first.values["auction"] == "1H p 3C!=1= p 4H p p p"
+    assert first.values["notes"] == "1:jacoby 2N"
     assert "caitlin" not in first.values["auction"] + first.values["play"]
+    commentary = json.loads(first.values["commentary"])
+    assert commentary[:2] == [
+        "caitlin: Hi all",
+        "vugraphzfk: Hi everyone and welcome back, this is the last segment for today",
+    ]
+    # the closed room's chat is its own, not the open room's
+    assert json.loads(records[1].values["commentary"])[0] == "jlall: hi all"
     assert first.values["northname"] == "Rodwell"
     assert records[1].values["room"] == "Closed" and records[1].values["northname"] == "Martel"
 
