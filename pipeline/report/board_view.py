@@ -61,7 +61,6 @@ class AuctionCall:
 class BoardView:
     """Everything a board page draws."""
 
-    hands: list[Hand]
     auction_rows: list[list[AuctionCall | None]]
     verdicts: list[dict[str, Any]]
     tricks: list[list[PlayedCard]] = field(default_factory=list)
@@ -262,7 +261,6 @@ def _winner(trick: list[PlayedCard], trump: str) -> PlayedCard:
 
 def board_view(
     board: Mapping[str, Any],
-    names: Mapping[str, str],
     cards: Sequence[Mapping[str, Any]],
     auctions: Sequence[Mapping[str, Any]],
     calls: Sequence[Mapping[str, Any]] = (),
@@ -272,7 +270,6 @@ def board_view(
     trump = contract[1] if len(contract) >= 2 and contract[1] in SUITS else ""
     tricks = tricks_of(board.get("play"), board.get("play_order"), cards, trump)
     return BoardView(
-        hands=hands_of(board.get("deal"), names),
         auction_rows=auction_rows(
             board.get("auction"), board.get("bidstart"), calls, call_notes(board)
         ),

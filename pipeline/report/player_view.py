@@ -9,6 +9,7 @@ reads them.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -79,16 +80,49 @@ def one_in(rate: float | None) -> str:
     return f"1 in {max(round(1 / rate), 1):,}"
 
 
+@dataclass(frozen=True)
+class RoleField:
+    """The field's side of every player's role rates, computed once for all their pages:
+    per role, the field's pooled rate and the sorted rates of the players with
+    :data:`MIN_OPPORTUNITIES` chances or more."""
+
+    rates: dict[str, float | None]
+    others: dict[str, list[float]]
+
+    @classmethod
+    def of(cls, everyone: Sequence[Mapping[str, float]]) -> RoleField:
+        """The field of ``everyone``'s ``player_stats`` rows."""
+        rates: dict[str, float | None] = {}
+        others: dict[str, list[float]] = {}
+        for role, (_, numerator, denominator, _) in ROLES.items():
+            mistakes = sum(float(row.get(numerator) or 0) for row in everyone)
+            chances = sum(float(row.get(denominator) or 0) for row in everyone)
+            rates[role] = mistakes / chances if chances else None
+            others[role] = sorted(
+                float(row.get(numerator) or 0) / float(row[denominator])
+                for row in everyone
+                if float(row.get(denominator) or 0) >= MIN_OPPORTUNITIES
+            )
+        return cls(rates, others)
+
+    def share_above(self, role: str, rate: float) -> float | None:
+        """The percentage of the field's players whose rate is above ``rate``."""
+        others = self.others[role]
+        if not others:
+            return None
+        return (len(others) - bisect.bisect_right(others, rate)) / len(others) * 100
+
+
 def role_rates(
-    player: Mapping[str, float], everyone: Sequence[Mapping[str, float]]
+    player: Mapping[str, float], everyone: Sequence[Mapping[str, float]] | RoleField
 ) -> list[RoleRate]:
-    """The player's rate per role (see :data:`ROLES`) beside the field's."""
+    """The player's rate per role (see :data:`ROLES`) beside the field's (``everyone``'s
+    rows, or their :class:`RoleField` made once for many players)."""
+    field = everyone if isinstance(everyone, RoleField) else RoleField.of(everyone)
     out = []
     for role, (mistake, numerator, denominator, chance) in ROLES.items():
         mistakes, chances = int(player.get(numerator) or 0), int(player.get(denominator) or 0)
-        field_mistakes = sum(float(row.get(numerator) or 0) for row in everyone)
-        field_chances = sum(float(row.get(denominator) or 0) for row in everyone)
-        field_rate = field_mistakes / field_chances if field_chances else None
+        field_rate = field.rates[role]
         if not chances:
             out.append(
                 RoleRate(role, 0, 0, None, None, None, field_rate, None, f"no {chance} seen")
@@ -96,16 +130,7 @@ def role_rates(
             continue
         rate = mistakes / chances
         low, high = wilson(mistakes, chances)
-        others = [
-            float(row.get(numerator) or 0) / float(row[denominator])
-            for row in everyone
-            if float(row.get(denominator) or 0) >= MIN_OPPORTUNITIES
-        ]
-        percentile = (
-            sum(1 for other in others if other > rate) / len(others) * 100
-            if chances >= MIN_OPPORTUNITIES and others
-            else None
-        )
+        percentile = field.share_above(role, rate) if chances >= MIN_OPPORTUNITIES else None
         words = (
             f"{mistake} on {one_in(rate)} {chance}"
             if rate > 0

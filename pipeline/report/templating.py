@@ -48,13 +48,14 @@ def _shown(value: Any) -> Any:
     """Every ``{{ ... }}`` of every template, before autoescape: text with its control and
     bidi characters made visible. Markup (a plot, a macro's output) is treated too: its own
     tags hold none, and an escape adds no markup, so it stays markup."""
+    if not isinstance(value, str):  # Markup is a str too
+        return value
+    shown = visible(value, LAYOUT)
+    if shown is value:  # nearly always: a site calls this millions of times, so no import
+        return value
     from markupsafe import Markup
 
-    if isinstance(value, Markup):
-        return Markup(visible(str(value), LAYOUT))
-    if isinstance(value, str):
-        return visible(value, LAYOUT)
-    return value
+    return Markup(shown) if isinstance(value, Markup) else shown
 
 
 def environment() -> Environment:

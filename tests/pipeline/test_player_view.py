@@ -70,7 +70,7 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
         "cost": 500.0,
     }
     board = {"auction": "1S P 4S P P P", "bidstart": "N", "contract": "4S", "deal": ""}
-    view = board_view(board, {}, [], [], analysed)
+    view = board_view(board, [], [], analysed)
     assert view.auction_analysed
     assert [c.ns_dd_score for row in view.auction_rows for c in row if c] == standing
     (costly,) = view.costly_calls
@@ -80,7 +80,7 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
         "would have scored +980 for N-S, not +480: 500 points given away."
     )
     # not analysed (no dds run): calls without readings, and a redouble reads as one
-    plain = board_view(board | {"auction": "1S X R P P P", "contract": "1SR"}, {}, [], [])
+    plain = board_view(board | {"auction": "1S X R P P P", "contract": "1SR"}, [], [])
     assert not plain.auction_analysed and not plain.costly_calls
     assert [c.text for c in plain.auction_rows[0] if c] == ["1\u2660", "Dbl", "Rdbl"]
 
