@@ -19,7 +19,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
 from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Connection, bindparam, delete, func, select, update
@@ -31,6 +30,7 @@ from bridgerank.cleaning.clean.summary import BoardChanges, CleanSummary
 from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.batches import batches
 from bridgerank.core.errors import BadRecord
 from bridgerank.core.sections import CleanSettings
 from bridgerank.core.stage import Stage, StageContext
@@ -98,12 +98,6 @@ class Cleaned:
     raw_id: int
     board: dict[str, Any] | None
     exclusions: list[dict[str, Any]]
-
-
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    iterator = iter(items)
-    while chunk := list(islice(iterator, size)):
-        yield chunk
 
 
 def _exclusion(raw_id: int, level: str, reason: str, detail: str) -> dict[str, Any]:
@@ -202,7 +196,7 @@ def clean_rows(
         One per row, in the order of ``rows``.
     """
     seen = FirstSeen()
-    for group in _chunks(rows, chunk):
+    for group in batches(rows, chunk):
         yield from _clean_chunk(group, settings, tokens, places, seen)
 
 
@@ -225,7 +219,7 @@ def raw_places(conn: Connection, ids: Collection[int]) -> dict[int, tuple[str, i
         SourceFile, SourceFile.id == raw.c.source_id
     )
     found: dict[int, tuple[str, int]] = {}
-    for group in _chunks(sorted(ids), 500):
+    for group in batches(sorted(ids), 500):
         for raw_id, path, line in conn.execute(query.where(raw.c.id.in_(group))):
             found[raw_id] = (path, line)
     return found
@@ -335,7 +329,7 @@ def _write_boards(
         changed = [new[row["id"]] for row in old if row["id"] in new and new[row["id"]] != row]
         for row in old:
             new.pop(row["id"], None)  # what is left is added
-        for group in _chunks(gone, 500):
+        for group in batches(gone, 500):
             conn.execute(delete(table).where(table.c.id.in_(group)))
         if changed:
             statement = update(table).where(table.c.id == bindparam("board_id"))
@@ -378,7 +372,7 @@ def run(context: StageContext) -> CleanSummary:
             rows, context.settings.clean, tokens, lambda ids: raw_places(conn, ids), BATCH
         )
         last = None
-        for batch in _chunks(cleaned, BATCH):
+        for batch in batches(cleaned, BATCH):
             boards = [item.board for item in batch if item.board is not None]
             _add_changes(changes, _write_boards(conn, boards, last, batch[-1].raw_id, BATCH))
             _insert(conn, Exclusion.__table__, [row for item in batch for row in item.exclusions])

@@ -14,14 +14,17 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+from collections import deque
 from dataclasses import dataclass
+from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
 from bridgerank.bridge.scoring import imps
+from bridgerank.core.batches import batches
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
 from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid, team_imps
 from bridgerank.pipeline.report.player_view import (
@@ -530,19 +533,36 @@ def _write_boards(folder: Path, data: SiteData, with_pages: set[str], jobs: int)
     arranged here, rendered and written in ``jobs`` processes. Pages and bytes written."""
     if data.boards.empty:
         return 0, 0
-    from joblib import Parallel, delayed
-
-    pages = list(_board_contexts(data, with_pages))
-    chunks = [pages[start : start + _CHUNK] for start in range(0, len(pages), _CHUNK)]
-    if jobs <= 1 or len(chunks) == 1:
-        counts = [_render_boards(folder, chunk) for chunk in chunks]
+    chunks = batches(_board_contexts(data, with_pages), _CHUNK)
+    ahead = list(islice(chunks, 2))  # a board makes a page: one chunk at least
+    everything = chain(ahead, chunks)
+    if jobs <= 1 or len(ahead) == 1:  # one chunk: a worker would cost more than it saves
+        counts = [_render_boards(folder, chunk) for chunk in everything]
     else:
-        counts = Parallel(n_jobs=jobs)(delayed(_render_boards)(folder, chunk) for chunk in chunks)
+        counts = list(_rendered_by_workers(folder, everything, jobs))
     return sum(count for count, _ in counts), sum(size for _, size in counts)
 
 
-# Board pages per task of the parallel writer.
-_CHUNK = 4000
+def _rendered_by_workers(
+    folder: Path, chunks: Iterable[list[tuple[str, dict[str, Any]]]], jobs: int
+) -> Iterator[tuple[int, int]]:
+    """:func:`_render_boards` of each chunk in ``jobs`` worker processes (loky's reusable
+    pool, the one the dds stage's workers ran in), a few chunks in flight: the chunks are
+    arranged here as the workers render the ones before, not all before any is rendered."""
+    from joblib.externals.loky import get_reusable_executor
+
+    executor = get_reusable_executor(max_workers=jobs, timeout=60)
+    in_flight: deque[Any] = deque()
+    for chunk in chunks:
+        in_flight.append(executor.submit(_render_boards, folder, chunk))
+        if len(in_flight) > jobs:
+            yield in_flight.popleft().result()
+    while in_flight:
+        yield in_flight.popleft().result()
+
+
+# Board pages per task of the parallel writer: a site of fewer is written in one process.
+_CHUNK = 1000
 
 
 def _render_boards(folder: Path, pages: list[tuple[str, dict[str, Any]]]) -> tuple[int, int]:

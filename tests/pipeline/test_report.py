@@ -238,3 +238,29 @@ def test_the_site_reads_rows_as_pandas_to_dict_gives_them():
         }
     )
     assert repr(_records(frame)) == repr(frame.to_dict("records"))
+
+
+def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_path, monkeypatch):
+    """Two worker processes render the deal pages as they are arranged, a few pages a task:
+    every page written, byte for byte the one process's."""
+    from bridgerank.pipeline.report import site
+    from bridgerank.pipeline.report.site_data import read_site_data
+    from bridgerank.pipeline.stages import open_store
+
+    folder, _ = hostile_run
+    engine = open_store(f"sqlite:///{folder / 'bridgerank.db'}", create=False)
+    with engine.connect() as conn:
+        data = read_site_data(conn)
+    engine.dispose()
+    monkeypatch.setattr(site, "_CHUNK", 1)  # a page a task: the slice's six deals, six tasks
+    one = site.write_site(tmp_path / "one", data, "<p>methods</p>", 1)
+    two = site.write_site(tmp_path / "two", data, "<p>methods</p>", 2)
+    assert (one.pages, one.bytes) == (two.pages, two.bytes)
+    written = sorted(path.relative_to(tmp_path / "one") for path in (tmp_path / "one").rglob("*"))
+    assert written == sorted(
+        path.relative_to(tmp_path / "two") for path in (tmp_path / "two").rglob("*")
+    )
+    boards = [path for path in written if path.parts[0] == "boards" and path.suffix == ".html"]
+    assert len(boards) == 6
+    for path in boards:
+        assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes()
