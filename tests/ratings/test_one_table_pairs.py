@@ -94,3 +94,34 @@ def test_no_study_without_team_boards_or_dates_enough():
     assert study_pairs(team, evidence) == ([], None)
     _, team, evidence = _simulated()
     assert study_pairs(team.subset(np.zeros(len(team), dtype=bool)), evidence) == ([], None)
+
+
+def test_the_fit_is_chosen_on_the_one_table_boards_too():
+    """The team players also play pairs at one table, where they play quite differently: the
+    one-table boards only blur the team strengths, so judged on the team boards alone the
+    fit leaves them out (weight 0) - and then forecasts every pair from the team strengths,
+    which say nothing of pairs. The fit serves both forecasts and is judged on both: it keeps
+    the one-table boards (weight 1)."""
+    from bridgerank.ratings.team_matches import choose_joint
+
+    _, team, _ = _simulated()
+    rng = np.random.default_rng(11)
+    at_pairs = rng.normal(0, 1.0, len(team.players))  # nothing to do with their team play
+    period, boards, results = [], [], []
+    for day in range(40):
+        players = rng.choice(len(team.players), 16, replace=False).reshape(-1, 2)
+        for _ in range(48):
+            ns, ew = rng.choice(len(players), 2, replace=False)
+            expected = at_pairs[players[ns]].sum() - at_pairs[players[ew]].sum()
+            period.append(f"{day:03d}")
+            pair = [tuple(team.players[p] for p in players[side]) for side in (ns, ew)]
+            boards.append((pair[0], pair[1]))
+            results.append(np.round(expected + rng.normal(0, 2.0)))
+    one_table = OneTableBoards(
+        np.array(period, dtype=object),
+        boards,
+        np.array(results),
+        np.array(["Pairs"] * len(results), dtype=object),
+    )
+    _, weight = choose_joint(team, TeamEvidence(None, one_table))
+    assert weight == 1.0
