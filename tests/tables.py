@@ -1,6 +1,7 @@
 """Two databases compared table by table: what a user would call "the same results"."""
 
 import math
+from typing import Mapping
 
 from sqlalchemy import create_engine, select
 
@@ -15,11 +16,11 @@ CLOCKS = {
 }
 
 
-def rows(url: str, table) -> list[tuple]:
-    """A table's rows, ordered by its key, without the columns of :data:`CLOCKS`."""
-    columns = [
-        column for column in table.columns if column.name not in CLOCKS.get(table.name, set())
-    ]
+def rows(url: str, table, ignore: frozenset[str] = frozenset()) -> list[tuple]:
+    """A table's rows, ordered by its key, without the columns of :data:`CLOCKS` and
+    ``ignore``."""
+    left_out = CLOCKS.get(table.name, set()) | ignore
+    columns = [column for column in table.columns if column.name not in left_out]
     order = list(table.primary_key.columns) or columns
     engine = create_engine(url)
     try:
@@ -36,14 +37,21 @@ def same(a, b) -> bool:
     return a == b
 
 
-def assert_same_tables(first: str, second: str, skip: frozenset[str] = frozenset()) -> int:
-    """Every declared table holds the same rows in both databases (but the ledger of runs and
-    the tables in ``skip``); returns how many rows were compared."""
+def assert_same_tables(
+    first: str,
+    second: str,
+    skip: frozenset[str] = frozenset(),
+    ignore: Mapping[str, frozenset[str]] | None = None,
+) -> int:
+    """Every declared table holds the same rows in both databases (but the ledger of runs,
+    the tables in ``skip`` and the columns ``ignore`` names by table); returns how many rows
+    were compared."""
     compared = 0
     for table in Base.metadata.sorted_tables:
         if table.name == "stage_runs" or table.name in skip:
             continue
-        ours, theirs = rows(first, table), rows(second, table)
+        left_out = (ignore or {}).get(table.name, frozenset())
+        ours, theirs = rows(first, table, left_out), rows(second, table, left_out)
         assert len(ours) == len(theirs), (table.name, len(ours), len(theirs))
         for mine, other in zip(ours, theirs):
             assert all(same(a, b) for a, b in zip(mine, other)), (table.name, mine, other)

@@ -17,11 +17,11 @@ A LIN file is a stream of ``key|value|`` pairs; line breaks carry no meaning. Ke
 ``nt``    commentary (on vugraph, the commentators' chat)
 ========  ============================================================================
 
-What the record says of itself is kept as the raw record's extra fields, in PBN's form so
-that one reading serves both: an ``an`` becomes a note of the call before it (the call is
-written ``3C!=1=`` in the auction and ``notes`` holds ``1:jacoby 2N``, a note a line), and
-``commentary`` is a JSON list of the table's ``nt`` texts (those before a file's first table
-go to that table).
+What the record says of itself is kept as the raw record's extra fields, the calls and cards
+left as they were read: ``call_notes`` holds each ``an`` as the note of the call before it,
+``2:jacoby 2N`` for the table's third call (its position among the ``mb`` calls, from 0), a
+note a line; ``commentary`` is a JSON list of the table's ``nt`` texts (those before a file's
+first table go to that table).
 
 endplay's LIN parser reads single tables only, which is why this reader exists.
 
@@ -109,7 +109,7 @@ class _Table:
         self.values: dict[str, str] = {"room": room, "board": board}
         self.calls: list[str] = []
         self.cards: list[str] = []
-        self.notes: list[str] = []  # "1:text", the n-th note referred to as =n= in a call
+        self.notes: list[str] = []  # "2:text": the note of the third call
         self.commentary: list[str] = []
 
     def add(self, items: list[str], value: str) -> None:
@@ -129,14 +129,13 @@ class _Table:
         """An ``an``: a note of the last call (dropped before the first call: it has none)."""
         if not self.calls:
             return
-        self.add(self.notes, f"{len(self.notes) + 1}:{text}")
-        self.calls[-1] += f"={len(self.notes)}="
+        self.add(self.notes, f"{len(self.calls) - 1}:{text}")
 
     def extras(self) -> dict[str, str]:
         """The table's notes and commentary as raw fields (none when it has none)."""
         values = {}
         if self.notes:
-            values["notes"] = "\n".join(" ".join(note.split()) for note in self.notes)
+            values["call_notes"] = "\n".join(" ".join(note.split()) for note in self.notes)
         if self.commentary:
             values["commentary"] = json.dumps(self.commentary, ensure_ascii=False)
         return values

@@ -2,10 +2,11 @@
 
 The readers keep them verbatim as extra fields of the raw record (``raw_boards.extra``, see
 :mod:`~bridgerank.cleaning.ingest.pbn` and :mod:`~bridgerank.cleaning.ingest.lin`): ``notes``,
-PBN's ``1:text`` lines that the auction refers to as ``=1=``, and ``commentary``, a JSON list
-of texts. Here they are tied to the cleaned auction's calls and put in the words and symbols a
-page shows. A record read by a version of bridgerank before these fields has none: its page
-shows no notes, and says nothing of them.
+PBN's ``1:text`` lines that the auction refers to as ``=1=``; ``call_notes``, LIN's ``2:text``
+lines, each the note of the raw auction's call at that position (from 0); ``commentary``, a
+JSON list of texts. Here they are tied to the cleaned auction's calls and put in the words and
+symbols a page shows. A record read by a version of bridgerank before these fields has none:
+its page shows no notes, and says nothing of them.
 """
 
 from __future__ import annotations
@@ -61,6 +62,21 @@ def _note_texts(notes: Any) -> dict[str, str]:
     return texts
 
 
+def _token_notes(tokens: list[str], extra: Mapping[str, Any]) -> dict[int, list[str]]:
+    """The notes of each raw auction token, by its position: PBN's referred to by ``=1=``
+    in the token, LIN's by the call's position (``call_notes``)."""
+    texts = _note_texts(extra.get("notes"))
+    by_token: dict[int, list[str]] = {}
+    for position, token in enumerate(tokens):
+        said = [texts[number] for number in _NOTE_REFERENCE.findall(token) if texts.get(number)]
+        if said:
+            by_token[position] = said
+    for position, text in _note_texts(extra.get("call_notes")).items():
+        if text:
+            by_token.setdefault(int(position), []).append(text)
+    return by_token
+
+
 def call_notes(board: Mapping[str, Any]) -> dict[int, str]:
     """The notes of a record's calls, by the call's index in the cleaned auction (from 0).
 
@@ -79,18 +95,17 @@ def call_notes(board: Mapping[str, Any]) -> dict[int, str]:
     dict
         Index of the call -> the note in words, suits as symbols.
     """
-    extra = _extra(board)
-    texts = _note_texts(extra.get("notes"))
+    tokens = str(board.get("raw_auction") or "").split()
+    by_token = _token_notes(tokens, _extra(board))
     alerts_marked = board.get("source_format") not in ("pbn", None)
     notes: dict[int, str] = {}
     calls = 0
-    for token in str(board.get("raw_auction") or "").split():
-        references = _NOTE_REFERENCE.findall(token)
+    for position, token in enumerate(tokens):
         made = len(normalise_call(token)[0])
         calls += made
         if calls == 0:
             continue
-        said = [texts[number] for number in references if texts.get(number)]
+        said = by_token.get(position)
         if said:
             notes[calls - 1] = "; ".join([notes[calls - 1], *said] if calls - 1 in notes else said)
         elif made and alerts_marked and _NOTE_REFERENCE.sub("", token).endswith("!"):

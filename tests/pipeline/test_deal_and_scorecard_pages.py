@@ -49,6 +49,15 @@ def _browser(playwright, chromium):
     )
 
 
+def _deal_page(folder: Path, board_id: int) -> Path:
+    """The deal page that shows the table of board ``board_id``."""
+    return next(
+        path
+        for path in (folder / "report" / "boards").glob("*.html")
+        if f'id="t{board_id}"' in path.read_text()
+    )
+
+
 def _team_board(folder: Path) -> tuple[int, int, int]:
     """An open room with its closed room (same event, board, deal) and both scores: the open
     room's id, the closed room's id, and the open room's North-South IMPs."""
@@ -79,11 +88,7 @@ def test_the_deal_page_shows_the_double_dummy_table_par_and_imps(sample_site, ch
     ]
     (par,) = _query(sample_site, "select ns_par from table_evidence where board_id = ?", open_id)[0]
     table = DDTable.from_hex(tricks)
-    page_file = next(
-        path
-        for path in (sample_site / "report" / "boards").glob("*.html")
-        if f'id="t{open_id}"' in path.read_text()
-    )
+    page_file = _deal_page(sample_site, open_id)
     with sync_playwright() as playwright:
         browser = _browser(playwright, chromium)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -118,11 +123,7 @@ def test_the_deal_page_shows_the_records_alerts_notes_and_commentary(sample_site
         "where r.extra like '%jacoby 2N%'",
     )
     chat = json.loads(json.loads(extra)["commentary"])
-    page_file = next(
-        path
-        for path in (sample_site / "report" / "boards").glob("*.html")
-        if f'id="t{board_id}"' in path.read_text()
-    )
+    page_file = _deal_page(sample_site, board_id)
     with sync_playwright() as playwright:
         browser = _browser(playwright, chromium)
         page = browser.new_page(viewport=PHONE)

@@ -16,7 +16,7 @@ from bridgerank.pipeline.report.record_notes import (
 
 def _board(record, source_format: str) -> dict:
     """A board row as the site reads it: the raw auction, the extra fields, the format."""
-    extra = {k: v for k, v in record.values.items() if k in ("notes", "commentary")}
+    extra = {k: v for k, v in record.values.items() if k in ("notes", "call_notes", "commentary")}
     return {
         "raw_auction": record.values.get("auction"),
         "record_extra": json.dumps(extra) if extra else None,

@@ -128,9 +128,10 @@ def test_lin_vugraph_both_rooms(test_data):
 def test_lin_commentary_and_alerts(test_data):
     records = list(read_lin((test_data / "usbf_head.lin").read_text()))
     first = records[0]
-    # the alert stays on the call, its explanation (an|jacoby 2N|) is the call's first note
-    assert first.values["auction"] == "1H p 3C!=1= p 4H p p p"
-    assert first.values["notes"] == "1:jacoby 2N"
+    # the calls as read, the alert on its call; its explanation (an|jacoby 2N|) is the note
+    # of the third call
+    assert first.values["auction"] == "1H p 3C! p 4H p p p"
+    assert first.values["call_notes"] == "2:jacoby 2N"
     assert "caitlin" not in first.values["auction"] + first.values["play"]
     commentary = json.loads(first.values["commentary"])
     assert commentary[:2] == [
