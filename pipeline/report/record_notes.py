@@ -71,9 +71,9 @@ def _token_notes(tokens: list[str], extra: Mapping[str, Any]) -> dict[int, list[
         said = [texts[number] for number in _NOTE_REFERENCE.findall(token) if texts.get(number)]
         if said:
             by_token[position] = said
-    for position, text in _note_texts(extra.get("call_notes")).items():
+    for number, text in _note_texts(extra.get("call_notes")).items():
         if text:
-            by_token.setdefault(int(position), []).append(text)
+            by_token.setdefault(int(number), []).append(text)
     return by_token
 
 

@@ -121,90 +121,93 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _shown(CORPUS_TO_RATE, "README.md", "docs/ratings.md", "docs/who-beats-whom.md")
     output = corpus.outputs[CORPUS_TO_RATE]
     assert "rate: " in output and "report:" not in output
-    # 7,666 team boards, 987 players; 158 held-out matches of 3,252 boards
+    # 7,678 team boards, 987 players; 158 held-out matches of 3,252 boards
     matches = _last_summary(corpus.folder, "rate")["matches"]
-    assert (matches["team_boards"], matches["players"]) == (7666, 987)
+    assert (matches["team_boards"], matches["players"]) == (7678, 987)
     scores = _by_method(
         corpus.folder, "match_validation", "pearson, rmse, coverage_80, matches, boards"
     )
     assert {row[3:] for row in scores.values()} == {(158, 3252)}
     pearson, rmse, coverage, _, _ = scores["headline"]
     _close(pearson, "0.19")
-    _close(rmse, "30.5")
-    _close(100 * coverage, "75")
-    _close(scores["headline_1table"][0], "0.22")  # one-table boards always as rows
-    _close(scores["headline_1table"][1], "30.1")
-    _close(scores["headline_no_dd"][0], "0.20")  # the dd question: without the measures
-    _close(scores["headline_no_dd"][1], "30.7")
+    _close(rmse, "30.4")
+    _close(100 * coverage, "76")
+    _close(scores["headline_1table"][0], "0.26")  # one-table boards always as rows
+    _close(scores["headline_1table"][1], "29.8")
+    _close(scores["headline_no_dd"][0], "0.23")  # the dd question: without the measures
+    _close(scores["headline_no_dd"][1], "30.3")
     _close(scores["headline_plain"][0], "0.18")  # the team boards alone
     _close(scores["headline_plain"][1], "30.7")
-    _close(scores["imp_average"][1], "35.6")
+    _close(scores["imp_average"][1], "35.7")
     _close(scores["hbt"][0], "0.16")
-    _close(scores["hbt"][1], "49.3")
+    _close(scores["hbt"][1], "49.6")
     _close(scores["wbf_points"][0], "0.31")
     _close(scores["wbf_points"][1], "29.4")
     _close(scores["coin"][1], "30.8")
-    _close(scores["headline_wbf"][0], "0.24")  # WBF masterpoints among the covariates
+    _close(scores["headline_wbf"][0], "0.23")  # WBF masterpoints among the covariates
     gains = _by_method(
         corpus.folder, "match_validation", "rmse_gain, rmse_gain_low, rmse_gain_high"
     )
     for method, shown in (
         # the intervals simultaneous over the table
-        ("headline_no_dd", ("0.2", "-0.6", "1.0")),  # the dd question: the table's measures
-        ("headline_cards", ("0.3", "-0.2", "0.7")),  # and the card counters
-        ("headline_fields", ("0.4", "-0.4", "1.3")),  # the matchpoint scale tied to IMPs
-        ("coin", ("0.3", "-1.7", "2.3")),
-        ("imp_average", ("5.1", "-0.7", "10.8")),
-        ("hbt", ("18.8", "1.5", "36.1")),
-        ("wbf_points", ("-1.1", "-3.8", "1.6")),
+        ("headline_no_dd", ("-0.1", "-1.2", "1.0")),  # the dd question: the table's measures
+        ("headline_cards", ("0.2", "-0.7", "1.1")),  # and the card counters
+        ("headline_fields", ("0.4", "-0.4", "1.2")),  # the matchpoint scale tied to IMPs
+        ("coin", ("0.4", "-1.4", "2.1")),
+        ("imp_average", ("5.3", "-1.2", "11.7")),
+        ("hbt", ("19.1", "1.6", "36.7")),
+        ("wbf_points", ("-1.1", "-3.0", "0.9")),
     ):
         for value, printed in zip(gains[method], shown):
             _close(value, printed)
-    _close(scores["headline_cards"][0], "0.18")
-    _close(scores["headline_cards"][1], "30.8")
-    _close(scores["headline_fields"][0], "0.18")
-    _close(scores["headline_fields"][1], "30.9")
-    # pairs at one table a deal: 669 held-out pair-sessions of 3,082 boards
+    _close(scores["headline_cards"][0], "0.17")
+    _close(scores["headline_cards"][1], "30.7")
+    _close(scores["headline_fields"][0], "0.16")
+    _close(scores["headline_fields"][1], "30.8")
+    # pairs at one table a deal: 684 held-out pair-sessions of 3,174 boards
     pairs = _by_method(
         corpus.folder,
         "one_table_validation",
         "pearson, rmse, coverage_80, rmse_gain, rmse_gain_low, rmse_gain_high, pairs, boards",
     )
-    assert {row[6:] for row in pairs.values()} == {(669, 3082)}
-    _close(pairs["headline"][0], "0.34")
-    _close(pairs["headline"][1], "15.4")
-    _close(100 * pairs["headline"][2], "78")
-    _close(pairs["headline_no_dd"][0], "0.35")
-    _close(pairs["headline_fields"][0], "0.07")
-    _close(pairs["imp_average"][1], "21.9")
+    assert {row[6:] for row in pairs.values()} == {(684, 3174)}
+    _close(pairs["headline"][0], "0.36")
+    _close(pairs["headline"][1], "15.3")
+    _close(100 * pairs["headline"][2], "79")
+    _close(pairs["headline_no_dd"][0], "0.33")
+    _close(pairs["headline_fields"][0], "0.37")
+    _close(pairs["imp_average"][1], "22.1")
     for method, shown in (
-        ("coin", ("0.45", "0.15", "0.75")),
-        ("headline_no_dd", ("-0.19", "-0.46", "0.09")),
-        ("headline_cards", ("-0.02", "-0.09", "0.06")),
-        ("headline_fields", ("0.43", "-0.06", "0.92")),
-        ("imp_average", ("6.5", "0.2", "12.8")),
+        ("coin", ("0.54", "0.15", "0.94")),
+        ("headline_no_dd", ("-0.08", "-0.34", "0.19")),
+        ("headline_cards", ("-0.05", "-0.33", "0.23")),
+        ("headline_fields", ("-0.03", "-0.11", "0.04")),
+        ("imp_average", ("6.8", "0.6", "13.0")),
     ):
         for value, printed in zip(pairs[method][3:6], shown):
             _close(value, printed)
-    # the team ratings: the top five, and every top-20 interval wider than their spread
+    # the team ratings: the top five (with the choice judged on the one-table boards too, the
+    # final fit's penalty is large: the order is mostly what the covariates say), and every
+    # top-20 interval wider than their spread
     top = _query(
         corpus.folder,
         "select player, rating, low, high, games from ratings where method = 'team_imps' "
         "order by rating desc limit 20",
     )
     assert [row[0] for row in top[:5]] == [
-        "Mark Lair", "Geir Helgemo", "Jeff Meckstroth", "Lorenzo Lauria", "Alfredo Versace",
+        "Tamminen J (16th European Youth Team Championships)", "Makikangas K",
+        "Tony Forrester", "Juuri-Oja J.", "Wang Wenfei",
     ]  # fmt: skip
-    assert (top[0][1], top[0][4]) == (pytest.approx(0.245, abs=0.0005), 137)
+    assert (top[0][1], top[0][4]) == (pytest.approx(0.235, abs=0.0005), 40)
     spread = top[0][1] - top[-1][1]
-    _close(spread, "0.09")
+    _close(spread, "0.05")
     assert all(high - low > spread for _, _, low, high, _ in top)
     assert "held-out team matches (158, walk-forward)" in output
     # what the data allow: the margins' split-half reliability and the correlation it bounds
     ceiling = dict(_query(corpus.folder, "select measure, value from validation_ceiling"))
     _close(ceiling["team_match_split_half"], "0.40")
     _close(ceiling["team_match_ceiling"], "0.63")
-    assert "held-out pairs at one table a deal (669 pair-sessions, walk-forward)" in output
+    assert "held-out pairs at one table a deal (684 pair-sessions, walk-forward)" in output
     # who beats whom: Euro Team Champs '97, 27 teams, hybrid, 36% transitive, noise 37-64%
     euro = re.search(
         r"who beats whom, ([^()]*97[^()]*) \(27\): hybrid, 36% transitive "
@@ -240,25 +243,25 @@ def test_the_whole_corpus_as_shown(corpus, shared_data):
     rerun = _invoke(CORPUS, shared_data(), folder)
     for stage in STAGES:
         assert f"{stage}: up to date, nothing to do" in rerun, rerun
-    # docs/performance.md: 41,679 boards, 15,351 distinct deals needing a table
-    assert _query(folder, "select count(*) from boards") == [(41679,)]
-    assert _last_summary(folder, "dds")["boards"] == 41679
+    # docs/performance.md: 41,564 boards, 15,351 distinct deals needing a table
+    assert _query(folder, "select count(*) from boards") == [(41564,)]
+    assert _last_summary(folder, "dds")["boards"] == 41564
     # the distinct deals the stage solved a double dummy table for (one table per deal)
     assert _query(folder, "select count(*) from dd_tables") == [(15351,)]
-    # docs/ratings.md: 7,666 team boards, 4,945 single-table boards against par, 7,182 pair
+    # docs/ratings.md: 7,678 team boards, 4,940 single-table boards against par, 7,216 pair
     # rankings, 2,025 players
     assert _query(
         folder, "select team_games, single_table_games, pair_rankings, players from rate_inputs"
-    ) == [(7666, 4945, 7182, 2025)]
+    ) == [(7678, 4940, 7216, 2025)]
     boards = _by_method(
         folder,
         "rating_validation",
         "log_loss, accuracy, test_games",
         "where task = 'boards (team and single-table)'",
     )
-    assert {row[2] for row in boards.values()} == {2523}
+    assert {row[2] for row in boards.values()} == {2524}
     for method, loss, right in [
-        ("hbt", "0.704", "0.53"),
+        ("hbt", "0.706", "0.53"),
         ("gbt", "0.694", "0.53"),
         ("bt", "0.692", "0.54"),
         ("win_rate", "0.697", "0.53"),
@@ -272,47 +275,44 @@ def test_the_whole_corpus_as_shown(corpus, shared_data):
         "log_loss, accuracy, test_games",
         "where task = 'pair rankings'",
     )
-    assert {row[2] for row in rankings.values()} == {10867}
+    assert {row[2] for row in rankings.values()} == {10898}
     for method, loss, right in [
         ("elo", "0.6928", "0.51"),
         ("dlo", "0.6928", "0.51"),
-        ("win_rate", "0.6937", "0.50"),
+        ("win_rate", "0.6936", "0.50"),
     ]:
         _close(rankings[method][0], loss)
         _close(rankings[method][1], right)
     # docs/stages.md: WBF points or a headline rating for 767 of the 2,156 players with
-    # rates, 63 above the thresholds
+    # rates, 63 above the thresholds for the points, 64 for the headline
     regress = _last_summary(folder, "regress")
     assert (regress["players_with_points"], regress["players_with_rates"]) == (767, 2156)
     assert regress["datasets"]["pp, weighted"] == 63
-    # placing points on four weighted rates, all negative: adjusted R2 0.159, cross-validated
-    # 0.114 on 63 players
+    # the headline rating on three unweighted rates, all negative: adjusted R2 0.160,
+    # cross-validated 0.115 on 64 players
     ((model, response, variables, adj_r2, cv_r2, coefficients),) = _query(
         folder,
         "select model, response, variables, adj_r2, cv_r2, coefficients from chosen_model",
     )
-    assert response == "pp" and "weighted" in model and "unweighted" not in model, model
+    assert response == "headline" and "unweighted" in model, model
     names = variables.split(", ")
     assert sorted(names) == [
-        "weighted_declarer_missed_doubling_opponents_last_bid_per_auction",
-        "weighted_declarer_missed_opponents_last_bid_per_auction",
-        "weighted_defender_erroneously_doubled_per_auction",
-        "weighted_passed_higher_contract_per_auction",
+        "declarer_missed_higher_contract_per_auction",
+        "declarer_missed_opponents_last_bid_per_auction",
+        "defender_mistakes_per_card_played_as_defender",
     ]
     fitted = json.loads(coefficients)
     assert all(fitted[name] < 0 for name in names), fitted
-    _close(adj_r2, "0.159")
-    _close(cv_r2, "0.114")
-    assert _query(
-        folder, "select n, weighting from regression_models where chosen = 1 and response = 'pp'"
-    ) == [(63, "weighted")]
-    # Breusch-Pagan p = 0.36, Shapiro-Wilk p = 0.0001
+    _close(adj_r2, "0.160")
+    _close(cv_r2, "0.115")
+    assert regress["datasets"]["headline, unweighted"] == 64
+    # Breusch-Pagan p = 0.69, Shapiro-Wilk p = 0.90
     diagnostics = dict(_query(folder, "select name, p_value from regression_diagnostics"))
     bp = next(p for name, p in diagnostics.items() if "Breusch" in name)
     sw = next(p for name, p in diagnostics.items() if "Shapiro" in name)
-    _close(bp, "0.36")
-    _close(sw, "0.0001")
-    # the sweep (placing points, weighted): best adjusted R2 0.81 with 25 players at twice
+    _close(bp, "0.69")
+    _close(sw, "0.90")
+    # the sweep (placing points, weighted): best adjusted R2 0.72 with 24 players at twice
     # the thresholds, 0.06 with all 355 players with points at none
     sweep = {
         factor: (players, best)
@@ -322,8 +322,8 @@ def test_the_whole_corpus_as_shown(corpus, shared_data):
             " where response = 'pp' and weighting = 'weighted'",
         )
     }
-    assert sweep[2.0][0] == 25
-    _close(sweep[2.0][1], "0.81")
+    assert sweep[2.0][0] == 24
+    _close(sweep[2.0][1], "0.72")
     assert sweep[0.0][0] == 355
     _close(sweep[0.0][1], "0.06")
 
