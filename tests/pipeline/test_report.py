@@ -23,6 +23,16 @@ HOSTILE = {
     "Adam Meredith": "{{ 7*7 }} {% raw %}",
     "Kenneth Konstam": "=HYPERLINK(A1)",
 }
+# A board's commentary: markup in it, and a diagram wider than a phone.
+COMMENTARY = (
+    "{<img src=x onerror=window.__owned=3> Board 1 as the bulletin drew it:\n"
+    + "    \\S A K 7 5"
+    + " " * 60
+    + "\\H 5 4 (far to the right)\n"
+    + "\\S Q 10 9 8 3"
+    + " " * 20
+    + "\\S 6 4 2\n}"
+)
 # Where the screenshots go (a developer looks at them; CI keeps them with the build).
 SCREENSHOTS = Path(os.environ.get("BRIDGERANK_SCREENSHOTS", "build/screenshots"))
 
@@ -35,6 +45,8 @@ def hostile_run(tmp_path_factory, test_data):
         text = text.replace(name, hostile)
     # a typo the 1955 files make: one person under two spellings (both beside Bill Rosen)
     text = text.replace('[South "Milton Ellenby"]', '[South "Milton Elleby"]', 1)
+    # commentary as bulletins write it, a wide hand diagram in it, and markup
+    text = text.replace("Pass\n[Play", "Pass\n" + COMMENTARY + "\n[Play", 1)
     (folder / "slice.pbn").write_text(text)
     result = CliRunner().invoke(main, ["run", str(folder / "slice.pbn"), "--out", str(folder)])
     assert result.exit_code == 0, result.output
@@ -264,3 +276,32 @@ def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_p
     assert len(boards) == 6
     for path in boards:
         assert (tmp_path / "one" / path).read_bytes() == (tmp_path / "two" / path).read_bytes()
+
+
+def test_the_records_commentary_is_text_and_fits_a_phone(hostile_run, chromium):
+    """A comment of the record is shown as the text it is (its markup inert), its diagram in
+    its columns and scrolled in its own box: no page wider than a phone (390 px) with the
+    commentary open."""
+    from playwright.sync_api import sync_playwright
+
+    folder, _ = hostile_run
+    board = next(
+        path
+        for path in (folder / "report" / "boards").glob("*.html")
+        if "Commentary in the record" in path.read_text()
+    )
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(board.resolve().as_uri())
+        page.locator("details.commentary summary").click()
+        shown = page.locator("details.commentary").inner_text()
+        assert "<img src=x onerror=window.__owned=3> Board 1 as the bulletin drew it:" in shown
+        assert "\u2660 A K 7 5" + " " * 60 + "\u2665 5 4" in shown  # laid out as written
+        assert page.evaluate("window.__owned") is None
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width
+        page.screenshot(path=str(SCREENSHOTS / "board-commentary-phone.png"), full_page=True)
+        browser.close()
