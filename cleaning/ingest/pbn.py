@@ -8,10 +8,10 @@ games separated by blank lines or, in sloppy files, by a repeated tag; other sec
 
 What the record says of itself is kept as extra fields of the raw record: ``notes``, the
 game's ``[Note "1:text"]`` tags (the auction's ``=1=`` refers to them; a game may hold many,
-so a repeated Note tag does not start a new game), one a line as written; ``commentary``,
-a JSON list of the ``{...}`` comments, each with its lines as written. A comment belongs to
-the game whose tags it stands among; one after a blank line belongs to the next game
-(annotated files write a board's story before its tags).
+so a repeated Note tag does not start a new game), one a line, white space collapsed;
+``commentary``, a JSON list of the ``{...}`` comments, each with its lines as written. A
+comment belongs to the game whose tags it stands among; one after a blank line belongs to the
+next game (annotated files write a board's story before its tags).
 
 A value with an unescaped quote inside (``[North "John "Jack" Smith"]``) is read up to the
 last quote before the closing ``]``; a tag line with no closing quote and bracket is kept,
