@@ -23,10 +23,9 @@ AUCTION_COLUMNS = "WNES"
 
 @dataclass
 class Hand:
-    """One seat's cards as four suit lines (ranks high to low), and who held them."""
+    """One seat's cards as four suit lines (ranks high to low)."""
 
     seat: str
-    player: str
     suits: list[tuple[str, str]]  # (suit symbol, ranks) in S, H, D, C order
 
 
@@ -92,7 +91,7 @@ def show_card(card: str) -> str:
     return SUIT_SYMBOLS.get(card[:1], card[:1]) + rank
 
 
-def hands_of(deal_text: str | None, names: Mapping[str, str]) -> list[Hand]:
+def hands_of(deal_text: str | None) -> list[Hand]:
     """The four hands of a deal (empty when the deal cannot be read)."""
     try:
         deal = parse_deal(deal_text)
@@ -109,7 +108,7 @@ def hands_of(deal_text: str | None, names: Mapping[str, str]) -> list[Hand]:
             )
             for suit in SUITS
         ]
-        hands.append(Hand(seat, names.get(seat, ""), suits))
+        hands.append(Hand(seat, suits))
     return hands
 
 

@@ -23,7 +23,8 @@ _NOTE_REFERENCE = re.compile(r"=(\d+)=")
 _NOTE_LINE = re.compile(r"^\s*(\d+)\s*:\s*(.*)$")
 # PBN writes a suit in free text as \S; BBO's LIN as !S or @S (either case)
 _SUIT_ESCAPE = re.compile(r"\\([SHDC])|[!@]([SHDCshdc])")
-# a line of a hand diagram: a suit symbol, or a run of spaces between columns
+# a line laid out in columns (a hand diagram, a table): a run of spaces between two words,
+# or a deep indent
 _DIAGRAM_LINE = re.compile(r"\S {3,}\S|^\s{4,}\S")
 
 
