@@ -24,6 +24,7 @@ from typing import Any, Iterable, Iterator
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.errors import BridgerankError
+from bridgerank.core.pool import in_order
 from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
 from bridgerank.dds.solver import PlayRequest, set_threads, solve_plays, solve_tables
 
@@ -213,18 +214,8 @@ def _on_loky(chunks: list[Chunk], jobs: int) -> Iterator[ChunkResult]:
     A pool even for one job: joblib would run a single job in this process, where a crash in
     DDS would take the whole run down.
     """
-    from joblib.externals.loky import get_reusable_executor
-
-    chunks = list(chunks)  # the caller pops finished chunks from its own list
-    executor = get_reusable_executor(max_workers=jobs, timeout=60)
-    window = max(2 * jobs, 2)  # a few chunks in flight: workers never wait, memory stays low
-    futures: list[Any] = [executor.submit(solve_chunk, chunk) for chunk in chunks[:window]]
-    for index in range(len(chunks)):
-        result = futures[index].result()
-        futures[index] = None  # let the result go once it is handed over
-        if index + window < len(chunks):
-            futures.append(executor.submit(solve_chunk, chunks[index + window]))
-        yield result
+    # a copy: the caller pops finished chunks from its own list; a few chunks in flight
+    yield from in_order(solve_chunk, list(chunks), jobs, window=max(2 * jobs, 2))
 
 
 def _worker_deaths() -> tuple[type[BaseException], ...]:

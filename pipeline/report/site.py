@@ -14,17 +14,18 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.core.batches import batches
+from bridgerank.core.pool import in_order
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
 from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid, team_imps
 from bridgerank.pipeline.report.player_view import (
@@ -539,26 +540,9 @@ def _write_boards(folder: Path, data: SiteData, with_pages: set[str], jobs: int)
     if jobs <= 1 or len(ahead) == 1:  # one chunk: a worker would cost more than it saves
         counts = [_render_boards(folder, chunk) for chunk in everything]
     else:
-        counts = list(_rendered_by_workers(folder, everything, jobs))
+        # arranged here while the workers render the chunks before, not all before any
+        counts = list(in_order(partial(_render_boards, folder), everything, jobs, 2 * jobs))
     return sum(count for count, _ in counts), sum(size for _, size in counts)
-
-
-def _rendered_by_workers(
-    folder: Path, chunks: Iterable[list[tuple[str, dict[str, Any]]]], jobs: int
-) -> Iterator[tuple[int, int]]:
-    """:func:`_render_boards` of each chunk in ``jobs`` worker processes (loky's reusable
-    pool, the one the dds stage's workers ran in), a few chunks in flight: the chunks are
-    arranged here as the workers render the ones before, not all before any is rendered."""
-    from joblib.externals.loky import get_reusable_executor
-
-    executor = get_reusable_executor(max_workers=jobs, timeout=60)
-    in_flight: deque[Any] = deque()
-    for chunk in chunks:
-        in_flight.append(executor.submit(_render_boards, folder, chunk))
-        if len(in_flight) > jobs:
-            yield in_flight.popleft().result()
-    while in_flight:
-        yield in_flight.popleft().result()
 
 
 # Board pages per task of the parallel writer: a site of fewer is written in one process.
@@ -639,7 +623,7 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
             f"boards/{int(first['id'])}.html",
             {
                 "first": first,
-                "hands": hands_of(first.get("deal"), {}),
+                "hands": hands_of(first.get("deal")),
                 "dd_grid": dd_grid(data.dd_tables.get(str(first.get("deal_hash")))),
                 "dd_strains": DD_STRAINS_SHOWN,
                 "par": par,
