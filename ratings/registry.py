@@ -206,6 +206,11 @@ KINDS: dict[str, Registry] = {
             _R + "team_matches:HEADLINE_CARDS",
             _R + "team_matches:HEADLINE_FIELDS",
             _R + "team_matches:HEADLINE_PLAIN",
+            _R + "rivals.team_play:PAIR_ELO",
+            _R + "rivals.team_play:OPENSKILL",
+            _R + "rivals.team_play:NGS",
+            _R + "rivals.team_play:GLICKO2",
+            _R + "rivals.team_play:TTT",
         ],
     ),
     "one_table": Registry(

@@ -66,6 +66,14 @@ def _first_row(conn: Connection, table: str, query: str = "") -> dict[str, Any] 
     return None if row is None else dict(row)
 
 
+def _described(validation: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """A validation table with what each method is (as the registry of ``kind`` says: a
+    rival's name means its form for these units) beside its name."""
+    what = validation["method"].map(method_descriptions(kind)).fillna("")
+    validation.insert(1, "what", what)
+    return validation
+
+
 # A validation table's rows: the headline first (every gain is the headline's over the row),
 # then the others by their error.
 _HEADLINE_FIRST = "order by case when method = 'headline' then 0 else 1 end, rmse, method"
@@ -85,7 +93,7 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     validation = None
     if _has(conn, "session_validation"):
         validation = _frame(conn, f"select * from session_validation {_HEADLINE_FIRST}")
-        validation.insert(1, "what", validation["method"].map(method_descriptions()).fillna(""))
+        validation = _described(validation, "sessions")
     ceiling: dict[str, float] = (
         dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
         if _has(conn, "validation_ceiling")
@@ -96,8 +104,10 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
     matches, pairs = (
-        _frame(conn, f"select * from {table} {_HEADLINE_FIRST}") if _has(conn, table) else None
-        for table in ("match_validation", "one_table_validation")
+        _described(_frame(conn, f"select * from {table} {_HEADLINE_FIRST}"), kind)
+        if _has(conn, table)
+        else None
+        for table, kind in (("match_validation", "matches"), ("one_table_validation", "one_table"))
     )
     return {
         "ratings": ratings,

@@ -5,16 +5,22 @@ has learned. In the walk-forward each training set holds the one before it (ever
 the test date), so the driver keeps the rival's state and teaches it only the sessions it has
 not seen: the whole walk-forward is one pass over the dates, as the rating would run in a
 club. A rival's one free setting (its K, its step) is chosen once, on the first training set:
-learned on its earlier three quarters, scored on the pair-session percentages of the latest
-quarter (:func:`~bridgerank.ratings.holdout.latest_quarter`), then kept for every later date.
-On the same quarter each rival's percentages are calibrated: stretched or shrunk about 50 by
-the least-squares slope of the results on them, so that a rival whose scale is off (a model
-of ranks, not of percentages) loses nothing by it.
+learned on its earlier three quarters, scored on the held-out units of the latest quarter
+(:func:`~bridgerank.ratings.holdout.latest_quarter`), then kept for every later date. On the
+same quarter each rival's forecasts are calibrated: stretched or shrunk about the kind's
+centre (50% for a pair-session, 0 IMPs for a team match) by the least-squares slope of the
+results on them, so that a rival whose scale is off (a model of ranks, not of percentages or
+IMPs) loses nothing by it.
+
+What a rival is taught from and scored on is the kind's :class:`Schedule`: pair-sessions
+(:data:`SESSIONS`) or team matches (:data:`~bridgerank.ratings.rivals.team_play.MATCHES`,
+each team board a deal at its two tables).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -26,6 +32,8 @@ from bridgerank.ratings.registry import StudyInputs
 __all__ = [
     "OnlineForecaster",
     "Rival",
+    "SESSIONS",
+    "Schedule",
     "forecast",
     "online_method",
     "package_method",
@@ -61,15 +69,43 @@ def forecast(rival: Rival, tables: FieldTables) -> np.ndarray:
     return pair_percent(tables, share)
 
 
-def _slope(predicted: np.ndarray, actual: np.ndarray) -> float:
-    """The least-squares slope of ``actual - 50`` on ``predicted - 50`` (1 when the
-    forecasts are all level): how far a rival's percentages must be stretched or shrunk."""
-    spread = predicted - 50
-    return float(spread @ (actual - 50) / (spread @ spread)) if spread @ spread > 0 else 1.0
+@dataclass(frozen=True)
+class Schedule:
+    """What an online rival learns from and is scored on, for one kind of held-out unit.
+
+    Attributes
+    ----------
+    tables : callable
+        The kind's data (training or test dates) as matchpointed tables, the rival's input.
+    forecast : callable
+        ``forecast(rival, data)``: the rival's raw forecast of every held-out unit of
+        ``data``, on the kind's scale, before calibration.
+    actual : callable
+        Every held-out unit's result, ordered as ``forecast`` orders them.
+    centre : float
+        The level forecast (50% of a session, 0 IMPs of a match): the calibration stretches
+        about it.
+    """
+
+    tables: Callable[[Any], FieldTables]
+    forecast: Callable[[Rival, Any], np.ndarray]
+    actual: Callable[[Any], np.ndarray]
+    centre: float
 
 
-def _calibrated(predicted: np.ndarray, actual: np.ndarray) -> np.ndarray:
-    return 50 + _slope(predicted, actual) * (predicted - 50)
+SESSIONS = Schedule(
+    tables=lambda data: data,
+    forecast=forecast,
+    actual=lambda data: pair_sessions(data).percent,
+    centre=50.0,
+)
+
+
+def _slope(predicted: np.ndarray, actual: np.ndarray, centre: float) -> float:
+    """The least-squares slope of ``actual - centre`` on ``predicted - centre`` (1 when the
+    forecasts are all level): how far a rival's forecasts must be stretched or shrunk."""
+    spread = predicted - centre
+    return float(spread @ (actual - centre) / (spread @ spread)) if spread @ spread > 0 else 1.0
 
 
 def _taught(rival: Rival, tables: FieldTables) -> Rival:
@@ -82,68 +118,75 @@ class OnlineForecaster:
     """What the harness calls for an online rival: ``make(setting)`` is a fresh rival with
     one of ``settings`` (chosen on the first training set with its calibration slope, see
     the module docstring); the rival is kept between calls and taught the dates it has not
-    seen."""
+    seen. ``schedule`` says what it learns from and forecasts (pair-sessions by default)."""
 
-    def __init__(self, make: Callable[[Any], Rival], settings: Sequence[Any]) -> None:
-        self.make, self.settings = make, list(settings)
+    def __init__(
+        self, make: Callable[[Any], Rival], settings: Sequence[Any], schedule: Schedule = SESSIONS
+    ) -> None:
+        self.make, self.settings, self.schedule = make, list(settings), schedule
         self.setting: Any = None
         self.slope = 1.0
         self.rival: Rival | None = None
         self.learned = -1  # the latest period taught
 
-    def _choose(self, train: FieldTables) -> None:
+    def _choose(self, train: Any) -> None:
         split = latest_quarter(train)
         if split is None:
             self.setting = self.settings[len(self.settings) // 2]
             return
         early, late = split
-        actual = pair_sessions(late).percent
+        schedule = self.schedule
+        actual = schedule.actual(late)
         raw = {}
 
         def errors(setting: Any) -> np.ndarray:
-            raw[setting] = forecast(_taught(self.make(setting), early), late)
-            return _calibrated(raw[setting], actual) - actual
+            rival = _taught(self.make(setting), schedule.tables(early))
+            raw[setting] = schedule.forecast(rival, late)
+            slope = _slope(raw[setting], actual, schedule.centre)
+            return schedule.centre + slope * (raw[setting] - schedule.centre) - actual
 
         self.setting = best_of(self.settings, errors)[0]
-        self.slope = _slope(raw[self.setting], actual)
+        self.slope = _slope(raw[self.setting], actual, schedule.centre)
 
-    def __call__(
-        self, train: FieldTables, test: FieldTables, target: Target | None = None
-    ) -> Forecast:
+    def __call__(self, train: Any, test: Any, target: Target | None = None) -> Forecast:
         if self.rival is None:
             self._choose(train)
         newest = int(train.period.max()) if len(train) else -1
         if self.rival is None or newest < self.learned:
             self.rival, self.learned = self.make(self.setting), -1
         # only the dates not yet learned: the training sets of a walk-forward are nested
-        _taught(self.rival, train.subset(train.period > self.learned))
+        _taught(self.rival, self.schedule.tables(train.subset(train.period > self.learned)))
         self.learned = max(newest, self.learned)
-        return Forecast(50 + self.slope * (forecast(self.rival, test) - 50))
+        centre = self.schedule.centre
+        return Forecast(centre + self.slope * (self.schedule.forecast(self.rival, test) - centre))
 
 
 def online_method(
-    make: Callable[[Any], Rival], settings: Sequence[Any]
-) -> Callable[[FieldTables, StudyInputs], OnlineForecaster]:
+    make: Callable[[Any], Rival], settings: Sequence[Any], schedule: Schedule = SESSIONS
+) -> Callable[[Any, StudyInputs], OnlineForecaster]:
     """A registry ``make`` for an online rival (:class:`OnlineForecaster`), fresh for each
-    study."""
+    study, on the units of ``schedule``."""
 
-    def method(data: FieldTables, inputs: StudyInputs) -> OnlineForecaster:
-        return OnlineForecaster(make, settings)
+    def method(data: Any, inputs: StudyInputs) -> OnlineForecaster:
+        return OnlineForecaster(make, settings, schedule)
 
     return method
 
 
 def package_method(
-    package: str, make: Callable[[Any], Rival], settings: Sequence[Any]
-) -> Callable[[FieldTables, StudyInputs], OnlineForecaster | None]:
+    package: str,
+    make: Callable[[Any], Rival],
+    settings: Sequence[Any],
+    schedule: Schedule = SESSIONS,
+) -> Callable[[Any, StudyInputs], OnlineForecaster | None]:
     """:func:`online_method` for a rival that is a package (an optional extra, ``pip install
     -e ".[rivals]"``): None, so not validated, where the package is not installed."""
 
-    def method(data: FieldTables, inputs: StudyInputs) -> OnlineForecaster | None:
+    def method(data: Any, inputs: StudyInputs) -> OnlineForecaster | None:
         try:
             importlib.import_module(package)
         except ImportError:
             return None
-        return OnlineForecaster(make, settings)
+        return OnlineForecaster(make, settings, schedule)
 
     return method

@@ -23,6 +23,7 @@ the drift ``gamma`` per step is chosen on the training dates
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import package_method
 
-__all__ = ["TTT", "ThroughTimePairs", "session_games"]
+__all__ = ["GAMMA_GRID", "TTT", "Games", "ThroughTimePairs", "session_games"]
 
 GAMMA_GRID = (0.01, 0.03, 0.1)
 BETA = 1.0  # the package's default performance noise
@@ -51,24 +52,29 @@ def session_games(tables: FieldTables, rows: np.ndarray) -> list[list[list[int]]
     return [[[int(a), int(b)] for a, b in scores.pair[order].tolist()]]
 
 
-class ThroughTimePairs:
-    """Every player's TrueSkill Through Time skill, refitted on the whole learned history."""
+Games = Callable[[FieldTables, np.ndarray], list[list[list[int]]]]
 
-    def __init__(self, gamma: float) -> None:
+
+class ThroughTimePairs:
+    """Every player's TrueSkill Through Time skill, refitted on the whole learned history.
+
+    ``games(tables, rows)`` reads one session's games, each its teams best first
+    (:func:`session_games` by default: the session one game of its pairs)."""
+
+    def __init__(self, gamma: float, games: Games = session_games) -> None:
         self.gamma = gamma
+        self.games = games
         self.composition: list[list[list[int]]] = []
         self.times: list[int] = []
         self.posterior: dict[int, tuple[float, float]] = {}
         self.stale = False
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
-        """Add one session's game; the history is refitted at the next forecast."""
-        games = session_games(tables, rows)
-        if len(games[0]) < 2:  # one pair is no game
-            return
+        """Add one session's games; the history is refitted at the next forecast."""
+        games = [game for game in self.games(tables, rows) if len(game) >= 2]  # one team: none
         self.composition += games
-        self.times.append(int(tables.period[rows[0]]))
-        self.stale = True
+        self.times += [int(tables.period[rows[0]])] * len(games)
+        self.stale = self.stale or bool(games)
 
     def _refit(self) -> None:
         from trueskillthroughtime import History
