@@ -14,6 +14,12 @@ player against another; a pair game is read the way the Elos here read it:
 - each player of the pair is updated by the published steps with the pair's expectations and
   outcomes and their own deviation and volatility (the volatility by the Illinois iteration).
 
+With ``one_game_a_session`` a session's deals weigh one game together (each ``1 / deals``):
+a team match read as deals at two tables (:mod:`~bridgerank.ratings.rivals.team_play`) is
+one game between the two teams, its outcome the share of boards won. (Its 16-32 boards taken
+as as many games against the same opponents overshoot: the period's update is one step from
+the ratings before it, and a newcomer who lost 18 boards of 24 fell 1,300 rating points.)
+
 The system constant ``tau`` is chosen on the training dates; a new player starts at the
 published defaults (rating 1500, deviation 350, volatility 0.06). Expected shares are the
 mean expected outcome against the deal's other tables.
@@ -37,6 +43,11 @@ START_DEVIATION = 350.0 / SCALE
 START_VOLATILITY = 0.06
 TAUS = (0.3, 0.6, 1.2)
 _TOLERANCE = 1e-6
+# A period whose information is below this moves no rating (the player is treated as not
+# having played): once a player's expected outcomes are all but certain (a team that won every
+# board of its first matches), ``v = 1 / information`` grows past what the volatility's
+# iteration can square.
+_MIN_INFORMATION = 1e-9
 
 
 def _g(phi: np.ndarray) -> np.ndarray:
@@ -88,8 +99,9 @@ def rate_period(
 class Glicko2Pairs:
     """Every player's Glicko-2 rating, deviation and volatility, learned session by session."""
 
-    def __init__(self, tau: float) -> None:
+    def __init__(self, tau: float, one_game_a_session: bool = False) -> None:
         self.tau = tau
+        self.one_game_a_session = one_game_a_session
         self.mu: dict[int, float] = defaultdict(float)
         self.phi: dict[int, float] = defaultdict(lambda: START_DEVIATION)
         self.sigma: dict[int, float] = defaultdict(lambda: START_VOLATILITY)
@@ -117,13 +129,14 @@ class Glicko2Pairs:
         """One session as one rating period: the published steps 3-8 for every player."""
         information: dict[int, float] = defaultdict(float)  # sum of g^2 E (1 - E), weighted
         surplus: dict[int, float] = defaultdict(float)  # sum of g (s - E), weighted
-        for deal in deal_rows(tables, rows):
+        deals = deal_rows(tables, rows)
+        for deal in deals:
             count = len(deal)
             expected, g = self._expected(tables, deal)
             share = tables.share[deal]
             outcome = (share[:, None] > share[None, :]) + 0.5 * (share[:, None] == share[None, :])
             off = ~np.eye(count, dtype=bool)
-            weight = 1 / (count - 1)
+            weight = 1 / (count - 1) / (len(deals) if self.one_game_a_session else 1)
             info = (weight * g**2 * expected * (1 - expected) * off).sum(axis=1)
             gain = (weight * g * (outcome - expected) * off).sum(axis=1)
             for row, table_info, table_gain in zip(tables.seats[deal].tolist(), info, gain):
@@ -132,7 +145,7 @@ class Glicko2Pairs:
                     information[player] += table_info
                     surplus[player] += sign * table_gain
         for player, info in information.items():
-            if info > 0:
+            if info > _MIN_INFORMATION:
                 self.mu[player], self.phi[player], self.sigma[player] = rate_period(
                     self.mu[player],
                     self.phi[player],

@@ -6,8 +6,9 @@ East-West. That is a field of two tables, and every rival of the pair-sessions
 (:mod:`~bridgerank.ratings.rivals`) reads it as it reads a club's deal: North-South at the
 open table outscored North-South at the closed one (team A won the board: share 1), tied
 (1/2) or did not (0), each side's opponents at its table known. Each match is one session
-(the Glicko-2 rating period, the NGS's graded unit - the EBU grades each match of a Swiss
-event separately), the matches taught in date order.
+(the NGS's graded unit - the EBU grades each match of a Swiss event separately; for Glicko-2
+a rating period and one game, its outcome the share of boards won), the matches taught in
+date order.
 
 What the rivals lack beside the headline of team play (:mod:`~bridgerank.ratings.
 team_matches`): the size of a board's swing (they learn boards won, tied and lost, as they
@@ -141,8 +142,8 @@ NGS = _on_team_boards(
 )
 GLICKO2 = _on_team_boards(
     "glicko2",
-    "Glicko-2, a pair its players' mean, each match a rating period" + _BOARDS,
-    glicko2.Glicko2Pairs,
+    "Glicko-2, a pair its players' mean, each match one game, its outcome the share of boards won",
+    lambda tau: glicko2.Glicko2Pairs(tau, one_game_a_session=True),
     glicko2.TAUS,
 )
 OPENSKILL = _on_team_boards(

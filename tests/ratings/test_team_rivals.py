@@ -123,3 +123,36 @@ def test_every_rival_of_the_sessions_is_a_rival_of_the_matches():
     sessions = {method.name for method in registry("sessions")}
     matches = {method.name for method in registry("matches")}
     assert {"pair_elo", "openskill", "ngs", "glicko2", "ttt"} <= sessions & matches
+
+
+def test_glicko2_reads_a_match_as_one_game_of_the_boards_won():
+    """A newcomers' match of 24 boards, 6 won by team A: each of A's players moves as after
+    one game scored 1/4 (the published steps once), not as after 24 games against the same
+    team (an overshoot of over a thousand rating points)."""
+    from bridgerank.ratings.rivals.glicko2 import (
+        START_DEVIATION,
+        START_VOLATILITY,
+        Glicko2Pairs,
+        _g,
+        rate_period,
+    )
+
+    boards = 24
+    match = TeamBoards(
+        players=list(range(8)),
+        seats=np.tile(np.arange(8), (boards, 1)),
+        imps=np.array([5.0] * 6 + [-5.0] * 18),
+        match=np.zeros(boards, dtype=np.int64),
+        sign=np.ones(boards),
+        period=np.zeros(boards, dtype=np.int64),
+        periods=["2001.01.01"],
+    )
+    rival = Glicko2Pairs(tau=0.6, one_game_a_session=True)
+    tables = team_play.board_tables(match)
+    rival.learn(tables, np.arange(len(tables)))
+    g = float(_g(np.array(START_DEVIATION)))
+    expected = rate_period(0.0, START_DEVIATION, START_VOLATILITY, g * g / 4, g * (0.25 - 0.5), 0.6)
+    for player in (0, 1, 2, 3):
+        assert rival.mu[player] == pytest.approx(expected[0])
+        assert rival.phi[player] == pytest.approx(expected[1])
+    assert rival.mu[4] == pytest.approx(-expected[0])
