@@ -130,15 +130,25 @@ def _on_team_boards(
     return Method(name, what, package_method(package, make, settings, MATCHES))
 
 
+# Each rival's grid of its free setting, reaching past the sessions' grids on the side each
+# rival chose at the end of its sessions' grid on the corpus's team matches (pair Elo the
+# least K, NGS the longest memory, OpenSkill the least beta, TTT the least drift). Extended,
+# they choose the new ends and forecast as before: the error hardly changes along a grid
+# where a match is mostly luck.
+K_GRID = (0.5, 1.0) + pair_elo.K_GRID[:4]
+HALF_LIVES = ngs.HALF_LIVES[1:] + (4000.0, 8000.0)
+BETA_GRID = (25 / 24,) + openskill_pairs.BETA_GRID
+GAMMA_GRID = (0.001, 0.003) + ttt.GAMMA_GRID
+
 _BOARDS = "; each team board its two tables, won, tied or lost"
 PAIR_ELO = _on_team_boards(
-    "pair_elo", "the Common Game's partnership Elo" + _BOARDS, pair_elo.PairElo, pair_elo.K_GRID
+    "pair_elo", "the Common Game's partnership Elo" + _BOARDS, pair_elo.PairElo, K_GRID
 )
 NGS = _on_team_boards(
     "ngs",
     "the EBU's National Grading Scheme, each match graded" + _BOARDS,
     ngs.NationalGrades,
-    ngs.HALF_LIVES,
+    HALF_LIVES,
 )
 GLICKO2 = _on_team_boards(
     "glicko2",
@@ -150,7 +160,7 @@ OPENSKILL = _on_team_boards(
     "openskill",
     "OpenSkill (Plackett-Luce, teams of two)" + _BOARDS,
     openskill_pairs.OpenSkillPairs,
-    openskill_pairs.BETA_GRID,
+    BETA_GRID,
     package="openskill",
 )
 TTT = _on_team_boards(
@@ -158,6 +168,6 @@ TTT = _on_team_boards(
     "TrueSkill Through Time, each line-up of a match a game of two teams of four, the "
     "winner of more boards first",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games),
-    ttt.GAMMA_GRID,
+    GAMMA_GRID,
     package="trueskillthroughtime",
 )
