@@ -5,6 +5,7 @@ and a phone's width go to build/screenshots for a developer to look at."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -272,3 +273,20 @@ def test_best_boards_are_the_players_own_contracts_and_costly_ones_are_shown(sam
         others.remove(ours[3])
         sign = 1 if declarer in "NS" else -1
         assert imps(round(sign * (ours[3] - sum(others) / len(others)))) == int(value)
+
+
+def test_the_held_out_team_matches_say_how_each_rival_read_them(sample_site):
+    """The methods page's team-match table names each rating players know in its form for
+    team boards (a rival's name alone would read as its pairs form), beside the
+    walk-forward's figures as stored."""
+    page = (sample_site / "report" / "methods.html").read_text()
+    table = page[page.index("Held-out team matches") :]
+    table = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table)))
+    stored = dict(_query(sample_site, "select method, matches from match_validation"))
+    assert {"pair_elo", "ngs", "openskill", "glicko2", "ttt"} <= set(stored)
+    for name, what in (
+        ("pair_elo", "the Common Game's partnership Elo; each team board its two tables"),
+        ("glicko2", "Glicko-2, a pair its players' mean, each match one game"),
+        ("ttt", "TrueSkill Through Time, each line-up of a match a game of two teams"),
+    ):
+        assert f" {name} {what}" in table
