@@ -145,6 +145,15 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(scores["wbf_points"][1], "29.4")
     _close(scores["coin"][1], "30.8")
     _close(scores["headline_wbf"][0], "0.23")  # WBF masterpoints among the covariates
+    for method, (pearson_shown, rmse_shown) in {
+        "pair_elo": ("0.15", "30.7"),
+        "openskill": ("0.12", "30.7"),
+        "ngs": ("0.08", "30.7"),
+        "glicko2": ("0.12", "30.7"),
+        "ttt": ("0.24", "30.6"),
+    }.items():
+        _close(scores[method][0], pearson_shown)
+        _close(scores[method][1], rmse_shown)
     gains = _by_method(
         corpus.folder, "match_validation", "rmse_gain, rmse_gain_low, rmse_gain_high"
     )
@@ -152,11 +161,17 @@ def test_the_corpus_to_rate_as_shown(corpus):
         # the intervals simultaneous over the table
         ("headline_no_dd", ("-0.1", "-1.2", "1.0")),  # the dd question: the table's measures
         ("headline_cards", ("0.2", "-0.7", "1.1")),  # and the card counters
-        ("headline_fields", ("0.4", "-0.4", "1.2")),  # the matchpoint scale tied to IMPs
+        ("headline_fields", ("0.4", "-0.4", "1.3")),  # the matchpoint scale tied to IMPs
         ("coin", ("0.4", "-1.4", "2.1")),
-        ("imp_average", ("5.3", "-1.2", "11.7")),
-        ("hbt", ("19.1", "1.6", "36.7")),
-        ("wbf_points", ("-1.1", "-3.0", "0.9")),
+        ("imp_average", ("5.3", "-1.3", "11.8")),
+        ("hbt", ("19.1", "1.3", "37.0")),
+        ("wbf_points", ("-1.1", "-3.1", "0.9")),
+        # the ratings players know, each board of a team match read as two tables
+        ("pair_elo", ("0.3", "-2.0", "2.5")),
+        ("openskill", ("0.3", "-1.5", "2.1")),
+        ("ngs", ("0.3", "-1.7", "2.2")),
+        ("glicko2", ("0.2", "-1.5", "2.0")),
+        ("ttt", ("0.1", "-1.6", "1.9")),
     ):
         for value, printed in zip(gains[method], shown):
             _close(value, printed)
