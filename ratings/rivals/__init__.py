@@ -15,5 +15,7 @@ order, and forecasts every held-out pair-session from what it learned.
   a pair its players' mean;
 - :mod:`~bridgerank.ratings.rivals.ttt`: TrueSkill Through Time (the
   ``trueskillthroughtime`` package) on each session's order of pairs, the whole history
-  smoothed.
+  smoothed;
+- :mod:`~bridgerank.ratings.rivals.team_play`: the same five in the ``matches`` registry, each
+  team board read as a deal at two tables, a match's forecast calibrated to IMPs.
 """
