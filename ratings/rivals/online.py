@@ -38,6 +38,7 @@ __all__ = [
     "online_method",
     "package_method",
     "session_rows",
+    "table_shares",
 ]
 
 
@@ -60,13 +61,18 @@ def session_rows(tables: FieldTables) -> list[np.ndarray]:
     return np.split(order, starts[1:])
 
 
-def forecast(rival: Rival, tables: FieldTables) -> np.ndarray:
-    """Every pair-session percentage of ``tables`` (as :func:`pair_sessions` orders them)
-    from the rival's expected North-South share at each table."""
+def table_shares(rival: Rival, tables: FieldTables) -> np.ndarray:
+    """The rival's expected North-South share at every table of ``tables``, deal by deal."""
     share = np.empty(len(tables))
     for rows in deal_rows(tables, np.arange(len(tables))):
         share[rows] = rival.north_south_share(tables, rows)
-    return pair_percent(tables, share)
+    return share
+
+
+def forecast(rival: Rival, tables: FieldTables) -> np.ndarray:
+    """Every pair-session percentage of ``tables`` (as :func:`pair_sessions` orders them)
+    from the rival's expected North-South share at each table."""
+    return pair_percent(tables, table_shares(rival, tables))
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,13 @@ import numpy as np
 from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals import glicko2, ngs, openskill_pairs, pair_elo, ttt
-from bridgerank.ratings.rivals.online import Rival, Schedule, online_method, package_method
+from bridgerank.ratings.rivals.online import (
+    Rival,
+    Schedule,
+    online_method,
+    package_method,
+    table_shares,
+)
 from bridgerank.ratings.team_matches import TeamBoards, match_margins
 
 __all__ = [
@@ -82,11 +88,8 @@ def board_tables(data: TeamBoards) -> FieldTables:
 def _forecast(rival: Rival, data: TeamBoards) -> np.ndarray:
     """Each match's sum of team A's expected share of its boards less one half (oriented to
     the match's reference team), in match order."""
-    tables = board_tables(data)
-    expected = np.empty(len(data))
-    for rows in deal_rows(tables, np.arange(len(tables))):
-        expected[tables.group[rows[0]]] = rival.north_south_share(tables, rows)[0]
-    return match_margins(data, expected - 0.5)[0]
+    open_tables = table_shares(rival, board_tables(data))[0::2]  # team A's share of each board
+    return match_margins(data, open_tables - 0.5)[0]
 
 
 MATCHES = Schedule(
