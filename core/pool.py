@@ -11,6 +11,9 @@ __all__ = ["in_order"]
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
+# the number of workers of the pool this module last asked loky for
+_size: int | None = None
+
 
 def in_order(
     function: Callable[[Item], Result], items: Iterable[Item], jobs: int, window: int
@@ -29,7 +32,12 @@ def in_order(
     """
     from joblib.externals.loky import get_reusable_executor
 
-    executor = get_reusable_executor(max_workers=jobs, timeout=60)
+    # A pool of another size is made afresh, never grown or shrunk: in one process that asked
+    # for one worker and, minutes later, for two (the test suite; a run asks for its --jobs
+    # only), loky's resize left a pool whose manager thread was gone - no result came back.
+    global _size
+    executor = get_reusable_executor(max_workers=jobs, timeout=60, reuse=_size in (None, jobs))
+    _size = jobs
     pending = iter(items)
     in_flight: deque[Any] = deque(
         executor.submit(function, item) for item in islice(pending, window)

@@ -266,14 +266,6 @@ def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_p
     engine.dispose()
     monkeypatch.setattr(site, "_CHUNK", 1)  # a page a task: the slice's six deals, six tasks
     one = site.write_site(tmp_path / "one", data, "<p>methods</p>", 1)
-    # A run makes loky's pool once, for its --jobs: two processes start from a fresh pool, as
-    # in `bridgerank run --jobs 2`, not from the one-worker pool earlier tests of this process
-    # left (grown from one worker to two after minutes idle, it once stopped handing results
-    # back: no manager thread, the test waiting for ever)
-    from joblib.externals.loky import reusable_executor
-
-    if reusable_executor._executor is not None:
-        reusable_executor._executor.shutdown(wait=True)
     two = site.write_site(tmp_path / "two", data, "<p>methods</p>", 2)
     assert (one.pages, one.bytes) == (two.pages, two.bytes)
     written = sorted(path.relative_to(tmp_path / "one") for path in (tmp_path / "one").rglob("*"))
