@@ -135,7 +135,10 @@ def stored_boards(conn: Connection) -> list[dict]:
     columns = [getattr(Board, c) for c in BOARD_COLUMNS] + [
         RawBoard.__table__.c.stage.label("round")
     ]
-    query = select(*columns).join(RawBoard, RawBoard.id == Board.id)
+    # in id order, the order SQLite happens to give: the replays take games of one date in
+    # the order read, and PostgreSQL's join may read them in another (the quick start's Elo
+    # history once differed between the two)
+    query = select(*columns).join(RawBoard, RawBoard.id == Board.id).order_by(Board.id)
     return [dict(row) for row in conn.execute(query).mappings()]
 
 
