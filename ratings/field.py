@@ -222,6 +222,29 @@ def _side_entries(
     return keys, shares, np.concatenate([tables.period, tables.period])
 
 
+def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(keys, axis=0, return_inverse=True, return_counts=True)`` for rows of
+    non-negative integers, in the same order, by sorting one integer per row instead of the
+    rows themselves (several times faster: the rate stage does it for every fit).
+
+    Falls back to the rows' own sort when a row's digits would overflow one int64."""
+    keys = np.asarray(keys, dtype=np.int64)
+    if keys.ndim != 2 or not len(keys):
+        unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+        return unique, inverse.ravel(), counts
+    radix = keys.max(axis=0) + 1
+    if float(np.prod(radix.astype(float))) >= 2.0**62:
+        unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+        return unique, inverse.ravel(), counts
+    code = np.zeros(len(keys), dtype=np.int64)
+    for column, base in zip(keys.T, radix):
+        code = code * base + column
+    _, first, inverse, counts = np.unique(
+        code, return_index=True, return_inverse=True, return_counts=True
+    )
+    return keys[first], inverse.ravel(), counts
+
+
 def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> SessionScores:
     """Each pair's session percentage (both directions counted, each from its own side).
 
@@ -229,8 +252,7 @@ def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> Se
     prediction made for each side apart). Entries are ordered by session, then pair.
     """
     keys, shares, periods = _side_entries(tables, ew_share)
-    unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-    inverse = inverse.ravel()
+    unique, inverse, counts = unique_rows(keys)
     totals = np.bincount(inverse, weights=shares, minlength=len(unique))
     period = np.zeros(len(unique), dtype=np.int64)
     period[inverse] = periods

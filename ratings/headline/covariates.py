@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, unique_rows
 from bridgerank.ratings.headline.fit import Covariates
 
 
@@ -25,7 +25,7 @@ def experience(tables: FieldTables) -> np.ndarray:
     if len(tables):
         # one entry per (session, player), however many boards they played there
         seen = np.column_stack([np.repeat(tables.session, 4), tables.seats.ravel()])
-        pairs = np.unique(seen, axis=0)
+        pairs, _, _ = unique_rows(seen)
         played = np.bincount(pairs[:, 1], minlength=players).astype(float)
     return np.log1p(played)[:, None]
 

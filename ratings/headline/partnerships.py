@@ -36,31 +36,44 @@ REGULAR_BOARDS = 200
 
 
 class PartnershipIndex:
-    """A column for every partnership (the two players, in either seat order)."""
+    """A column for every partnership (the two players, in either seat order), numbered in
+    the order the tables first seat them."""
 
     def __init__(self, tables: FieldTables) -> None:
-        self.column: dict[tuple[int, int], int] = {}
-        for row in tables.seats.tolist():
-            for pair in (row[:2], row[2:]):
-                self.column.setdefault(_key(pair), len(self.column))
+        self._players = len(tables.players)
+        codes = self._codes(tables)  # a table's North-South, then its East-West
+        unique, first = np.unique(codes, return_index=True)
+        order = np.argsort(first, kind="stable")
+        self._sorted = unique  # the codes, sorted, and each one's column
+        self._columns = np.empty(len(unique), dtype=np.int64)
+        self._columns[order] = np.arange(len(unique))
+        self.column: dict[tuple[int, int], int] = {
+            (int(code // self._players), int(code % self._players)): index
+            for index, code in enumerate(unique[order].tolist())
+        }
+
+    def _codes(self, tables: FieldTables) -> np.ndarray:
+        """One integer per partnership seated, ``smaller * players + larger``: every table's
+        North-South, then its East-West, interleaved."""
+        pairs = np.sort(tables.seats.reshape(-1, 2), axis=1).astype(np.int64)
+        return pairs[:, 0] * self._players + pairs[:, 1]
 
     def matrix(self, tables: FieldTables) -> sparse.csr_matrix:
         """+1 on North-South's partnership, -1 on East-West's, one row per table."""
         count = len(tables)
-        north_south = [self.column[_key(row[:2])] for row in tables.seats.tolist()]
-        east_west = [self.column[_key(row[2:])] for row in tables.seats.tolist()]
+        codes = self._codes(tables)
+        found = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        if not np.array_equal(self._sorted[found], codes):
+            raise KeyError("a partnership the index was not built with")
+        columns = self._columns[found]
         return sparse.csr_matrix(
             (
-                np.r_[np.ones(count), -np.ones(count)],
-                (np.r_[np.arange(count), np.arange(count)], np.r_[north_south, east_west]),
+                np.tile([1.0, -1.0], count),
+                columns,
+                np.arange(0, 2 * count + 1, 2),
             ),
             shape=(count, len(self.column)),
         )
-
-
-def _key(pair: list[int]) -> tuple[int, int]:
-    first, second = sorted(pair)
-    return first, second
 
 
 def _fit(
