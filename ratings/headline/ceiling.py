@@ -14,11 +14,14 @@ The root of the ICC is the reach of a pair's own mean: it is blind to who sat op
 a rating that counts the opponents is not, so it is no bound on such a rating (on Valet's
 rounds the headline passes it). The reference that counts them is
 :func:`known_strengths_correlation`: the correlation with the held-out sessions that a rating
-knowing every player's true strength would reach, simulated from the fitted model.
+knowing every player's true strength would reach, simulated from the fitted model. What the
+data allow is :func:`attainable_correlation`: the correlation a rating reaches when it must
+learn those strengths from results as many and as seated as these, the model being true.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -29,8 +32,9 @@ from bridgerank.ratings.field import (
     odd_even_halves,
     pair_percent,
     pair_sessions,
+    unique_rows,
 )
-from bridgerank.ratings.headline.fit import Design, HeadlineFit
+from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_strengths
 
 
 def icc(sessions: SessionScores) -> tuple[float | None, int]:
@@ -122,3 +126,123 @@ def known_strengths_correlation(
         if np.ptp(expected) > 0:
             found.append(np.corrcoef(expected, drawn)[0, 1])
     return float(np.mean(found)) if found else None
+
+
+# Simulated data sets for :func:`attainable_correlation`: its mean moves about 0.005 between
+# seeds at this many (one data set's correlation varies by about 0.035 from draw to draw).
+ATTAINABLE_DRAWS = 50
+# Halvings of the interval searched for the spread that reproduces the real ICC.
+CALIBRATION_STEPS = 12
+
+
+@dataclass
+class Attainable:
+    """What a rating learning from these results reaches when the model is true: the mean
+    held-out correlation over the draws, and its 10% and 90% quantiles (how far one data set
+    of this size strays from the mean by luck alone)."""
+
+    mean: float
+    low: float
+    high: float
+    draws: int
+
+
+def simulated_shares(
+    fit: HeadlineFit, tables: FieldTables, truth: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """North-South's share at every table drawn from the fitted model, the players' strengths
+    being ``truth``: each pair's form of the day (the fit's form variance, shared by its two
+    players: a shift of both strengths for the session) and each table's luck (the fit's board
+    variance, centred on the deal: a deal's shares sum to what matchpointing gives)."""
+    design = Design.of(tables, len(truth))
+    # one form effect per pair and session, as the prediction intervals have it
+    keys = np.concatenate(
+        [
+            np.column_stack([tables.session, np.sort(tables.seats[:, :2], axis=1)]),
+            np.column_stack([tables.session, np.sort(tables.seats[:, 2:], axis=1)]),
+        ]
+    )
+    _, entry, _ = unique_rows(keys)
+    form = rng.normal(0, np.sqrt(fit.form_variance) / 100, entry.max() + 1)
+    count = len(tables)
+    day = design.a @ truth + form[entry[:count]] - form[entry[count:]]
+    # the fit's board variance is that of a table's luck before its deal's centring (its
+    # residuals are divided by the tables less the deals): drawn so, then centred
+    luck = design.centre(rng.normal(0, np.sqrt(fit.residual_variance), count))
+    return 0.5 + design.scale * design.centre(day) + luck
+
+
+def calibrated_spread(
+    fit: HeadlineFit, tables: FieldTables, draws: int = 10, seed: int = 0
+) -> float | None:
+    """The spread (SD) of the players' strengths whose simulated results
+    (:func:`simulated_shares`) have, on average, the real results' intraclass correlation of
+    session percentage by pair (:func:`icc`): the population the data show, where the fit's
+    own (its estimates' variance plus their mean posterior variance) makes the pairs more
+    persistent than the sessions are. None without an ICC to match."""
+    real, _ = icc(pair_sessions(tables))
+    if real is None:
+        return None
+    players = len(fit.theta)
+    # the same draws at every spread tried, so the simulated ICC rises smoothly with it
+    rng = np.random.default_rng(seed)
+    shapes = [(rng.standard_normal(players), rng.integers(2**32)) for _ in range(draws)]
+
+    def simulated_icc(spread: float) -> float:
+        values = []
+        for shape, noise in shapes:
+            shares = simulated_shares(fit, tables, spread * shape, np.random.default_rng(noise))
+            value, _ = icc(pair_sessions(replace(tables, share=shares)))
+            values.append(value if value is not None else 0.0)
+        return float(np.mean(values))
+
+    low, high = 0.0, 2 * float(np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2)))
+    for _ in range(CALIBRATION_STEPS):
+        middle = (low + high) / 2
+        low, high = (middle, high) if simulated_icc(middle) < real else (low, middle)
+    return (low + high) / 2
+
+
+def attainable_correlation(
+    fit: HeadlineFit,
+    tables: FieldTables,
+    test_periods: np.ndarray,
+    draws: int = ATTAINABLE_DRAWS,
+    seed: int = 0,
+) -> Attainable | None:
+    """The held-out correlation a rating reaches when it must learn the strengths from
+    results as many and as seated as these, and the headline's model is the truth: what the
+    data allow.
+
+    Each draw gives every player a strength from the population the data show
+    (:func:`calibrated_spread`: the real sessions' ICC reproduced), draws every table's
+    result from the model (:func:`simulated_shares`), then walks forward over
+    ``test_periods`` as the validation does: the strengths fitted on the earlier periods'
+    simulated results at the penalty the model implies (board variance over the strengths'
+    variance, so the fit is the posterior mean: no rating learning from results does better
+    in squared error when the model holds) predict each test period's pair-sessions. The
+    correlation over all of them is one draw's.
+    None without a fit, tests, at least two draws or an ICC to match.
+    """
+    tests = np.unique(test_periods)
+    if not len(tables) or not len(fit.theta) or not len(tests) or draws < 2:
+        return None
+    spread = calibrated_spread(fit, tables, seed=seed)
+    if not spread:
+        return None
+    penalty = fit.residual_variance / spread**2
+    rng = np.random.default_rng(seed)
+    found = []
+    for _ in range(draws):
+        truth = rng.normal(0, spread, len(fit.theta))
+        drawn = replace(tables, share=simulated_shares(fit, tables, truth, rng))
+        predicted, actual = [], []
+        for period in tests:
+            train = drawn.subset(drawn.period < period)
+            test = drawn.subset(drawn.period == period)
+            theta = fit_strengths(Design.of(train, len(truth)), train.share, penalty)
+            predicted.append(pair_percent(test, Design.of(test, len(truth)).predict(theta)))
+            actual.append(pair_sessions(test).percent)
+        found.append(np.corrcoef(np.concatenate(predicted), np.concatenate(actual))[0, 1])
+    low, high = np.quantile(found, [0.1, 0.9])
+    return Attainable(float(np.mean(found)), float(low), float(high), draws)

@@ -23,7 +23,11 @@ import numpy as np
 
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
-from bridgerank.ratings.headline.ceiling import ceiling, known_strengths_correlation
+from bridgerank.ratings.headline.ceiling import (
+    attainable_correlation,
+    ceiling,
+    known_strengths_correlation,
+)
 from bridgerank.ratings.headline.checks import rating_checks
 from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.fit import fit_headline
@@ -133,6 +137,15 @@ def headline_study(
     held_out = tables.subset(np.isin(tables.period, np.unique(run.period)))
     known = known_strengths_correlation(fit, held_out)
     results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
+    attainable = attainable_correlation(fit, tables, run.period)
+    if attainable is not None:
+        # the mean over simulated data sets of this size, and the 80% range of one of them
+        for measure, value in (
+            ("attainable_r", attainable.mean),
+            ("attainable_r_p10", attainable.low),
+            ("attainable_r_p90", attainable.high),
+        ):
+            results.ceiling.append({"measure": measure, "value": value, "n": attainable.draws})
     results.checks = rating_checks(tables, fit, run)
     results.scorecards = scorecard_rows(tables, run)
     rows = {row["method"]: row for row in results.validation}
