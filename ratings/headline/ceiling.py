@@ -97,32 +97,41 @@ def ceiling(tables: FieldTables) -> list[dict[str, Any]]:
     ]
 
 
+def population_spread(fit: HeadlineFit) -> float:
+    """The spread (SD) of the players' strengths the fit implies: the variance of the
+    estimates plus their mean posterior variance (a ridge estimate is shrunk, so its own
+    spread is too small)."""
+    return float(np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2)))
+
+
 def known_strengths_correlation(
-    fit: HeadlineFit, tables: FieldTables, draws: int = 100, seed: int = 0
+    fit: HeadlineFit,
+    tables: FieldTables,
+    draws: int = 100,
+    seed: int = 0,
+    spread: float | None = None,
 ) -> float | None:
     """The correlation with the pair-session percentages of ``tables`` (the held-out ones)
     that a rating knowing every player's true strength would reach, under the fitted model.
 
-    Each draw gives every player a strength from the population the fit implies (normal, with
-    the variance of the estimates plus their mean posterior variance: a ridge estimate is
-    shrunk, so its own spread is too small), each pair-session its expected percentage from
-    the real seating (partner, opponents and field, as the model reads them) and its luck
-    (the fit's board variance over its boards, plus the form variance); the correlation of
-    the expected with the drawn percentages is averaged over the draws. None without a fit
-    or sessions.
+    Each draw gives every player a strength from a normal population of SD ``spread`` (by
+    default the fit's own, :func:`population_spread`; the rate stage gives the one the data
+    show, :func:`calibrated_spread`), each pair-session its expected percentage from the
+    real seating (partner, opponents and field, as the model reads them) and its result
+    drawn from the model (:func:`simulated_shares`: the boards' luck and the pair's form);
+    the correlation of the expected with the drawn percentages is averaged over the draws.
+    None without a fit or sessions.
     """
     if not len(tables) or not len(fit.theta):
         return None
-    boards = pair_sessions(tables).boards
-    luck = np.sqrt(100**2 * fit.residual_variance / boards + fit.form_variance)
-    spread = np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2))
+    spread = population_spread(fit) if spread is None else spread
     design = Design.of(tables, len(fit.theta))
     rng = np.random.default_rng(seed)
     found = []
     for _ in range(draws):
         truth = rng.normal(0, spread, len(fit.theta))
         expected = pair_percent(tables, design.predict(truth))
-        drawn = expected + luck * rng.standard_normal(len(expected))
+        drawn = pair_percent(tables, simulated_shares(fit, tables, truth, rng))
         if np.ptp(expected) > 0:
             found.append(np.corrcoef(expected, drawn)[0, 1])
     return float(np.mean(found)) if found else None
@@ -131,6 +140,10 @@ def known_strengths_correlation(
 # Simulated data sets for :func:`attainable_correlation`: its mean moves about 0.005 between
 # seeds at this many (one data set's correlation varies by about 0.035 from draw to draw).
 ATTAINABLE_DRAWS = 50
+# At most this many training tables fitted in all by :func:`attainable_correlation` (50 draws
+# of the ACBL sessions' 29 walk-forward fits), and never fewer draws than the minimum.
+ATTAINABLE_WORK = 40_000_000
+MIN_ATTAINABLE_DRAWS = 20
 # Halvings of the interval searched for the spread that reproduces the real ICC.
 CALIBRATION_STEPS = 12
 
@@ -196,7 +209,7 @@ def calibrated_spread(
             values.append(value if value is not None else 0.0)
         return float(np.mean(values))
 
-    low, high = 0.0, 2 * float(np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2)))
+    low, high = 0.0, 2 * population_spread(fit)
     for _ in range(CALIBRATION_STEPS):
         middle = (low + high) / 2
         low, high = (middle, high) if simulated_icc(middle) < real else (low, middle)
@@ -209,13 +222,14 @@ def attainable_correlation(
     test_periods: np.ndarray,
     draws: int = ATTAINABLE_DRAWS,
     seed: int = 0,
+    spread: float | None = None,
 ) -> Attainable | None:
     """The held-out correlation a rating reaches when it must learn the strengths from
     results as many and as seated as these, and the headline's model is the truth: what the
     data allow.
 
-    Each draw gives every player a strength from the population the data show
-    (:func:`calibrated_spread`: the real sessions' ICC reproduced), draws every table's
+    Each draw gives every player a strength from the population the data show (``spread``,
+    by default :func:`calibrated_spread`: the real sessions' ICC reproduced), draws every table's
     result from the model (:func:`simulated_shares`), then walks forward over
     ``test_periods`` as the validation does: the strengths fitted on the earlier periods'
     simulated results at the penalty the model implies (board variance over the strengths'
@@ -227,22 +241,42 @@ def attainable_correlation(
     tests = np.unique(test_periods)
     if not len(tables) or not len(fit.theta) or not len(tests) or draws < 2:
         return None
-    spread = calibrated_spread(fit, tables, seed=seed)
+    if spread is None:
+        spread = calibrated_spread(fit, tables, seed=seed)
     if not spread:
         return None
     penalty = fit.residual_variance / spread**2
+    players = len(fit.theta)
+    # the seating is the same in every draw: each test's designs are built once
+    folds = []
+    for period in tests:
+        train, test = tables.period < period, tables.period == period
+        held_out = tables.subset(test)
+        folds.append(
+            (
+                train,
+                test,
+                Design.of(tables.subset(train), players),
+                held_out,
+                Design.of(held_out, players),
+            )
+        )
+    # fewer draws where every fit is large (a championship's many tables), never under the
+    # minimum: the work of a draw is the training tables of all its fits
+    work = sum(int(train.sum()) for train, *_ in folds)
+    draws = min(draws, max(MIN_ATTAINABLE_DRAWS, ATTAINABLE_WORK // max(work, 1)))
     rng = np.random.default_rng(seed)
     found = []
     for _ in range(draws):
-        truth = rng.normal(0, spread, len(fit.theta))
-        drawn = replace(tables, share=simulated_shares(fit, tables, truth, rng))
+        truth = rng.normal(0, spread, players)
+        shares = simulated_shares(fit, tables, truth, rng)
         predicted, actual = [], []
-        for period in tests:
-            train = drawn.subset(drawn.period < period)
-            test = drawn.subset(drawn.period == period)
-            theta = fit_strengths(Design.of(train, len(truth)), train.share, penalty)
-            predicted.append(pair_percent(test, Design.of(test, len(truth)).predict(theta)))
-            actual.append(pair_sessions(test).percent)
+        theta = None
+        for train, test, design, held_out, test_design in folds:
+            # the last fold's strengths start the next fit: a few more tables, nearly the same
+            theta = fit_strengths(design, shares[train], penalty, theta)
+            predicted.append(pair_percent(held_out, test_design.predict(theta)))
+            actual.append(pair_percent(held_out, shares[test]))
         found.append(np.corrcoef(np.concatenate(predicted), np.concatenate(actual))[0, 1])
     low, high = np.quantile(found, [0.1, 0.9])
     return Attainable(float(np.mean(found)), float(low), float(high), draws)

@@ -174,9 +174,12 @@ class HeadlineFit:
     coefficients: np.ndarray | None = None
 
 
-def fit_strengths(design: Design, target: np.ndarray, penalty: float) -> np.ndarray:
+def fit_strengths(
+    design: Design, target: np.ndarray, penalty: float, start: np.ndarray | None = None
+) -> np.ndarray:
     """Ridge coefficients (players, then covariates) for ``target`` (North-South shares) by
-    preconditioned CG."""
+    preconditioned CG, from ``start`` if given (a solution of a similar problem: fewer
+    steps)."""
     columns = design.a.shape[1]
     right = design.a.T @ (design.scale * design.centre(target - 0.5))
     penalties = design.penalties(penalty)
@@ -187,7 +190,9 @@ def fit_strengths(design: Design, target: np.ndarray, penalty: float) -> np.ndar
         dtype=float,
     )
     preconditioner = LinearOperator((columns, columns), matvec=lambda r: r / diagonal, dtype=float)
-    theta, info = cg(operator, right, M=preconditioner, rtol=1e-10, atol=0.0, maxiter=5000)
+    theta, info = cg(
+        operator, right, x0=start, M=preconditioner, rtol=1e-10, atol=0.0, maxiter=5000
+    )
     if info > 0:
         # not a failure worth stopping a run for: the last iterate is still a fine estimate
         warnings.warn(f"headline fit: CG stopped after {info} steps short of 1e-10", stacklevel=2)

@@ -25,6 +25,7 @@ from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline.ceiling import (
     attainable_correlation,
+    calibrated_spread,
     ceiling,
     known_strengths_correlation,
 )
@@ -135,9 +136,12 @@ def headline_study(
         )
     ]
     held_out = tables.subset(np.isin(tables.period, np.unique(run.period)))
-    known = known_strengths_correlation(fit, held_out)
+    # both references draw the players from the population the sessions show (their ICC
+    # reproduced): the fit's own makes pairs more persistent than they are
+    spread = calibrated_spread(fit, tables)
+    known = known_strengths_correlation(fit, held_out, spread=spread)
     results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
-    attainable = attainable_correlation(fit, tables, run.period)
+    attainable = attainable_correlation(fit, tables, run.period, spread=spread)
     if attainable is not None:
         # the mean over simulated data sets of this size, and the 80% range of one of them
         for measure, value in (

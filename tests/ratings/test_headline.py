@@ -231,7 +231,7 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     assert 0.25 < ceiling["icc"] < 0.31
     assert headline.pearson / ceiling["correlation_ceiling"] > 0.85
     # what a rating knowing every true strength would reach here, counting the opponents
-    assert 0.55 < ceiling["known_strengths_r"] < 0.63
+    assert 0.52 < ceiling["known_strengths_r"] < 0.58  # docs: about 0.55
     # what the data allow a rating learning from these results (docs: about 0.47, 0.43 to
     # 0.51 for eight data sets in ten): the headline is within a hundredth of it
     assert abs(ceiling["attainable_r"] - headline.pearson) < 0.015
