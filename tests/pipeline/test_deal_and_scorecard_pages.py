@@ -290,3 +290,7 @@ def test_the_held_out_team_matches_say_how_each_rival_read_them(sample_site):
         ("ttt", "TrueSkill Through Time, each line-up of a match a game of two teams"),
     ):
         assert f" {name} {what}" in table
+    # each description in a column wide enough to read among the figures (site.css td.prose)
+    raw = page[page.index("Held-out team matches") :]
+    assert '<td class="prose">TrueSkill Through Time, each line-up of a match' in raw
+    assert "td.prose { min-width: 16em" in (sample_site / "report" / "site.css").read_text()
