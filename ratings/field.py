@@ -265,6 +265,13 @@ def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> Se
     )
 
 
+def pair_session_entries(tables: FieldTables) -> np.ndarray:
+    """The pair-session (as :func:`pair_sessions` orders them) of every table's North-South,
+    then of every table's East-West: shape (2 * tables,)."""
+    keys, _, _ = _side_entries(tables)
+    return unique_rows(keys)[1]
+
+
 def pair_percent(
     tables: FieldTables, ns_share: np.ndarray, ew_share: np.ndarray | None = None
 ) -> np.ndarray:

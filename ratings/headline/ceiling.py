@@ -31,8 +31,8 @@ from bridgerank.ratings.field import (
     SessionScores,
     odd_even_halves,
     pair_percent,
+    pair_session_entries,
     pair_sessions,
-    unique_rows,
 )
 from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_strengths
 
@@ -169,13 +169,7 @@ def simulated_shares(
     variance, centred on the deal: a deal's shares sum to what matchpointing gives)."""
     design = Design.of(tables, len(truth))
     # one form effect per pair and session, as the prediction intervals have it
-    keys = np.concatenate(
-        [
-            np.column_stack([tables.session, np.sort(tables.seats[:, :2], axis=1)]),
-            np.column_stack([tables.session, np.sort(tables.seats[:, 2:], axis=1)]),
-        ]
-    )
-    _, entry, _ = unique_rows(keys)
+    entry = pair_session_entries(tables)
     form = rng.normal(0, np.sqrt(fit.form_variance) / 100, entry.max() + 1)
     count = len(tables)
     day = design.a @ truth + form[entry[:count]] - form[entry[count:]]
