@@ -229,11 +229,8 @@ def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     Falls back to the rows' own sort when a row's digits would overflow one int64."""
     keys = np.asarray(keys, dtype=np.int64)
-    if keys.ndim != 2 or not len(keys):
-        unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-        return unique, inverse.ravel(), counts
-    radix = keys.max(axis=0) + 1
-    if float(np.prod(radix.astype(float))) >= 2.0**62:
+    radix = keys.max(axis=0) + 1 if keys.ndim == 2 and len(keys) else None
+    if radix is None or float(np.prod(radix.astype(float))) >= 2.0**62:
         unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
         return unique, inverse.ravel(), counts
     code = np.zeros(len(keys), dtype=np.int64)

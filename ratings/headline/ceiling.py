@@ -104,6 +104,30 @@ def population_spread(fit: HeadlineFit) -> float:
     return float(np.sqrt(np.var(fit.theta) + np.mean(fit.sd**2)))
 
 
+class SimulatedResults:
+    """Results drawn from the fitted model at the seating of ``tables``: the design and each
+    table's pair-sessions built once, for the many draws that share them."""
+
+    def __init__(self, fit: HeadlineFit, tables: FieldTables) -> None:
+        self.fit = fit
+        self.design = Design.of(tables, len(fit.theta))
+        # one form effect per pair and session, as the prediction intervals have it
+        self._entry = pair_session_entries(tables)
+
+    def shares(self, truth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """North-South's share at every table, the players' strengths being ``truth``: each
+        pair's form of the day (the fit's form variance, shared by its two players: a shift
+        of both strengths for the session) and each table's luck (the fit's board variance,
+        centred on the deal: a deal's shares sum to what matchpointing gives)."""
+        design, entry, count = self.design, self._entry, len(self.design.group)
+        form = rng.normal(0, np.sqrt(self.fit.form_variance) / 100, entry.max() + 1)
+        day = design.a @ truth + form[entry[:count]] - form[entry[count:]]
+        # the fit's board variance is that of a table's luck before its deal's centring (its
+        # residuals are divided by the tables less the deals): drawn so, then centred
+        luck = design.centre(rng.normal(0, np.sqrt(self.fit.residual_variance), count))
+        return 0.5 + design.scale * design.centre(day) + luck
+
+
 def known_strengths_correlation(
     fit: HeadlineFit,
     tables: FieldTables,
@@ -118,20 +142,20 @@ def known_strengths_correlation(
     default the fit's own, :func:`population_spread`; the rate stage gives the one the data
     show, :func:`calibrated_spread`), each pair-session its expected percentage from the
     real seating (partner, opponents and field, as the model reads them) and its result
-    drawn from the model (:func:`simulated_shares`: the boards' luck and the pair's form);
+    drawn from the model (:class:`SimulatedResults`: the boards' luck and the pair's form);
     the correlation of the expected with the drawn percentages is averaged over the draws.
     None without a fit or sessions.
     """
     if not len(tables) or not len(fit.theta):
         return None
     spread = population_spread(fit) if spread is None else spread
-    design = Design.of(tables, len(fit.theta))
+    model = SimulatedResults(fit, tables)
     rng = np.random.default_rng(seed)
     found = []
     for _ in range(draws):
         truth = rng.normal(0, spread, len(fit.theta))
-        expected = pair_percent(tables, design.predict(truth))
-        drawn = pair_percent(tables, simulated_shares(fit, tables, truth, rng))
+        expected = pair_percent(tables, model.design.predict(truth))
+        drawn = pair_percent(tables, model.shares(truth, rng))
         if np.ptp(expected) > 0:
             found.append(np.corrcoef(expected, drawn)[0, 1])
     return float(np.mean(found)) if found else None
@@ -160,30 +184,11 @@ class Attainable:
     draws: int
 
 
-def simulated_shares(
-    fit: HeadlineFit, tables: FieldTables, truth: np.ndarray, rng: np.random.Generator
-) -> np.ndarray:
-    """North-South's share at every table drawn from the fitted model, the players' strengths
-    being ``truth``: each pair's form of the day (the fit's form variance, shared by its two
-    players: a shift of both strengths for the session) and each table's luck (the fit's board
-    variance, centred on the deal: a deal's shares sum to what matchpointing gives)."""
-    design = Design.of(tables, len(truth))
-    # one form effect per pair and session, as the prediction intervals have it
-    entry = pair_session_entries(tables)
-    form = rng.normal(0, np.sqrt(fit.form_variance) / 100, entry.max() + 1)
-    count = len(tables)
-    day = design.a @ truth + form[entry[:count]] - form[entry[count:]]
-    # the fit's board variance is that of a table's luck before its deal's centring (its
-    # residuals are divided by the tables less the deals): drawn so, then centred
-    luck = design.centre(rng.normal(0, np.sqrt(fit.residual_variance), count))
-    return 0.5 + design.scale * design.centre(day) + luck
-
-
 def calibrated_spread(
     fit: HeadlineFit, tables: FieldTables, draws: int = 10, seed: int = 0
 ) -> float | None:
     """The spread (SD) of the players' strengths whose simulated results
-    (:func:`simulated_shares`) have, on average, the real results' intraclass correlation of
+    (:class:`SimulatedResults`) have, on average, the real results' intraclass correlation of
     session percentage by pair (:func:`icc`): the population the data show, where the fit's
     own (its estimates' variance plus their mean posterior variance) makes the pairs more
     persistent than the sessions are. None without an ICC to match."""
@@ -191,6 +196,7 @@ def calibrated_spread(
     if real is None:
         return None
     players = len(fit.theta)
+    model = SimulatedResults(fit, tables)
     # the same draws at every spread tried, so the simulated ICC rises smoothly with it
     rng = np.random.default_rng(seed)
     shapes = [(rng.standard_normal(players), rng.integers(2**32)) for _ in range(draws)]
@@ -198,7 +204,7 @@ def calibrated_spread(
     def simulated_icc(spread: float) -> float:
         values = []
         for shape, noise in shapes:
-            shares = simulated_shares(fit, tables, spread * shape, np.random.default_rng(noise))
+            shares = model.shares(spread * shape, np.random.default_rng(noise))
             value, _ = icc(pair_sessions(replace(tables, share=shares)))
             values.append(value if value is not None else 0.0)
         return float(np.mean(values))
@@ -224,7 +230,7 @@ def attainable_correlation(
 
     Each draw gives every player a strength from the population the data show (``spread``,
     by default :func:`calibrated_spread`: the real sessions' ICC reproduced), draws every table's
-    result from the model (:func:`simulated_shares`), then walks forward over
+    result from the model (:class:`SimulatedResults`), then walks forward over
     ``test_periods`` as the validation does: the strengths fitted on the earlier periods'
     simulated results at the penalty the model implies (board variance over the strengths'
     variance, so the fit is the posterior mean: no rating learning from results does better
@@ -259,11 +265,12 @@ def attainable_correlation(
     # minimum: the work of a draw is the training tables of all its fits
     work = sum(int(train.sum()) for train, *_ in folds)
     draws = min(draws, max(MIN_ATTAINABLE_DRAWS, ATTAINABLE_WORK // max(work, 1)))
+    model = SimulatedResults(fit, tables)
     rng = np.random.default_rng(seed)
     found = []
     for _ in range(draws):
         truth = rng.normal(0, spread, players)
-        shares = simulated_shares(fit, tables, truth, rng)
+        shares = model.shares(truth, rng)
         predicted, actual = [], []
         theta = None
         for train, test, design, held_out, test_design in folds:

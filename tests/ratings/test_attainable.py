@@ -8,10 +8,10 @@ import pytest
 
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.ceiling import (
+    SimulatedResults,
     attainable_correlation,
     calibrated_spread,
     known_strengths_correlation,
-    simulated_shares,
 )
 from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_headline
 
@@ -53,14 +53,14 @@ def test_without_luck_the_simulated_shares_are_the_model_expectation():
     tables = _club()
     fit = _fit(40, 0.03, 0.0)
     truth = np.random.default_rng(5).normal(0, 0.03, 40)
-    shares = simulated_shares(fit, tables, truth, np.random.default_rng(0))
+    shares = SimulatedResults(fit, tables).shares(truth, np.random.default_rng(0))
     assert np.allclose(shares, Design.of(tables, 40).predict(truth))
 
 
 def test_simulated_luck_has_the_board_variance_and_every_deal_is_a_whole_field():
     tables = _club(periods=60)
     fit = _fit(40, 0.0, 0.09)
-    shares = simulated_shares(fit, tables, np.zeros(40), np.random.default_rng(0))
+    shares = SimulatedResults(fit, tables).shares(np.zeros(40), np.random.default_rng(0))
     # matchpointing: a deal's North-South shares average one half, whatever the luck
     means = np.bincount(tables.group, weights=shares) / np.bincount(tables.group)
     assert np.allclose(means, 0.5)
@@ -75,7 +75,7 @@ def test_a_pairs_form_moves_its_whole_session():
     tables = _club(periods=200)
     form = 9.0  # points squared: a pair's session moves by 3 points (SD) beyond its boards
     fit = _fit(40, 0.0, 0.0, form)
-    shares = simulated_shares(fit, tables, np.zeros(40), np.random.default_rng(0))
+    shares = SimulatedResults(fit, tables).shares(np.zeros(40), np.random.default_rng(0))
     percent = pair_sessions(FieldTables(**{**tables.__dict__, "share": shares})).percent
     # a shift of the pair's strength for the day, against its field's mean (5 pairs a side),
     # on the model's scale k / (k - 1): variance form * (4 / 5) * (5 / 4) ** 2
@@ -87,7 +87,7 @@ def _played(tables: FieldTables, spread: float, seed: int = 7) -> tuple[FieldTab
     0.09, and the headline fitted on them."""
     truth = np.random.default_rng(seed).normal(0, spread, len(tables.players))
     model = _fit(len(truth), spread, 0.09)
-    shares = simulated_shares(model, tables, truth, np.random.default_rng(seed + 1))
+    shares = SimulatedResults(model, tables).shares(truth, np.random.default_rng(seed + 1))
     played = FieldTables(**{**tables.__dict__, "share": shares})
     return played, fit_headline(played)
 
@@ -119,7 +119,7 @@ def test_the_headline_fitted_on_simulated_results_finds_the_spread_it_was_drawn_
     tables = _club(periods=60)
     fit = _fit(40, 0.03, 0.09)
     truth = np.random.default_rng(7).normal(0, 0.03, 40)
-    shares = simulated_shares(fit, tables, truth, np.random.default_rng(2))
+    shares = SimulatedResults(fit, tables).shares(truth, np.random.default_rng(2))
     drawn = FieldTables(**{**tables.__dict__, "share": shares})
     refit = fit_headline(drawn)
     spread = np.sqrt(np.var(refit.theta) + np.mean(refit.sd**2))
