@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import select
@@ -97,12 +97,27 @@ def _headline(conn):
     rating = {player: (value, sd) for player, value, sd in rows}
     fit = conn.execute(
         select(
-            FittedHeadline.penalty, FittedHeadline.residual_variance, FittedHeadline.form_variance
+            FittedHeadline.penalty,
+            FittedHeadline.residual_variance,
+            FittedHeadline.form_variance,
+            FittedHeadline.familiarity,
         )
     ).first()
     if not rating or fit is None or fit.residual_variance is None:
         return None
-    return StoredRatings(rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty)
+    return StoredRatings(
+        rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty, fit.familiarity or 0.0
+    )
+
+
+def _familiar(
+    written: Sequence[Mapping[str, Any]], names: Mapping[str, Any], min_tables: int
+) -> set[tuple[str, str]]:
+    """The partnerships the stored boards make familiar (as the rate stage counts them)."""
+    from bridgerank.ratings.field import field_tables
+    from bridgerank.ratings.headline.familiarity import familiar_pairs
+
+    return familiar_pairs(field_tables(written, names, min_tables))
 
 
 def _strengths(conn):
@@ -204,6 +219,8 @@ def predict(
         # named as files name them, as forecasts name sides
         written = [seated_persons(board) for board in stored_boards(conn)]
         par_of = par_function(conn)
+    if ratings is not None and ratings.familiarity:
+        ratings = replace(ratings, familiar=_familiar(written, names, min_tables))
     in_database = {(board["event"], period_of(board)) for board in written}
     if sources:
         boards = list(read_boards(sources, settings))

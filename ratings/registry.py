@@ -183,6 +183,7 @@ KINDS: dict[str, Registry] = {
             _R + "baselines:WBF_SESSIONS",
             _R + "headline.sessions:HEADLINE_WBF",
             _R + "headline.sessions:HEADLINE_PLAIN",
+            _R + "headline.sessions:HEADLINE_UNFAMILIAR",
             _R + "headline.sessions:HEADLINE_DD",
             _R + "headline.partnerships:HEADLINE_PARTNERSHIPS",
             _R + "rivals.pair_elo:PAIR_ELO",

@@ -172,6 +172,7 @@ def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
             "newcomer_prior": headline.newcomer_prior,
             "residual_variance": headline.residual_variance,
             "form_variance": headline.form_variance,
+            "familiarity": headline.familiarity,
             "not_fitted": headline.note or None,
             "not_validated": headline.not_validated or None,
         }

@@ -104,6 +104,8 @@ class HeadlineSummary:
     # what a forecast of a new event needs besides the ratings (bridgerank predict)
     residual_variance: float | None = None
     form_variance: float | None = None
+    # a familiar partnership's bonus (share of d): headline.familiarity
+    familiarity: float | None = None
     validation: HeadlineValidationSummary | None = None
     not_validated: str = ""
     dd_evidence: DdEvidenceSummary | None = None

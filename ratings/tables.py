@@ -322,6 +322,9 @@ class FittedHeadline(Base):
     form_variance : float or None
         What a pair's form on the day adds to a session's variance beyond the ratings'
         uncertainty and the boards' luck (squared percentage points).
+    familiarity : float or None
+        A familiar partnership's bonus (3 sessions together or more before), in matchpoint
+        share of the table's ``d`` (:mod:`bridgerank.ratings.headline.familiarity`).
     not_fitted : str or None
         Why there is no fit (then every value above is empty).
     not_validated : str or None
@@ -338,6 +341,7 @@ class FittedHeadline(Base):
     newcomer_prior: Mapped[float | None] = mapped_column(Float)
     residual_variance: Mapped[float | None] = mapped_column(Float)
     form_variance: Mapped[float | None] = mapped_column(Float)
+    familiarity: Mapped[float | None] = mapped_column(Float)
     not_fitted: Mapped[str | None] = mapped_column(Text)
     not_validated: Mapped[str | None] = mapped_column(Text)
 

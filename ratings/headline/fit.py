@@ -21,6 +21,11 @@ learns from carries their results (a player's boards played follow from how far 
 went), and ``gamma`` would learn that leak instead of what the covariate says in advance.
 A forecast uses the covariates of all the training tables.
 
+One table-level term beside them: a partnership that has played together before scores a
+little above its players' sum (:mod:`~bridgerank.ratings.headline.familiarity`); its
+coefficient is fitted with the strengths, unpenalised, and kept out of them (``familiar``,
+on by default).
+
 The normal equations are solved by conjugate gradients through the tables (each step costs
 a pass over the tables), so a fit is linear in the data. The penalty is chosen on the
 training data alone: fitted on its earlier sessions, scored on its latest quarter; the same
@@ -44,6 +49,7 @@ from bridgerank.ratings.field import (
     pair_percent,
     pair_sessions,
 )
+from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
 PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
@@ -126,9 +132,11 @@ class Design:
         means = np.bincount(self.group, weights=values, minlength=len(self.sizes)) / self.sizes
         return values - means[self.group]
 
-    def predict(self, theta: np.ndarray) -> np.ndarray:
-        """Expected North-South share at every table."""
-        return 0.5 + self.scale * self.centre(self.a @ theta)
+    def predict(self, theta: np.ndarray, offset: np.ndarray | None = None) -> np.ndarray:
+        """Expected North-South share at every table; ``offset`` adds to each table's ``d``
+        (a term the design has no column for, such as the familiarity's)."""
+        d = self.a @ theta
+        return 0.5 + self.scale * self.centre(d if offset is None else d + offset)
 
     def normal_matvec(self, theta: np.ndarray) -> np.ndarray:
         """``X^T X theta`` (the centring is a projection, so it needs applying once)."""
@@ -172,6 +180,8 @@ class HeadlineFit:
     covariance: np.ndarray | None  # full posterior covariance of theta when players are few
     form_variance: float = 0.0
     coefficients: np.ndarray | None = None
+    # a familiar partnership's bonus in d (matchpoint share), 0 when the fit has no such term
+    familiarity: float = 0.0
 
 
 def fit_strengths(
@@ -207,7 +217,8 @@ def posterior(
     covariates: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float, np.ndarray | None]:
     """Standard deviations of the players' strengths, the residual variance, and (few
-    players) their whole covariance, from ``sigma^2 (X^T X + penalties)^-1``."""
+    players) their whole covariance, from ``sigma^2 (X^T X + penalties)^-1``; columns after
+    the players' and the ``covariates``' (the familiarity's) are no part of a strength."""
     residual = target - design.predict(coefficients)
     # degrees of freedom: a table's share is tied to its deal's other tables by the centring
     dof = max(len(target) - len(design.sizes), 1)
@@ -221,43 +232,84 @@ def posterior(
     precision = np.column_stack([design.normal_matvec(column) for column in identity])
     full = variance * np.linalg.inv(precision + np.diag(penalties))
     # theta = u + Z gamma: a linear map of the coefficients
-    to_theta = np.vstack(
-        [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
-    )
+    blocks = [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
+    to_theta = np.vstack(blocks)
+    to_theta = np.vstack([to_theta, np.zeros((columns - len(to_theta), design.players))])
     covariance = to_theta.T @ full @ to_theta
     return np.sqrt(np.diag(covariance)), variance, covariance
 
 
+def model_columns(
+    tables: FieldTables,
+    covariates: Covariates | None,
+    familiar: bool,
+    history: FieldTables | None = None,
+) -> np.ndarray | None:
+    """The design's columns after the players': the ``covariates``' past columns
+    (:func:`past_columns`), then the familiarity's if ``familiar``; None if neither."""
+    blocks = []
+    if covariates is not None:
+        blocks.append(past_columns(tables, covariates))
+    if familiar:
+        blocks.append(familiarity_column(tables, history)[:, None])
+    return np.hstack(blocks) if blocks else None
+
+
+@dataclass
+class _Solved:
+    """A fit's coefficients read back: the strengths (prior centres included), the
+    covariates' coefficients, the familiarity's."""
+
+    theta: np.ndarray
+    gamma: np.ndarray | None
+    familiarity: float
+
+
 def _coefficients(
     tables: FieldTables,
-    players: int,
     penalty: float,
     covariates: Covariates | None,
+    familiar: bool,
     columns: np.ndarray | None = None,
-) -> tuple[Design, np.ndarray, np.ndarray | None]:
-    """The fit's coefficients and the covariates ``Z`` a forecast applies them to; the past
-    ``columns`` may be given when several penalties fit the same tables."""
-    if covariates is None:
-        design, z = Design.of(tables, players), None
-    else:
-        if columns is None:
-            columns = past_columns(tables, covariates)
-        design, z = Design.of(tables, players, columns), covariates(tables)
-    return design, fit_strengths(design, tables.share, penalty), z
+) -> tuple[Design, np.ndarray, np.ndarray | None, _Solved]:
+    """The fit's design, coefficients, the covariates ``Z`` a forecast applies them to, and
+    the coefficients read back; the ``columns`` (:func:`model_columns`) may be given when
+    several penalties fit the same tables."""
+    players = len(tables.players)
+    if columns is None:
+        columns = model_columns(tables, covariates, familiar)
+    design = Design.of(tables, players, columns)
+    z = None if covariates is None else covariates(tables)
+    coefficients = fit_strengths(design, tables.share, penalty)
+    rest = coefficients[players:]
+    familiarity = float(rest[-1]) if familiar else 0.0
+    gamma = rest[:-1] if familiar else rest
+    theta = coefficients[:players] if z is None else coefficients[:players] + z @ gamma
+    return design, coefficients, z, _Solved(theta, None if z is None else gamma, familiarity)
 
 
-def _strengths(design: Design, coefficients: np.ndarray, z: np.ndarray | None) -> np.ndarray:
-    theta = coefficients[: design.players]
-    return theta if z is None else theta + z @ coefficients[design.players :]
+def predict_shares(
+    tables: FieldTables,
+    theta: np.ndarray,
+    familiarity: float = 0.0,
+    history: FieldTables | None = None,
+) -> np.ndarray:
+    """Expected North-South share at every table of ``tables`` from the strengths ``theta``
+    and the familiarity's coefficient, the pairs' sessions together counted in ``history``
+    (played before ``tables``) and in ``tables``' earlier periods."""
+    offset = familiarity * familiarity_column(tables, history) if familiarity else None
+    return Design.of(tables, len(theta)).predict(theta, offset)
 
 
-def predict_sessions(fit: HeadlineFit, tables: FieldTables) -> tuple[np.ndarray, np.ndarray]:
+def predict_sessions(
+    fit: HeadlineFit, tables: FieldTables, history: FieldTables | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Every pair-session's expected percentage in ``tables`` (ordered as
     :func:`pair_sessions`) and its prediction variance: the pair's rating uncertainty, the
-    luck of a session of its length, and the form variance."""
-    design = Design.of(tables, len(fit.theta))
-    percent = pair_percent(tables, design.predict(fit.theta))
-    return percent, _session_variance(fit, pair_sessions(tables))
+    luck of a session of its length, and the form variance. ``history``: the tables played
+    before ``tables`` (the fit's training tables), for the pairs' familiarity."""
+    shares = predict_shares(tables, fit.theta, fit.familiarity, history)
+    return pair_percent(tables, shares), _session_variance(fit, pair_sessions(tables))
 
 
 def _session_variance(fit: HeadlineFit, sessions: SessionScores) -> np.ndarray:
@@ -277,10 +329,12 @@ def choose_model(
     tables: FieldTables,
     candidates: Sequence[Covariates | None],
     penalties: tuple[float, ...] = PENALTIES,
+    familiar: bool = True,
 ) -> tuple[Covariates | None, float, float]:
     """The prior's covariates and penalty whose fit on the earlier three quarters of the
     periods best predicts the sessions of the latest quarter (session RMSE): of
-    ``candidates`` (None: a prior centred on the average player), each at its best penalty.
+    ``candidates`` (None: a prior centred on the average player), each at its best penalty,
+    with the familiarity term if ``familiar``.
     Returns the covariates, the penalty, and the form variance seen there: the variance that
     puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
     penalty and no form variance when there is too little data."""
@@ -290,15 +344,13 @@ def choose_model(
     early, late = split
     best: tuple[float, Covariates | None, float, np.ndarray, np.ndarray | None] | None = None
     for covariates in candidates:
-        penalty, errors, columns = _best_penalty(
-            early, late, len(tables.players), covariates, penalties
-        )
+        penalty, errors, columns = _best_penalty(early, late, covariates, penalties, familiar)
         score = float(np.mean(errors**2))
         if best is None or score < best[0]:
             best = (score, covariates, penalty, errors, columns)
     assert best is not None  # at least one candidate
     _, covariates, penalty, errors, columns = best
-    early_fit = _fit_at(early, penalty, covariates, columns)
+    early_fit = _fit_at(early, penalty, covariates, familiar, columns)
     expected = _session_variance(early_fit, pair_sessions(late))
     return covariates, penalty, form_variance(errors, expected)
 
@@ -306,20 +358,21 @@ def choose_model(
 def _best_penalty(
     early: FieldTables,
     late: FieldTables,
-    players: int,
     covariates: Covariates | None,
     penalties: tuple[float, ...],
+    familiar: bool,
 ) -> tuple[float, np.ndarray, np.ndarray | None]:
     """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
-    errors at it, and the past covariate columns of ``early`` (None without covariates)."""
-    test_design = Design.of(late, players)
+    errors at it, and the model columns of ``early`` (:func:`model_columns`)."""
     actual = pair_sessions(late).percent
-    columns = past_columns(early, covariates) if covariates else None
+    columns = model_columns(early, covariates, familiar)
+    offset = familiarity_column(late, early) if familiar else None
 
     def errors(penalty: float) -> np.ndarray:
-        design, coefficients, z = _coefficients(early, players, penalty, covariates, columns)
-        predicted = pair_percent(late, test_design.predict(_strengths(design, coefficients, z)))
-        return predicted - actual
+        _, _, _, solved = _coefficients(early, penalty, covariates, familiar, columns)
+        shift = None if offset is None else solved.familiarity * offset
+        shares = Design.of(late, len(early.players)).predict(solved.theta, shift)
+        return pair_percent(late, shares) - actual
 
     penalty, best = best_of(penalties, errors)
     return penalty, best, columns
@@ -341,15 +394,20 @@ def _fit_at(
     tables: FieldTables,
     penalty: float,
     covariates: Covariates | None,
+    familiar: bool,
     columns: np.ndarray | None = None,
 ) -> HeadlineFit:
-    design, coefficients, z = _coefficients(
-        tables, len(tables.players), penalty, covariates, columns
-    )
+    design, coefficients, z, solved = _coefficients(tables, penalty, covariates, familiar, columns)
     sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
-    gamma = None if z is None else coefficients[design.players :]
     return HeadlineFit(
-        _strengths(design, coefficients, z), sd, penalty, variance, covariance, 0.0, gamma
+        solved.theta,
+        sd,
+        penalty,
+        variance,
+        covariance,
+        0.0,
+        solved.gamma,
+        solved.familiarity,
     )
 
 
@@ -358,25 +416,26 @@ def fit_headline(
     penalty: float | None = None,
     covariates: Covariates | None = None,
     candidates: Sequence[Covariates | None] | None = None,
+    familiar: bool = True,
 ) -> HeadlineFit:
     """Fit the headline rating on ``tables``; penalty and form variance are chosen on them
     unless ``penalty`` is given (then no form variance). Without a penalty, ``candidates``
     (covariate sets, None for none) has the prior's covariates chosen on the tables too
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
-    whether any were."""
+    whether any were. ``familiar``: with the familiarity term (the headline's own)."""
     if penalty is not None:
-        return fit_chosen(tables, (covariates, penalty, 0.0))
+        return fit_chosen(tables, (covariates, penalty, 0.0), familiar)
     choices = (covariates,) if candidates is None else candidates
-    return fit_chosen(tables, choose_model(tables, choices))
+    return fit_chosen(tables, choose_model(tables, choices, familiar=familiar), familiar)
 
 
 Choice = tuple[Covariates | None, float, float]  # covariates, penalty, form variance
 
 
-def fit_chosen(tables: FieldTables, choice: Choice) -> HeadlineFit:
+def fit_chosen(tables: FieldTables, choice: Choice, familiar: bool = True) -> HeadlineFit:
     """The headline fitted on ``tables`` with a choice already made (:func:`choose_model`'s
     covariates, penalty and form variance), so that methods sharing a choice make it once."""
     covariates, penalty, form = choice
-    fit = _fit_at(tables, penalty, covariates)
+    fit = _fit_at(tables, penalty, covariates, familiar)
     fit.form_variance = form
     return fit

@@ -2,19 +2,22 @@
 ratings, with a prediction interval, and the score of those forecasts once the results are in.
 
 The forecast uses only who sat where: each table's North-South share is predicted from the
-four players' strengths centred on the deal's other tables (:class:`headline.Design`), and a
-pair's percentage is the mean over its tables. A player with no rating counts as average, with
+four players' strengths centred on the deal's other tables (:class:`headline.Design`) and
+whether each pair had played together before (the familiarity term,
+:mod:`~bridgerank.ratings.headline.familiarity`), and a pair's percentage is the mean over its
+tables. A player with no rating counts as average, with
 the prior's uncertainty (the spread of strengths the ridge penalty allows).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import AbstractSet, Any, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from bridgerank.ratings.field import field_tables, pair_percent, pair_sessions
+from bridgerank.ratings.headline.familiarity import named_column
 from bridgerank.ratings.headline.fit import Design
 from bridgerank.ratings.holdout import Z80
 
@@ -34,12 +37,18 @@ class StoredRatings:
     penalty : float
         The ridge penalty: an unrated player's strength has variance
         ``residual_variance / penalty``.
+    familiarity : float
+        A familiar partnership's bonus in a table's ``d`` (matchpoint share).
+    familiar : set of tuple
+        The partnerships (two players, sorted) that count as familiar from now on.
     """
 
     rating: Mapping[str, tuple[float, float]]
     residual_variance: float
     form_variance: float
     penalty: float
+    familiarity: float = 0.0
+    familiar: AbstractSet[tuple[str, str]] = field(default_factory=frozenset)
 
     @property
     def unrated_sd(self) -> float:
@@ -85,7 +94,8 @@ def forecast(
     strength = np.array([ratings.rating.get(player, unknown)[0] for player in who]) / 100
     sd = np.array([ratings.rating.get(player, unknown)[1] for player in who]) / 100
     design = Design.of(tables, len(names))
-    percent = pair_percent(tables, design.predict(strength))
+    offset = ratings.familiarity * named_column(tables, who, ratings.familiar)
+    percent = pair_percent(tables, design.predict(strength, offset))
     sessions = pair_sessions(tables)
     first, second = sessions.pair[:, 0], sessions.pair[:, 1]
     variance = (

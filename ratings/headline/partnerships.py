@@ -12,17 +12,19 @@ headline's own choice on each training set (made once, shared with it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import sparse
 
 from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.headline.fit import (
     Covariates,
     Design,
     fit_strengths,
-    past_columns,
+    model_columns,
 )
 from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
@@ -76,32 +78,51 @@ class PartnershipIndex:
         )
 
 
+@dataclass
+class _PairFit:
+    """The players' strengths (their prior centres included), the partnerships' terms, the
+    familiarity's coefficient (the headline's term for every familiar pair), the design and
+    its whole solution."""
+
+    theta: np.ndarray
+    pairs: np.ndarray
+    familiarity: float
+    design: Design
+    solution: np.ndarray
+
+    def coefficients(self) -> np.ndarray:
+        """The strengths and the partnerships' terms, as a design of only those reads them."""
+        return np.concatenate([self.theta, self.pairs])
+
+
 def _fit(
     tables: FieldTables,
     index: PartnershipIndex,
     covariates: Covariates | None,
     penalty: float,
     partner_penalty: float,
-) -> tuple[np.ndarray, np.ndarray, Design]:
-    """The players' strengths (their prior centres included) and the partnerships' terms."""
+) -> _PairFit:
+    """The headline with a term of each partnership's own, fitted on ``tables``."""
     players = len(tables.players)
-    columns = past_columns(tables, covariates) if covariates else None
+    columns = model_columns(tables, covariates, familiar=True)
     design = Design.of(tables, players, columns).with_penalised(
         index.matrix(tables), partner_penalty
     )
     coefficients = fit_strengths(design, tables.share, penalty)
     theta = coefficients[:players]
     pairs = coefficients[players : players + design.penalised]
+    gamma = coefficients[players + design.penalised : -1]  # the last is the familiarity's
     if covariates is not None:
-        theta = theta + covariates(tables) @ coefficients[players + design.penalised :]
-    return theta, pairs, design
+        theta = theta + covariates(tables) @ gamma
+    return _PairFit(theta, pairs, float(coefficients[-1]), design, coefficients)
 
 
 def _forecast(
-    theta: np.ndarray, pairs: np.ndarray, index: PartnershipIndex, tables: FieldTables
+    fit: _PairFit, index: PartnershipIndex, tables: FieldTables, history: FieldTables
 ) -> np.ndarray:
-    design = Design.of(tables, len(theta)).with_penalised(index.matrix(tables), 0.0)
-    return pair_percent(tables, design.predict(np.concatenate([theta, pairs])))
+    design = Design.of(tables, len(fit.theta)).with_penalised(index.matrix(tables), 0.0)
+    offset = fit.familiarity * familiarity_column(tables, history)
+    return pair_percent(tables, design.predict(fit.coefficients(), offset))
 
 
 def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
@@ -117,12 +138,12 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
             actual = pair_sessions(late).percent
 
             def error(value: float) -> float:
-                theta, pairs, _ = _fit(early, index, covariates, penalty, value)
-                return float(np.mean((_forecast(theta, pairs, index, late) - actual) ** 2))
+                fitted = _fit(early, index, covariates, penalty, value)
+                return float(np.mean((_forecast(fitted, index, late, early) - actual) ** 2))
 
             partner_penalty = min(PARTNERSHIP_PENALTIES, key=error)
-        theta, pairs, _ = _fit(train, index, covariates, penalty, partner_penalty)
-        return Forecast(_forecast(theta, pairs, index, test))
+        fitted = _fit(train, index, covariates, penalty, partner_penalty)
+        return Forecast(_forecast(fitted, index, test, train))
 
     return predict
 
@@ -141,8 +162,9 @@ def synergies(tables: FieldTables, penalty: float) -> list[dict[str, Any]]:
     players' ``penalty``."""
     index = PartnershipIndex(tables)
     partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
-    theta, pairs, design = _fit(tables, index, None, penalty, partner_penalty)
-    residual = tables.share - design.predict(np.concatenate([theta, pairs]))
+    fitted = _fit(tables, index, None, penalty, partner_penalty)
+    theta, pairs, design = fitted.theta, fitted.pairs, fitted.design
+    residual = tables.share - design.predict(fitted.solution)
     variance = float(residual @ residual / max(len(residual) - len(design.sizes), 1))
     diagonal = design.normal_diagonal()[len(theta) : len(theta) + len(pairs)] + partner_penalty
     boards = np.asarray(index.matrix(tables).power(2).sum(axis=0)).ravel()

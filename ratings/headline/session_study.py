@@ -111,6 +111,7 @@ def headline_study(
         newcomer_prior=None if fit.coefficients is None else float(fit.coefficients[0]),
         residual_variance=fit.residual_variance,
         form_variance=fit.form_variance,
+        familiarity=fit.familiarity,
     )
     if len(tables.periods) < MIN_PERIODS:
         results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"

@@ -76,17 +76,21 @@ SESSIONS: Kind[FieldTables] = Kind(
 # --- the headline and its variants ----------------------------------------------------------
 
 
-def headline_method(covariates: Covariates | None = None, newcomers: bool = True) -> Predict:
+def headline_method(
+    covariates: Covariates | None = None, newcomers: bool = True, familiar: bool = True
+) -> Predict:
     """The headline rating (:mod:`bridgerank.ratings.headline.fit`), with prediction variances
     (:func:`~bridgerank.ratings.headline.fit.predict_sessions`); ``covariates`` move each
     player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`), and
     with ``newcomers`` each fit chooses on its training data whether the newcomer prior
-    (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them."""
+    (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them;
+    ``familiar``: with the familiarity term
+    (:mod:`~bridgerank.ratings.headline.familiarity`)."""
     candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
-        fit = fit_headline(train, covariates=covariates, candidates=candidates)
-        percent, variance = predict_sessions(fit, test)
+        fit = fit_headline(train, covariates=covariates, candidates=candidates, familiar=familiar)
+        percent, variance = predict_sessions(fit, test, train)
         return Forecast(percent, variance)
 
     return predict
@@ -105,7 +109,7 @@ def headline_choice(train: FieldTables, inputs: StudyInputs) -> Choice:
 def _shared_headline(data: FieldTables, inputs: StudyInputs) -> Predict:
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
         percent, variance = predict_sessions(
-            fit_chosen(train, headline_choice(train, inputs)), test
+            fit_chosen(train, headline_choice(train, inputs)), test, train
         )
         return Forecast(percent, variance)
 
@@ -122,6 +126,12 @@ HEADLINE = Method(
     "headline rating (player strengths, ridge, centred on the field; newcomer prior when the "
     "training data choose it)",
     _shared_headline,
+)
+# the players' strengths alone, no term for a familiar partnership: what that term adds
+HEADLINE_UNFAMILIAR = Method(
+    "headline_unfamiliar",
+    "headline without its term for a partnership that has played together before",
+    lambda data, inputs: headline_method(familiar=False),
 )
 # the federation's points as every player's prior centre: what results add to them
 HEADLINE_WBF = Method(

@@ -277,3 +277,24 @@ def test_a_database_at_revision_0003_gets_its_relative_source_paths_resolved(
     assert "clean: up to date" in output and "match: up to date" in output
     stored = _query(analysed, "select path, name from source_files")
     assert stored == [(str(source), source.name)]
+
+
+def test_a_database_at_revision_0007_gets_the_familiarity_term_and_rates_again(
+    tmp_path, fast_settings
+):
+    # Revision 0008: the headline's fit keeps the familiarity term's coefficient.
+    out = ["--out", str(tmp_path), "--config", str(fast_settings)]
+    _run("run", OLD_SOURCES[1], "--to", "rate", *out)
+    database = tmp_path / "bridgerank.db"
+    columns = "tables, players, penalty, residual_variance, form_variance, familiarity"
+    fitted = _query(database, f"select {columns} from headline_fit")
+    assert fitted[0][0] > 0  # a field was rated
+    with sqlite3.connect(database) as conn:  # as revision 0007 left it
+        conn.execute("alter table headline_fit drop column familiarity")
+        conn.execute("update alembic_version set version_num = '0007'")
+    output = _run("run", "--to", "rate", *out)
+    assert f"database schema 0007 brought to revision {schema.head_revision()}" in output
+    assert "dds: up to date" in output and "rate: up to date" not in output
+    assert _query(database, f"select {columns} from headline_fit") == fitted
+    # one session: no pair had played together before, so no bonus was learned
+    assert fitted[0][-1] == 0.0

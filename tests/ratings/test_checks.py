@@ -4,7 +4,6 @@ beyond their strengths: the checks must find it fair, and reliability must grow 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from bridgerank.ratings.headline.checks import (
@@ -17,50 +16,12 @@ from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.sessions import HEADLINE, session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
-from tests.ratings.club_tables import club_tables
-
-
-def _club(players=60, sessions=60, boards=12, seed=7):
-    """Each session most players sit with their fixed partner, some with a stranger;
-    a table's result is the four strengths plus luck, matchpointed over the field. Half
-    the players come to every session, half to one in four."""
-    rng = np.random.default_rng(seed)
-    strength = rng.normal(0, 0.04, players)
-    regular = rng.random(players) < 0.5
-    seats, share, group, period = [], [], [], []
-    deal = 0
-    for when in range(sessions):
-        present = np.flatnonzero(regular | (rng.random(players) < 0.25))
-        present = present[: len(present) // 4 * 4]
-        # fixed partners are neighbours (2i, 2i+1) where both came; the rest pair at random
-        pairs, loose = [], []
-        for first in range(0, players, 2):
-            here = [p for p in (first, first + 1) if p in set(present)]
-            if len(here) == 2 and rng.random() < 0.8:
-                pairs.append(here)
-            else:
-                loose.extend(here)
-        rng.shuffle(loose)
-        pairs += [loose[i : i + 2] for i in range(0, len(loose) - 1, 2)]
-        pairs = [pairs[i] for i in rng.permutation(len(pairs))][: len(pairs) // 2 * 2]
-        half = len(pairs) // 2
-        north_south, east_west = np.array(pairs[:half]), np.array(pairs[half:])
-        for _ in range(boards):
-            d = strength[north_south].sum(1) - strength[east_west].sum(1)
-            scores = d + rng.normal(0, 0.1, half)
-            ranks = ((scores[:, None] > scores[None, :]).sum(1)) / (half - 1)
-            for ns, ew, value in zip(north_south, east_west, ranks):
-                seats.append([*ns, *ew])
-                share.append(value)
-                group.append(deal)
-                period.append(when)
-            deal += 1
-    return club_tables(seats, share, group, period)
+from tests.ratings.club_tables import simulated_club
 
 
 @pytest.fixture(scope="module")
 def club():
-    tables = _club()
+    tables = simulated_club()
     return tables, fit_headline(tables)
 
 

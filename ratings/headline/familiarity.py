@@ -1,0 +1,104 @@
+"""A partnership's familiarity: one term of the headline for every pair that has played
+together before.
+
+The headline adds two players' strengths. A regular partnership scores a little more than
+that and a scratch one a little less (the English Bridge Union's second published check of
+its grades, :func:`~bridgerank.ratings.headline.checks.regular_gap`, measures it): left out,
+the difference lands in the players' ratings, so a player who always sits with the same
+partner is rated above one who plays the same cards with many. One coefficient for all
+partnerships takes it out of the ratings: at a table, ``d_t`` gains ``beta * (f_NS -
+f_EW)``, where ``f`` is 1 for a pair that had played :data:`FAMILIAR_SESSIONS` sessions or
+more together *before* the table's period (its past only: a count that includes the session
+itself would carry its result, as a team's boards played carry how far it went) and 0
+otherwise. ``beta`` is fitted with the strengths and not penalised; where partnerships gain
+nothing from playing together it comes out near zero.
+
+A term of each partnership's own (:mod:`~bridgerank.ratings.headline.partnerships`) asks more
+of the data - a regular pair's bonus, pair by pair - and predicts no better; one term for all
+of them is what the data can carry.
+"""
+
+from __future__ import annotations
+
+from typing import Collection
+
+import numpy as np
+
+from bridgerank.ratings.field import FieldTables
+
+__all__ = ["FAMILIAR_SESSIONS", "familiar_pairs", "familiarity_column", "named_column"]
+
+# Sessions a pair must have played together before a table for it to count as familiar there.
+FAMILIAR_SESSIONS = 3
+
+
+def _side_codes(tables: FieldTables, players: int) -> np.ndarray:
+    """One integer per table side, ``smaller * players + larger``: shape (tables, 2), North-
+    South then East-West."""
+    pairs = np.sort(tables.seats.reshape(-1, 2, 2), axis=2).astype(np.int64)
+    return pairs[:, :, 0] * players + pairs[:, :, 1]
+
+
+def familiarity_column(tables: FieldTables, history: FieldTables | None = None) -> np.ndarray:
+    """Each table's familiarity column ``f_NS - f_EW`` (see the module): shape (tables,).
+
+    A pair's sessions together are counted in ``history`` (all of it played before
+    ``tables``: a walk-forward's training tables) and in the periods of ``tables`` before the
+    table's own. ``history`` must index players and sessions as ``tables`` does (two subsets
+    of one :class:`~bridgerank.ratings.field.FieldTables`)."""
+    if not len(tables):
+        return np.zeros(0)
+    players = len(tables.players)
+    parts = [(tables, tables.period)]
+    if history is not None and len(history):
+        parts.append((history, np.full(len(history), -1)))  # every history period comes first
+    codes = np.concatenate([_side_codes(part, players).ravel() for part, _ in parts])
+    sessions = np.concatenate([np.repeat(part.session, 2) for part, _ in parts])
+    periods = np.concatenate([np.repeat(period, 2) for _, period in parts])
+    # one entry per (partnership, session), with the session's period (shifted to be >= 0)
+    _, first = np.unique(codes * (len(tables.sessions) + 1) + sessions, return_index=True)
+    stride = np.int64(periods.max() + 2)
+    played = np.sort(codes[first] * stride + periods[first] + 1)
+    # the table's partnership's sessions in periods before its own: those keyed below it
+    table_codes = _side_codes(tables, players)
+    table_periods = (tables.period + 1)[:, None]
+    before = np.searchsorted(played, table_codes * stride + table_periods) - np.searchsorted(
+        played, table_codes * stride
+    )
+    familiar = (before >= FAMILIAR_SESSIONS).astype(float)
+    return familiar[:, 0] - familiar[:, 1]
+
+
+def familiar_pairs(tables: FieldTables) -> set[tuple[str, str]]:
+    """The partnerships of ``tables`` that played :data:`FAMILIAR_SESSIONS` sessions or more
+    together, as their two players' names in sorted order (a later event's tables are
+    familiar for them)."""
+    players = len(tables.players)
+    codes = _side_codes(tables, players).ravel()
+    sessions = np.repeat(tables.session, 2)
+    _, first = np.unique(codes * (len(tables.sessions) + 1) + sessions, return_index=True)
+    together, count = np.unique(codes[first], return_counts=True)
+    return {
+        _named(str(tables.players[code // players]), str(tables.players[code % players]))
+        for code in together[count >= FAMILIAR_SESSIONS].tolist()
+    }
+
+
+def _named(first: str, second: str) -> tuple[str, str]:
+    return (first, second) if first <= second else (second, first)
+
+
+def named_column(
+    tables: FieldTables, names: list[str], familiar: Collection[tuple[str, str]]
+) -> np.ndarray:
+    """Each table's familiarity column when the familiar partnerships are given by name
+    (``names[i]`` is player ``i`` of ``tables``): the forecast of an event not yet rated."""
+    sides = tables.seats.reshape(-1, 2, 2)
+    known = np.array(
+        [
+            [_named(names[first], names[second]) in familiar for first, second in row]
+            for row in sides.tolist()
+        ],
+        dtype=float,
+    ).reshape(-1, 2)
+    return known[:, 0] - known[:, 1]
