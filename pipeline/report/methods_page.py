@@ -123,6 +123,11 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
             if summary.get("newcomer_prior") is None
             else 100 * summary["newcomer_prior"] * math.log1p(20)
         ),
+        # a familiar partnership's bonus, in points of a session against unfamiliar pairs
+        "familiar_edge": (
+            None if summary.get("familiarity") is None else 100 * summary["familiarity"]
+        ),
+        "unfamiliar": rows.get("headline_no_fam"),
         "wbf": rows.get("wbf_points"),
         "matches": matches,
         "pairs": pairs if pairs is not None and len(pairs) else None,

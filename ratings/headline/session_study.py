@@ -31,6 +31,7 @@ from bridgerank.ratings.headline.ceiling import (
 )
 from bridgerank.ratings.headline.checks import rating_checks
 from bridgerank.ratings.headline.covariates import newcomer_choice
+from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.scorecard import scorecard_rows
 from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
@@ -111,7 +112,8 @@ def headline_study(
         newcomer_prior=None if fit.coefficients is None else float(fit.coefficients[0]),
         residual_variance=fit.residual_variance,
         form_variance=fit.form_variance,
-        familiarity=fit.familiarity,
+        # none where no pair had played together before: nothing to learn the bonus from
+        familiarity=fit.familiarity if familiarity_column(tables).any() else None,
     )
     if len(tables.periods) < MIN_PERIODS:
         results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"

@@ -129,7 +129,7 @@ HEADLINE = Method(
 )
 # the players' strengths alone, no term for a familiar partnership: what that term adds
 HEADLINE_UNFAMILIAR = Method(
-    "headline_unfamiliar",
+    "headline_no_fam",
     "headline without its term for a partnership that has played together before",
     lambda data, inputs: headline_method(familiar=False),
 )
