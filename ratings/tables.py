@@ -324,7 +324,8 @@ class FittedHeadline(Base):
         uncertainty and the boards' luck (squared percentage points).
     familiarity : float or None
         A familiar partnership's bonus (3 sessions together or more before), in matchpoint
-        share of the table's ``d`` (:mod:`bridgerank.ratings.headline.familiarity`).
+        share of the table's ``d`` (:mod:`bridgerank.ratings.headline.familiarity`; None: no
+        pair had played together before, so there was nothing to learn it from).
     not_fitted : str or None
         Why there is no fit (then every value above is empty).
     not_validated : str or None
