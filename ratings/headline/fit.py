@@ -240,18 +240,16 @@ def posterior(
 
 
 def model_columns(
-    tables: FieldTables,
-    covariates: Covariates | None,
-    familiar: bool,
-    history: FieldTables | None = None,
+    tables: FieldTables, covariates: Covariates | None, familiar: bool
 ) -> np.ndarray | None:
     """The design's columns after the players': the ``covariates``' past columns
-    (:func:`past_columns`), then the familiarity's if ``familiar``; None if neither."""
+    (:func:`past_columns`), then the familiarity's if ``familiar``; None if neither. Both
+    see each table's past only."""
     blocks = []
     if covariates is not None:
         blocks.append(past_columns(tables, covariates))
     if familiar:
-        blocks.append(familiarity_column(tables, history)[:, None])
+        blocks.append(familiarity_column(tables)[:, None])
     return np.hstack(blocks) if blocks else None
 
 
@@ -364,15 +362,16 @@ def _best_penalty(
 ) -> tuple[float, np.ndarray, np.ndarray | None]:
     """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
     errors at it, and the model columns of ``early`` (:func:`model_columns`)."""
+    test_design = Design.of(late, len(early.players))
     actual = pair_sessions(late).percent
     columns = model_columns(early, covariates, familiar)
+    # the late tables' familiarity, their pairs' sessions counted in the early ones too
     offset = familiarity_column(late, early) if familiar else None
 
     def errors(penalty: float) -> np.ndarray:
         _, _, _, solved = _coefficients(early, penalty, covariates, familiar, columns)
         shift = None if offset is None else solved.familiarity * offset
-        shares = Design.of(late, len(early.players)).predict(solved.theta, shift)
-        return pair_percent(late, shares) - actual
+        return pair_percent(late, test_design.predict(solved.theta, shift)) - actual
 
     penalty, best = best_of(penalties, errors)
     return penalty, best, columns
