@@ -56,6 +56,8 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
     with sqlite3.connect(tmp_path / "bridgerank.db") as db:
         db.execute("update stage_runs set summary = '{}'")
     assert fit["tables"] > 0 and fit["residual_variance"] > 0 and fit["penalty"] > 0
+    # the club's regular pairs score above their players' sum: predict gives them the bonus
+    assert fit["familiarity"] > 0
     printed = _invoke("predict", str(acbl / NEXT), "--out", out)
     with engine.connect() as conn:
         stored = conn.execute(select(StoredForecast.__table__)).mappings().all()
