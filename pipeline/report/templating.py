@@ -31,6 +31,14 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def decimals(value: Any, places: int = 3) -> str:
+    """A small figure in prose at a fixed number of decimals (a gain of 0.0004 reads "0.000",
+    not the "0.0004018" of four significant digits); empty when there is none."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return f"{float(value):.{places}f}"
+
+
 def chance(value: Any) -> str:
     """A probability as people read it: a whole percentage, "<1%" and ">99%" at the ends
     (a draw's share is never proof of 0 or 1); empty when there is none."""
@@ -72,6 +80,7 @@ def environment() -> Environment:
         finalize=_shown,
     )
     env.filters["fmt"] = _fmt
+    env.filters["decimals"] = decimals
     env.filters["summary"] = summary_text
     env.filters["signed"] = signed_score
     env.filters["chance"] = chance

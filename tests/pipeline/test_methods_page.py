@@ -66,6 +66,11 @@ def test_the_familiarity_term_is_said_in_points_with_what_it_adds(tmp_path):
         without = {"method": "headline_no_fam", "pearson": 0.469, "rmse": 6.51}
         gains = {"pearson_gain": 0.001, "pearson_gain_low": -0.004, "pearson_gain_high": 0.006}
         conn.execute(insert(SessionValidation), [without | gains | counts])
+        plain = {"method": "headline_plain", "pearson": 0.4700, "rmse": 6.53}
+        tiny = {"pearson_gain": 0.0004018, "pearson_gain_low": -0.004325}
+        conn.execute(
+            insert(SessionValidation), [plain | tiny | {"pearson_gain_high": 0.005129} | counts]
+        )
         conn.execute(
             insert(HeadlineRating),
             [{"player": "Ann", "rating": 1.0, "sd": 0.5, "boards": 26, "sessions": 1}],
@@ -74,6 +79,8 @@ def test_the_familiarity_term_is_said_in_points_with_what_it_adds(tmp_path):
     assert "here 1.2 points of a session against pairs that had not" in shown
     assert "Without the term, the held-out correlation is 0.469" in shown
     assert "(the term adds 0.001, 95% interval -0.004 to 0.006)" in shown
+    # a gain in prose to three decimals, not to four significant digits
+    assert "the choice adds 0.000 (95% interval -0.004 to 0.005)" in shown
     # no pair had played together before (one session): nothing learned, nothing said
     with engine.begin() as conn:
         conn.execute(update(FittedHeadline).values(familiarity=None))
