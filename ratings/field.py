@@ -262,6 +262,15 @@ def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> Se
     )
 
 
+def partnership_codes(tables: FieldTables, players: int | None = None) -> np.ndarray:
+    """One integer per table side naming its partnership, ``smaller * players + larger``
+    (``players``: the count the codes are built on, by default the tables'): shape
+    (tables, 2), North-South then East-West."""
+    players = len(tables.players) if players is None else players
+    pairs = np.sort(tables.seats.reshape(-1, 2, 2), axis=2).astype(np.int64)
+    return pairs[:, :, 0] * players + pairs[:, :, 1]
+
+
 def pair_session_entries(tables: FieldTables) -> np.ndarray:
     """The pair-session (as :func:`pair_sessions` orders them) of every table's North-South,
     then of every table's East-West: shape (2 * tables,)."""

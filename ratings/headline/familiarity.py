@@ -24,7 +24,7 @@ from typing import Collection
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, partnership_codes
 
 __all__ = ["FAMILIAR_SESSIONS", "familiar_pairs", "familiarity_column", "named_column"]
 
@@ -32,11 +32,11 @@ __all__ = ["FAMILIAR_SESSIONS", "familiar_pairs", "familiarity_column", "named_c
 FAMILIAR_SESSIONS = 3
 
 
-def _side_codes(tables: FieldTables, players: int) -> np.ndarray:
-    """One integer per table side, ``smaller * players + larger``: shape (tables, 2), North-
-    South then East-West."""
-    pairs = np.sort(tables.seats.reshape(-1, 2, 2), axis=2).astype(np.int64)
-    return pairs[:, :, 0] * players + pairs[:, :, 1]
+def _once_a_session(codes: np.ndarray, sessions: np.ndarray, session_count: int) -> np.ndarray:
+    """The index of one entry per (partnership, session) among ``codes`` and ``sessions``
+    (however many boards the pair played there)."""
+    _, first = np.unique(codes * (session_count + 1) + sessions, return_index=True)
+    return first
 
 
 def familiarity_column(tables: FieldTables, history: FieldTables | None = None) -> np.ndarray:
@@ -48,19 +48,20 @@ def familiarity_column(tables: FieldTables, history: FieldTables | None = None) 
     of one :class:`~bridgerank.ratings.field.FieldTables`)."""
     if not len(tables):
         return np.zeros(0)
-    players = len(tables.players)
     parts = [(tables, tables.period)]
     if history is not None and len(history):
         parts.append((history, np.full(len(history), -1)))  # every history period comes first
-    codes = np.concatenate([_side_codes(part, players).ravel() for part, _ in parts])
+    codes = np.concatenate(
+        [partnership_codes(part, len(tables.players)).ravel() for part, _ in parts]
+    )
     sessions = np.concatenate([np.repeat(part.session, 2) for part, _ in parts])
     periods = np.concatenate([np.repeat(period, 2) for _, period in parts])
     # one entry per (partnership, session), with the session's period (shifted to be >= 0)
-    _, first = np.unique(codes * (len(tables.sessions) + 1) + sessions, return_index=True)
+    first = _once_a_session(codes, sessions, len(tables.sessions))
     stride = np.int64(periods.max() + 2)
     played = np.sort(codes[first] * stride + periods[first] + 1)
     # the table's partnership's sessions in periods before its own: those keyed below it
-    table_codes = _side_codes(tables, players)
+    table_codes = partnership_codes(tables)
     table_periods = (tables.period + 1)[:, None]
     before = np.searchsorted(played, table_codes * stride + table_periods) - np.searchsorted(
         played, table_codes * stride
@@ -74,9 +75,8 @@ def familiar_pairs(tables: FieldTables) -> set[tuple[str, str]]:
     together, as their two players' names in sorted order (a later event's tables are
     familiar for them)."""
     players = len(tables.players)
-    codes = _side_codes(tables, players).ravel()
-    sessions = np.repeat(tables.session, 2)
-    _, first = np.unique(codes * (len(tables.sessions) + 1) + sessions, return_index=True)
+    codes = partnership_codes(tables).ravel()
+    first = _once_a_session(codes, np.repeat(tables.session, 2), len(tables.sessions))
     together, count = np.unique(codes[first], return_counts=True)
     return {
         _named(str(tables.players[code // players]), str(tables.players[code % players]))

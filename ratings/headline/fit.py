@@ -231,10 +231,10 @@ def posterior(
     identity = np.eye(columns)
     precision = np.column_stack([design.normal_matvec(column) for column in identity])
     full = variance * np.linalg.inv(precision + np.diag(penalties))
-    # theta = u + Z gamma: a linear map of the coefficients
+    # theta = u + Z gamma: a linear map of the coefficients (none from the familiarity's)
     blocks = [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
-    to_theta = np.vstack(blocks)
-    to_theta = np.vstack([to_theta, np.zeros((columns - len(to_theta), design.players))])
+    rest = columns - sum(len(block) for block in blocks)
+    to_theta = np.vstack(blocks + [np.zeros((rest, design.players))])
     covariance = to_theta.T @ full @ to_theta
     return np.sqrt(np.diag(covariance)), variance, covariance
 

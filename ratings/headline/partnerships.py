@@ -18,7 +18,12 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
+from bridgerank.ratings.field import (
+    FieldTables,
+    pair_percent,
+    pair_sessions,
+    partnership_codes,
+)
 from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.headline.fit import (
     Covariates,
@@ -55,10 +60,9 @@ class PartnershipIndex:
         }
 
     def _codes(self, tables: FieldTables) -> np.ndarray:
-        """One integer per partnership seated, ``smaller * players + larger``: every table's
-        North-South, then its East-West, interleaved."""
-        pairs = np.sort(tables.seats.reshape(-1, 2), axis=1).astype(np.int64)
-        return pairs[:, 0] * self._players + pairs[:, 1]
+        """One integer per partnership seated: every table's North-South, then its East-West,
+        interleaved (:func:`~bridgerank.ratings.field.partnership_codes`)."""
+        return partnership_codes(tables, self._players).ravel()
 
     def matrix(self, tables: FieldTables) -> sparse.csr_matrix:
         """+1 on North-South's partnership, -1 on East-West's, one row per table."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bridgerank.ratings.field import pair_sessions
 from bridgerank.ratings.headline.checks import regular_gap
 from bridgerank.ratings.headline.familiarity import (
     familiar_pairs,
@@ -89,8 +90,6 @@ def test_a_forecast_moves_a_familiar_pair_by_the_fitted_bonus(bonus_club):
 
 
 def _pairs(tables):
-    from bridgerank.ratings.field import pair_sessions
-
     return pair_sessions(tables).pair.tolist()
 
 
