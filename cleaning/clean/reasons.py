@@ -11,6 +11,9 @@ Levels:
 ``note``
     Nothing is dropped, but a value was unknown or had to be inferred; recorded so that no
     assumption is silent.
+``match``
+    A team event's table that is not part of a rebuilt team match
+    (:mod:`~bridgerank.cleaning.clean.team_matches`); the record may still be a board.
 
 The order of :data:`REASONS` is the order of the checks (the first failing board check is
 the one recorded) and the order of the report's tables.
@@ -129,10 +132,50 @@ REASONS: tuple[Reason, ...] = (
         "The score recorded with the board differs from the score of its contract and "
         "result; the contract and result are kept.",
     ),
+    # team matches rebuilt from traveller files: why a table is in none
+    Reason(
+        "match_copy",
+        "match",
+        "The same table or match (players and every result) is already read, from another "
+        "file of the event or under other board numbers.",
+    ),
+    Reason(
+        "match_board_a_match",
+        "match",
+        "A board-a-match event: its boards are won or lost, not scored in IMPs.",
+    ),
+    Reason(
+        "match_unknown_player",
+        "match",
+        "A seat's player is unknown, so the table's teams cannot be told.",
+    ),
+    Reason("match_no_score", "match", "The table has no contract, result or board to score."),
+    Reason(
+        "match_same_lineup",
+        "match",
+        "The same four players are recorded twice for the board (at one table, or at both "
+        "tables of the match).",
+    ),
+    Reason(
+        "match_other_table_missing",
+        "match",
+        "No table of the round seats this table's two teams the other way round: the other "
+        "room's record is missing.",
+    ),
+    Reason(
+        "match_ambiguous",
+        "match",
+        "Two or more tables of the round could be this table's other room, equally well.",
+    ),
+    Reason(
+        "match_board_unpaired",
+        "match",
+        "The match's other table has no record of this board.",
+    ),
 )
 
 REASON_BY_CODE: dict[str, Reason] = {reason.code: reason for reason in REASONS}
-LEVELS = ("board", "auction", "play", "note")
+LEVELS = ("board", "auction", "play", "note", "match")
 
 
 def reasons_of_level(level: str) -> tuple[Reason, ...]:

@@ -15,6 +15,7 @@ and the token counts (one per distinct raw token, as the table they fill).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -27,7 +28,13 @@ from bridgerank.bridge.cards import deal_hash, parse_deal
 from bridgerank.cleaning.clean.rules import NAME_FIELDS, clean_record
 from bridgerank.cleaning.clean.seen import FirstSeen
 from bridgerank.cleaning.clean.summary import BoardChanges, CleanSummary
-from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
+from bridgerank.cleaning.clean.tables import (
+    Board,
+    Exclusion,
+    MatchBoardRow,
+    TeamMatchRow,
+    TokenCount,
+)
 from bridgerank.cleaning.ingest.records import RAW_FIELDS
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.core.batches import batches
@@ -383,8 +390,55 @@ def run(context: StageContext) -> CleanSummary:
         _add_changes(changes, _write_boards(conn, [], last, None, BATCH))
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
         summary = tally.summary(changes)
-        context.finish(conn, summary)
+        replace = record_team_matches(conn, context.settings.clean, summary)
+        context.finish(conn, summary, replace=replace)
     return summary
+
+
+def record_team_matches(
+    conn: Connection, settings: CleanSettings, summary: CleanSummary
+) -> dict[type, list[dict[str, Any]]]:
+    """Rebuild the team matches of the traveller files: each table in none gets its
+    ``exclusions`` row, the summary its counts; returns the rows of ``team_matches`` and
+    ``match_boards`` for the run's :meth:`~bridgerank.core.stage.StageContext.finish`."""
+    matches, match_boards, unpaired = _team_matches(conn, settings)
+    _insert(conn, Exclusion.__table__, unpaired)
+    summary.team_matches, summary.match_boards = len(matches), len(match_boards)
+    if unpaired:
+        counted = Counter(row["reason"] for row in unpaired)
+        summary.reasons["match"] = dict(counted.most_common())
+    return {TeamMatchRow: matches, MatchBoardRow: match_boards}
+
+
+def _team_matches(
+    conn: Connection, settings: CleanSettings
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The team matches of the traveller files (Valet's), their boards, and why each other
+    table of those files is in none (:mod:`~bridgerank.cleaning.clean.team_matches`).
+
+    They are read from the raw records, not the boards: a traveller record without a deal
+    is no board (no double dummy verdict can be had) but is a table of a match all the same.
+    """
+    from bridgerank.cleaning.clean.team_matches import build_matches, match_rows, traveller_row
+
+    raw = RawBoard.__table__
+    query = (
+        select(raw, SourceFile.path)
+        .join(SourceFile, SourceFile.id == raw.c.source_id)
+        .where(SourceFile.format == "valet", raw.c.parse_error.is_(None))
+        .order_by(raw.c.id)
+    )
+    rows = []
+    for row in conn.execute(query).mappings():
+        values = {name: row[name] for name in RAW_FIELDS}
+        if row["extra"]:
+            values.update(json.loads(row["extra"]))
+        rows.append(
+            traveller_row(row["id"], values, row["path"], settings.first_year, settings.latest_year)
+        )
+    if not rows:
+        return [], [], []
+    return match_rows(build_matches(rows))
 
 
 CLEAN_STAGE = Stage(
@@ -392,7 +446,7 @@ CLEAN_STAGE = Stage(
     run=run,
     reads=(RawBoard,),
     optional_reads=(SourceFile,),  # written with raw_boards, whose version covers both
-    writes=(Board, Exclusion, TokenCount),
+    writes=(Board, Exclusion, TokenCount, TeamMatchRow, MatchBoardRow),
     settings_sections=("clean",),
     summary_type=CleanSummary,
 )

@@ -16,6 +16,7 @@ _TITLES = {
     "auction": "auctions blanked",
     "play": "plays blanked",
     "note": "notes (nothing dropped)",
+    "match": "team-event tables in no match",
 }
 # A reason's line is wrapped here rather than by the CLI: its description continues under
 # the description's column, not under the line's indent.
@@ -57,6 +58,9 @@ class CleanSummary(StageSummary):
         frequent first (:mod:`bridgerank.cleaning.clean.reasons`).
     boards_changed : BoardChanges
         What the run wrote to ``boards``.
+    team_matches, match_boards : int
+        Team matches rebuilt from traveller files, and their boards (each played at both
+        tables); ``reasons["match"]`` says why the other tables are in none.
     """
 
     records: int = 0
@@ -66,6 +70,8 @@ class CleanSummary(StageSummary):
     plays_kept: int = 0
     reasons: dict[str, dict[str, int]] = field(default_factory=dict)
     boards_changed: BoardChanges = field(default_factory=BoardChanges)
+    team_matches: int = 0
+    match_boards: int = 0
 
     def lines(self) -> list[str]:
         """The counts, then a block per level of reason: each reason with its description."""
@@ -74,6 +80,11 @@ class CleanSummary(StageSummary):
             f"{self.excluded:,} excluded, in {self.seconds:.1f} s",
             f"  auctions usable: {self.auctions_kept:,}   plays usable: {self.plays_kept:,}",
         ]
+        if self.team_matches:
+            found.append(
+                f"  team matches rebuilt from travellers: {self.team_matches:,} "
+                f"({self.match_boards:,} boards played at both tables)"
+            )
         for level, title in _TITLES.items():
             counts = self.reasons.get(level, {})
             if not counts:

@@ -53,6 +53,51 @@ class Exclusion(Base):
     detail: Mapped[str] = mapped_column(Text)
 
 
+class TeamMatchRow(Base):
+    """A team match rebuilt from traveller records (:mod:`~bridgerank.cleaning.clean.
+    team_matches`): two tables of one round, team A North-South at the open table and
+    East-West at the closed one; its first board's line-ups (each board's are in
+    ``match_boards``) and team A's IMPs."""
+
+    __tablename__ = "team_matches"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event: Mapped[str] = mapped_column(Text, index=True)
+    round: Mapped[str] = mapped_column(Text)
+    year: Mapped[int | None] = mapped_column(Integer)
+    boards: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int] = mapped_column(Integer)  # team A's IMPs
+    open_north: Mapped[str] = mapped_column(Text)
+    open_east: Mapped[str] = mapped_column(Text)
+    open_south: Mapped[str] = mapped_column(Text)
+    open_west: Mapped[str] = mapped_column(Text)
+    closed_north: Mapped[str] = mapped_column(Text)
+    closed_east: Mapped[str] = mapped_column(Text)
+    closed_south: Mapped[str] = mapped_column(Text)
+    closed_west: Mapped[str] = mapped_column(Text)
+
+
+class MatchBoardRow(Base):
+    """A board of a team match: both tables' records, line-ups and North-South scores, and
+    team A's IMPs (the open table's score less the closed table's, on the IMP scale)."""
+
+    __tablename__ = "match_boards"
+    match_id: Mapped[int] = mapped_column(ForeignKey("team_matches.id"), primary_key=True)
+    board_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    open_id: Mapped[int] = mapped_column(ForeignKey("raw_boards.id"))
+    closed_id: Mapped[int] = mapped_column(ForeignKey("raw_boards.id"))
+    open_north: Mapped[str] = mapped_column(Text)
+    open_east: Mapped[str] = mapped_column(Text)
+    open_south: Mapped[str] = mapped_column(Text)
+    open_west: Mapped[str] = mapped_column(Text)
+    closed_north: Mapped[str] = mapped_column(Text)
+    closed_east: Mapped[str] = mapped_column(Text)
+    closed_south: Mapped[str] = mapped_column(Text)
+    closed_west: Mapped[str] = mapped_column(Text)
+    open_score: Mapped[int] = mapped_column(Integer)  # North-South's
+    closed_score: Mapped[int] = mapped_column(Integer)
+    imps: Mapped[int] = mapped_column(Integer)  # team A's
+
+
 class TokenCount(Base):
     """Every raw call and card token seen, with what cleaning made of it."""
 

@@ -159,5 +159,7 @@ def run(context: StageContext) -> CleanSummary:
         _insert(conn, Exclusion.__table__, exclusions)
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
         summary = CleanSummary.from_json(counts)
-        context.finish(conn, summary)
+        # the team matches came later, from the raw records alone: the stage's own step
+        replace = clean_stage.record_team_matches(conn, context.settings.clean, summary)
+        context.finish(conn, summary, replace=replace)
     return summary

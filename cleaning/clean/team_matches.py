@@ -1,0 +1,563 @@
+"""Team matches rebuilt from traveller rows: two tables of one round, the same two teams.
+
+In a round of a team event every board is played at the two tables of each match: team A's
+one pair North-South at one table (the *open* table here), its other pair East-West at the
+other (the *closed* table), team B in the other seats. A traveller file (Valet's
+``scores.txt``) lists each table's players but neither its match nor its teams, so the
+tables are paired from the players seated, never from the order of the file:
+
+1. A *table* of a round is its line-up: the North-South pair and the East-West pair, with
+   every board they played together in that round.
+2. Players who sat together as partners anywhere in the event are teammates (a team's
+   partnerships may change between rounds: the partner graph's components, *units*).
+3. Two units are *teammates* when, whenever both played the same boards of a round, they
+   sat in opposite directions at different tables (a team's two pairs always do), and did
+   so at least once; a unit they ever faced, or sat in the same direction as while playing
+   the same boards, is not (tables of a round that share no board are different segments,
+   between which a team may change its line-up).
+4. Table ``a`` (units ``n``, ``e``) is matched with table ``b`` when ``b``'s East-West unit
+   is ``n``'s teammate and ``b``'s North-South unit is ``e``'s, ``b`` is ``a``'s only such
+   table (the strongest support when several qualify, no tie) and ``a`` is ``b``'s.
+
+A board of a match is one played at both of its tables; team A's score is the open table's
+North-South score less the closed table's, its IMPs by the IMP scale; the match's margin is
+the sum over its boards. Every table not paired keeps its reason (the ``match`` level of
+:mod:`~bridgerank.cleaning.clean.reasons`), each of its records one ``exclusions`` row.
+
+Notes
+-----
+The rule of step 3 needs no team names and no rosters; it fails only where two units of
+different teams happened to sit in opposite directions in every round both played and
+never met - then a table has two candidates, and is left out as ambiguous rather than
+guessed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from bridgerank.bridge.auction import Contract, parse_contract
+from bridgerank.bridge.scoring import imps, north_south_score
+from bridgerank.cleaning.clean import fields
+
+__all__ = [
+    "MatchBoard",
+    "TeamMatch",
+    "TeamMatches",
+    "board_a_match",
+    "build_matches",
+    "match_rows",
+    "traveller_row",
+]
+
+_SEATS = ("north", "east", "south", "west")
+_DECLARERS = {"N": 0, "E": 1, "S": 2, "W": 3}
+# Words of an event name that mark board-a-match scoring (Valet's "BAMQ", "2019-BAM").
+_BOARD_A_MATCH = ("BAM",)
+# The support of two pairs of one unit (partners somewhere in the event): more than any
+# count of rounds can give two units.
+_PARTNERS = 1 << 20
+# Boards from which a match's results alone identify it (a copy under other names).
+_SIGNATURE_BOARDS = 4
+_RECORD_KEY = ("event", "round", "board_no", *_SEATS, "contract", "declarer", "result", "lead_card")
+
+
+def board_a_match(event: str) -> bool:
+    """Whether an event's name says it was scored board-a-match: a word starting with
+    ``BAM`` in capitals (Valet's ``BAMQ1``, ``BAMfinal``, ``2019-BAM``; not "Bamberg")."""
+    words = "".join(c if c.isalnum() else " " for c in event).split()
+    return any(word.startswith(_BOARD_A_MATCH) for word in words)
+
+
+def table_score(board: Mapping[str, Any]) -> int | None:
+    """North-South's score of a table (None: no contract or no result)."""
+    contract = board.get("contract") or ""
+    if contract == "P":
+        return 0
+    parsed = parse_contract(contract)
+    declarer = _DECLARERS.get(board.get("declarer") or "")
+    tricks = board.get("result")
+    if not isinstance(parsed, Contract) or declarer is None or tricks is None:
+        return None
+    if board.get("ns_vulnerable") is None or board.get("ew_vulnerable") is None:
+        return None
+    return north_south_score(
+        parsed.level,
+        parsed.strain,
+        parsed.doubled,
+        declarer,
+        bool(board["ns_vulnerable"]),
+        bool(board["ew_vulnerable"]),
+        int(tricks),
+        board.get("year"),
+    )
+
+
+def traveller_row(
+    raw_id: int, values: Mapping[str, Any], source: str, first_year: int, last_year: int
+) -> dict[str, Any]:
+    """A raw traveller record (``raw_boards`` fields) as :func:`build_matches` reads it.
+
+    A record needs no deal to be scored: the cleaning drops a record without one (no double
+    dummy verdict can be had), but its contract, declarer, tricks and the vulnerability of
+    its board number score it all the same. Names are folded as the cleaning folds them.
+    """
+    board_no = fields.board_number(values.get("board"))
+    vulnerable = fields.vulnerability(values.get("vulnerable"), board_no)
+    contract = parse_contract(values.get("contract"))
+    declarer = fields.seat(values.get("declarer"))
+    return {
+        "id": raw_id,
+        "source": source,
+        "event": (values.get("event") or "").strip(),
+        "round": (values.get("stage") or "").strip(),
+        "board_no": board_no,
+        "north": fields.player_name(values.get("northname")),
+        "east": fields.player_name(values.get("eastname")),
+        "south": fields.player_name(values.get("southname")),
+        "west": fields.player_name(values.get("westname")),
+        "contract": str(contract) if contract is not None else "",
+        "declarer": "NESW"[declarer] if declarer is not None else "",
+        "result": fields.trick_count(values.get("result"), declarer),
+        "lead_card": (values.get("lead_card") or "").strip().upper(),
+        "ns_vulnerable": vulnerable[0],
+        "ew_vulnerable": vulnerable[1],
+        "year": fields.year(values.get("date"), values.get("event"), first_year, last_year),
+    }
+
+
+@dataclass(frozen=True)
+class MatchBoard:
+    """A board of a match: its number, the open and closed tables' records and North-South
+    scores, and team A's IMPs."""
+
+    board_no: int
+    open_id: int
+    closed_id: int
+    open_score: int
+    closed_score: int
+    open_result: tuple = ()
+    closed_result: tuple = ()
+    open_seats: tuple[str, str, str, str] = ("", "", "", "")
+    closed_seats: tuple[str, str, str, str] = ("", "", "", "")
+
+    @property
+    def imps(self) -> int:
+        return imps(self.open_score - self.closed_score)
+
+
+@dataclass
+class TeamMatch:
+    """Two tables of one round: team A is ``open``'s North-South and ``closed``'s East-West.
+    Each line-up is ``(north, east, south, west)`` as written."""
+
+    event: str
+    round: str
+    year: int | None
+    open: tuple[str, str, str, str]
+    closed: tuple[str, str, str, str]
+    boards: list[MatchBoard] = field(default_factory=list)
+
+    @property
+    def margin(self) -> int:
+        """Team A's IMPs over the match."""
+        return sum(board.imps for board in self.boards)
+
+
+@dataclass
+class TeamMatches:
+    """The matches found, and the reason of every record of a table left out
+    (``excluded[record id] = reason``)."""
+
+    matches: list[TeamMatch] = field(default_factory=list)
+    excluded: dict[int, str] = field(default_factory=dict)
+
+    def reasons(self) -> Counter:
+        """Records left out, by reason."""
+        return Counter(self.excluded.values())
+
+
+@dataclass
+class _Table:
+    """A line-up of a round and its records by board number."""
+
+    seats: tuple[str, str, str, str]
+    records: dict[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def north_south(self) -> frozenset[str]:
+        return frozenset((self.seats[0], self.seats[2]))
+
+    @property
+    def east_west(self) -> frozenset[str]:
+        return frozenset((self.seats[1], self.seats[3]))
+
+
+class _Units:
+    """Partner graph components of an event: players who ever sat together as partners."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, player: str) -> str:
+        self.parent.setdefault(player, player)
+        while self.parent[player] != player:
+            self.parent[player] = self.parent[self.parent[player]]
+            player = self.parent[player]
+        return player
+
+    def join(self, pair: frozenset[str]) -> None:
+        first, *rest = sorted(pair)
+        for other in rest:
+            self.parent[self.find(other)] = self.find(first)
+
+    def of(self, pair: frozenset[str]) -> str:
+        return self.find(next(iter(pair)))
+
+
+def _concurrent(one: _Table, two: _Table) -> bool:
+    """Whether two tables of a round played a board in common (the same segment)."""
+    return not one.records.keys().isdisjoint(two.records.keys())
+
+
+def _teammates(
+    rounds: Iterable[Sequence[_Table]], units: _Units
+) -> tuple[Counter, set[frozenset[str]]]:
+    """Support for each pair of units being teammates (rounds in which they sat in opposite
+    directions at different tables) and the pairs that cannot be (ever faced each other, or
+    sat in the same direction)."""
+    support: Counter = Counter()
+    never: set[frozenset[str]] = set()
+    for tables in rounds:
+        north = [units.of(table.north_south) for table in tables]
+        east = [units.of(table.east_west) for table in tables]
+        for a, (n_a, e_a) in enumerate(zip(north, east)):
+            never.add(frozenset((n_a, e_a)))
+            for b in range(a + 1, len(tables)):
+                if not _concurrent(tables[a], tables[b]):
+                    continue  # another segment of the round: line-ups may have changed
+                never.add(frozenset((n_a, north[b])))
+                never.add(frozenset((e_a, east[b])))
+                support[frozenset((n_a, east[b]))] += 1
+                support[frozenset((e_a, north[b]))] += 1
+    return support, never
+
+
+def _partners(
+    tables: Sequence[_Table], units: _Units, support: Counter, never: set[frozenset[str]]
+) -> tuple[set[tuple[int, int]], dict[int, str]]:
+    """The pairs of tables that are two rooms of one match, and the reason of each table in
+    none.
+
+    A table's other room may change line-up within the round (a substitution between
+    segments): its candidates are taken best first, each for boards no better one holds; a
+    pair stands when each table chose the other, and two equally good candidates for the
+    same boards leave the table ambiguous.
+    """
+
+    def strength(first: str, second: str) -> int:
+        if first == second:
+            return _PARTNERS  # one unit: partners somewhere in the event, so one team
+        key = frozenset((first, second))
+        return 0 if key in never else support[key]
+
+    north = [units.of(table.north_south) for table in tables]
+    east = [units.of(table.east_west) for table in tables]
+    chosen: dict[int, set[int]] = {}
+    reason: dict[int, str] = {}
+    for a in range(len(tables)):
+        scored = []
+        for b in range(len(tables)):
+            if b == a or not _concurrent(tables[a], tables[b]):
+                continue
+            first, second = strength(north[a], east[b]), strength(east[a], north[b])
+            if first and second:
+                scored.append((first + second, b))
+        if not scored:
+            reason[a] = "match_other_table_missing"
+            continue
+        scored.sort(reverse=True)
+        held: dict[int, int] = {}  # board -> the strength that holds it
+        picks = set()
+        for value, b in scored:
+            boards = tables[a].records.keys() & tables[b].records.keys()
+            if any(held.get(board) == value for board in boards):
+                reason[a] = "match_ambiguous"  # as good as one already chosen
+                break
+            free = [board for board in boards if board not in held]
+            if free:
+                picks.add(b)
+                held.update((board, value) for board in free)
+        if a not in reason:
+            chosen[a] = picks
+    pairs = {
+        (min(a, b), max(a, b))
+        for a, picks in chosen.items()
+        for b in picks
+        if a in chosen.get(b, ())
+    }
+    for a in chosen:
+        if not any(a in pair for pair in pairs):
+            reason[a] = "match_ambiguous"
+    return pairs, reason
+
+
+def _event_matches(event: str, records: Sequence[Mapping[str, Any]], found: TeamMatches) -> None:
+    """The matches of one file's records (each with ``round`` and ``board_no``)."""
+    rounds: dict[str, dict[tuple[str, ...], _Table]] = defaultdict(dict)
+    units = _Units()
+    for record in records:
+        seats = tuple(" ".join((record.get(seat) or "").split()) for seat in _SEATS)
+        if not all(seats) or len(set(seats)) < 4:
+            found.excluded[record["id"]] = "match_unknown_player"
+            continue
+        if table_score(record) is None or record.get("board_no") is None:
+            found.excluded[record["id"]] = "match_no_score"
+            continue
+        round_name = record.get("round") or ""
+        table = rounds[round_name].setdefault(seats, _Table(seats))  # type: ignore[arg-type]
+        if record["board_no"] in table.records:
+            found.excluded[record["id"]] = "match_same_lineup"
+            continue
+        table.records[record["board_no"]] = record
+        units.join(table.north_south)
+        units.join(table.east_west)
+    ordered = {name: list(tables.values()) for name, tables in rounds.items()}
+    support, never = _teammates(ordered.values(), units)
+    for round_name, tables in ordered.items():
+        pairs, reasons = _partners(tables, units, support, never)
+        for a, why in reasons.items():
+            for record in tables[a].records.values():
+                found.excluded[record["id"]] = why
+        for component in _components(pairs):
+            _add_match(event, round_name, tables, component, found)
+
+
+def _components(pairs: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The pairs of tables grouped into matches: pairs sharing a table are segments of one."""
+    parent: dict[int, int] = {}
+
+    def root(item: int) -> int:
+        parent.setdefault(item, item)
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    for a, b in pairs:
+        parent[root(a)] = root(b)
+    groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pair in sorted(pairs):
+        groups[root(pair[0])].append(pair)
+    return list(groups.values())
+
+
+def _result(record: Mapping[str, Any]) -> tuple:
+    """A table's result as written: contract, declarer, tricks and lead."""
+    return tuple(record.get(name) or "" for name in ("contract", "declarer", "result", "lead_card"))
+
+
+def _first_id(table: _Table) -> int:
+    return min(record["id"] for record in table.records.values())
+
+
+def _add_match(
+    event: str,
+    round_name: str,
+    tables: Sequence[_Table],
+    pairs: list[tuple[int, int]],
+    found: TeamMatches,
+) -> None:
+    """The match of paired tables: team A sits North-South at the *open* tables - the
+    table of the earliest record, and every table paired with a closed one - and East-West
+    at the closed ones (a stable choice: the same files give the same team A)."""
+    members = sorted({t for pair in pairs for t in pair}, key=lambda t: _first_id(tables[t]))
+    is_open = {members[0]: True}
+    pending = list(pairs)
+    while pending:
+        left = []
+        for a, b in pending:
+            if a in is_open and b not in is_open:
+                is_open[b] = not is_open[a]
+            elif b in is_open and a not in is_open:
+                is_open[a] = not is_open[b]
+            elif a not in is_open:
+                left.append((a, b))
+        if len(left) == len(pending):
+            break
+        pending = left
+    if any(is_open.get(a) == is_open.get(b) for a, b in pairs):
+        for table in members:  # a cycle of odd length: no consistent sides
+            for record in tables[table].records.values():
+                found.excluded[record["id"]] = "match_ambiguous"
+        return
+    open_boards: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    closed_boards: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for table in members:
+        side = open_boards if is_open[table] else closed_boards
+        for number, record in tables[table].records.items():
+            side[number].append(record)
+    match: TeamMatch | None = None
+    for number in sorted(open_boards.keys() | closed_boards.keys()):
+        at_open, at_closed = open_boards.get(number, []), closed_boards.get(number, [])
+        if len(at_open) != 1 or len(at_closed) != 1:
+            why = "match_board_unpaired" if not at_open or not at_closed else "match_ambiguous"
+            for record in at_open + at_closed:
+                found.excluded[record["id"]] = why
+            continue
+        open_record, closed_record = at_open[0], at_closed[0]
+        open_seats = tuple(open_record[seat] for seat in _SEATS)
+        closed_seats = tuple(closed_record[seat] for seat in _SEATS)
+        if set(open_seats) == set(closed_seats):
+            for record in (open_record, closed_record):
+                found.excluded[record["id"]] = "match_same_lineup"
+            continue
+        if match is None:
+            year = open_record.get("year")
+            match = TeamMatch(event, round_name, year, open_seats, closed_seats)  # type: ignore[arg-type]
+        match.boards.append(
+            MatchBoard(
+                number,
+                open_record["id"],
+                closed_record["id"],
+                table_score(open_record) or 0,
+                table_score(closed_record) or 0,
+                _result(open_record),
+                _result(closed_record),
+                open_seats,  # type: ignore[arg-type]
+                closed_seats,  # type: ignore[arg-type]
+            )
+        )
+    if match is not None:
+        found.matches.append(match)
+
+
+def _parts_first(source: str) -> tuple[str, bool, str]:
+    """Files of a folder in the order paired: an event's parts (``scoresA.txt``,
+    ``scores3b.txt``: one group or division each) before the file that joins them all
+    (``scores.txt``), whose records they repeat; otherwise by path."""
+    folder, _, name = source.replace("\\", "/").rpartition("/")
+    return folder, name.lower() == "scores.txt", name
+
+
+def _first_copies(
+    rows: Sequence[Mapping[str, Any]], seen: set[tuple], found: TeamMatches
+) -> list[Mapping[str, Any]]:
+    """The records of a file not already read from another (the same event, round, board,
+    players and result); each of the others is a copy."""
+    kept = []
+    for record in rows:
+        key = tuple(record.get(name) for name in _RECORD_KEY)
+        if key in seen and record.get("north"):
+            found.excluded[record["id"]] = "match_copy"
+            continue
+        seen.add(key)
+        kept.append(record)
+    return kept
+
+
+def _signature(match: TeamMatch) -> tuple:
+    """What makes two records of a match one match: every board's two results (contract,
+    declarer, tricks, lead), whatever the boards' numbers; with the players too when the
+    match is too short for its results alone to tell it apart."""
+    boards = []
+    for board in match.boards:
+        boards.append(tuple(sorted((board.open_result, board.closed_result))))
+    results = tuple(sorted(boards))
+    if len(results) >= _SIGNATURE_BOARDS:
+        return results
+    players = frozenset(p for b in match.boards for p in b.open_seats + b.closed_seats)
+    return results, players
+
+
+def build_matches(records: Iterable[Mapping[str, Any]]) -> TeamMatches:
+    """Pair the tables of team-event traveller records into matches (module docstring).
+
+    Parameters
+    ----------
+    records : iterable of mappings
+        Traveller records (:func:`traveller_row`) in the order read: ``id``, ``event``,
+        ``source`` (the file: the tables of one file are paired among themselves, so that a
+        file listing two groups of a round robin at once, whose directions alone cannot tell
+        the groups apart, leaves the pairing to each group's own file where there is one),
+        ``round``, ``board_no``, the four seats' names, ``contract``, ``declarer``,
+        ``result``, ``lead_card``, ``ns_vulnerable``, ``ew_vulnerable`` and ``year``.
+
+    Returns
+    -------
+    TeamMatches
+        The matches, file by file and round by round in the order first read, and the
+        reason of every record left out; a match read again (another file of the same
+        event, a copy under other board numbers) is kept once.
+    """
+    found = TeamMatches()
+    by_source: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_source[record.get("source") or record["event"]].append(record)
+    copies: set[tuple] = set()
+    for source in sorted(by_source, key=_parts_first):
+        rows = _first_copies(by_source[source], copies, found)
+        if not rows:
+            continue
+        if board_a_match(rows[0]["event"]):
+            for record in rows:
+                found.excluded[record["id"]] = "match_board_a_match"
+            continue
+        _event_matches(rows[0]["event"], rows, found)
+    kept: list[TeamMatch] = []
+    seen: set[tuple] = set()
+    for match in found.matches:
+        signature = _signature(match)
+        if signature in seen:
+            for board in match.boards:
+                found.excluded[board.open_id] = "match_copy"
+                found.excluded[board.closed_id] = "match_copy"
+            continue
+        seen.add(signature)
+        kept.append(match)
+    found.matches = kept
+    return found
+
+
+def match_rows(found: TeamMatches) -> tuple[list[dict], list[dict], list[dict]]:
+    """The rows of ``team_matches``, ``match_boards`` and ``exclusions`` (level ``match``,
+    one per record of a table in no match) of what :func:`build_matches` found."""
+    matches, boards = [], []
+    for number, match in enumerate(found.matches, start=1):
+        matches.append(
+            {
+                "id": number,
+                "event": match.event,
+                "round": match.round,
+                "year": match.year,
+                "boards": len(match.boards),
+                "margin": match.margin,
+                **_seat_columns("open", match.open),
+                **_seat_columns("closed", match.closed),
+            }
+        )
+        for board in match.boards:
+            boards.append(
+                {
+                    "match_id": number,
+                    "board_no": board.board_no,
+                    "open_id": board.open_id,
+                    "closed_id": board.closed_id,
+                    **_seat_columns("open", board.open_seats),
+                    **_seat_columns("closed", board.closed_seats),
+                    "open_score": board.open_score,
+                    "closed_score": board.closed_score,
+                    "imps": board.imps,
+                }
+            )
+    exclusions = [
+        {"raw_id": raw_id, "level": "match", "reason": reason, "detail": ""}
+        for raw_id, reason in sorted(found.excluded.items())
+    ]
+    return matches, boards, exclusions
+
+
+def _seat_columns(room: str, seats: Sequence[str]) -> dict[str, str]:
+    return {f"{room}_{seat}": name for seat, name in zip(_SEATS, seats)}
