@@ -416,7 +416,7 @@ def _add_match(
             continue
         if match is None:
             year = open_record.get("year")
-            match = TeamMatch(event, round_name, year, open_seats, closed_seats)  # type: ignore[arg-type]
+            match = TeamMatch(event, round_name, year, open_seats, closed_seats)
         match.boards.append(
             MatchBoard(
                 number,
@@ -426,8 +426,8 @@ def _add_match(
                 table_score(closed_record) or 0,
                 _result(open_record),
                 _result(closed_record),
-                open_seats,  # type: ignore[arg-type]
-                closed_seats,  # type: ignore[arg-type]
+                open_seats,
+                closed_seats,
             )
         )
     if match is not None:
