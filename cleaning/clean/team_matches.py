@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from bridgerank.bridge.auction import Contract, parse_contract
@@ -64,6 +65,14 @@ _SIGNATURE_BOARDS = 4
 _RECORD_KEY = ("event", "round", "board_no", *_SEATS, "contract", "declarer", "result", "lead_card")
 
 
+# The readers of a record's fields are pure and a folder repeats a few thousand names,
+# contracts and dates over a million records: each distinct value is read once.
+_player_name = lru_cache(maxsize=1 << 16)(fields.player_name)
+_contract = lru_cache(maxsize=1 << 12)(parse_contract)
+_year = lru_cache(maxsize=1 << 12)(fields.year)
+_board_number = lru_cache(maxsize=1 << 10)(fields.board_number)
+
+
 def board_a_match(event: str) -> bool:
     """Whether an event's name says it was scored board-a-match: a word starting with
     ``BAM`` in capitals (Valet's ``BAMQ1``, ``BAMfinal``, ``2019-BAM``; not "Bamberg")."""
@@ -76,7 +85,7 @@ def table_score(board: Mapping[str, Any]) -> int | None:
     contract = board.get("contract") or ""
     if contract == "P":
         return 0
-    parsed = parse_contract(contract)
+    parsed = _contract(contract)
     declarer = _DECLARERS.get(board.get("declarer") or "")
     tricks = board.get("result")
     if not isinstance(parsed, Contract) or declarer is None or tricks is None:
@@ -104,9 +113,9 @@ def traveller_row(
     dummy verdict can be had), but its contract, declarer, tricks and the vulnerability of
     its board number score it all the same. Names are folded as the cleaning folds them.
     """
-    board_no = fields.board_number(values.get("board"))
+    board_no = _board_number(values.get("board"))
     vulnerable = fields.vulnerability(values.get("vulnerable"), board_no)
-    contract = parse_contract(values.get("contract"))
+    contract = _contract(values.get("contract"))
     declarer = fields.seat(values.get("declarer"))
     return {
         "id": raw_id,
@@ -114,17 +123,17 @@ def traveller_row(
         "event": (values.get("event") or "").strip(),
         "round": (values.get("stage") or "").strip(),
         "board_no": board_no,
-        "north": fields.player_name(values.get("northname")),
-        "east": fields.player_name(values.get("eastname")),
-        "south": fields.player_name(values.get("southname")),
-        "west": fields.player_name(values.get("westname")),
+        "north": _player_name(values.get("northname")),
+        "east": _player_name(values.get("eastname")),
+        "south": _player_name(values.get("southname")),
+        "west": _player_name(values.get("westname")),
         "contract": str(contract) if contract is not None else "",
         "declarer": "NESW"[declarer] if declarer is not None else "",
         "result": fields.trick_count(values.get("result"), declarer),
         "lead_card": (values.get("lead_card") or "").strip().upper(),
         "ns_vulnerable": vulnerable[0],
         "ew_vulnerable": vulnerable[1],
-        "year": fields.year(values.get("date"), values.get("event"), first_year, last_year),
+        "year": _year(values.get("date"), values.get("event"), first_year, last_year),
     }
 
 

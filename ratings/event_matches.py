@@ -1,0 +1,605 @@
+"""Team events' matches forecast round by round: the matches the clean stage rebuilds from
+traveller files (``team_matches``, ``match_boards``).
+
+**Time.** The files give a year and a round number, no date. A round's time is ``(year,
+round number)``: the rounds of one year's events that bear one number are taken as played
+side by side, and a match of round ``r`` of year ``y`` is forecast from every match of the
+years before and of the rounds before ``r`` of that year - all earlier events and the earlier
+rounds of its own. (Where two events of one year were in fact months apart, the later one's
+early rounds inform the earlier one's later rounds; the files cannot tell.)
+
+**The forecast** (:class:`RoundRidge`): each player's strength is the IMPs a board he adds to
+his team, fitted on the evidence before the round, a match's margin the sum over its boards of
+team A's four strengths less team B's. The evidence, beside each match board's IMPs:
+
+- *each table against its field*: every board of a round is played at every match's two
+  tables, so each table's score is compared with all the others' (its cross-IMPs, the mean of
+  the IMPs it gains on each other table); a row of its North-South pair against its East-West
+  pair. A match board compares two tables; the field compares each with twenty or more.
+- *teammates*: players who sat in one team (the earlier matches' and the forecast round's own
+  line-ups, which are known before play) are drawn towards each other - a penalty on the
+  squared difference of their strengths, beside the ridge's pull towards zero. A newcomer
+  fielded beside known players is expected near them, not at the average.
+- *experience*: a player's boards before the round (``log(1 + boards)``) and whether he has
+  none, two practically free coefficients: a championship's newcomers are weaker than its
+  regulars.
+
+The normal equations are summed as the rounds go by and solved by conjugate gradients from the
+previous round's strengths, so the walk-forward costs one pass. The two penalties are chosen
+prequentially: each round by the setting whose forecasts of the earlier held-out rounds had the
+least squared error. A forecast's variance is its boards times the mean squared error a board
+of the earlier held-out matches (the first test round: the training boards' variance).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import cg
+
+from bridgerank.bridge.scoring import IMP_STEPS
+from bridgerank.ratings.holdout import Forecast, Kind, Target
+from bridgerank.ratings.team_matches import TeamBoards, match_margins
+
+if TYPE_CHECKING:
+    from bridgerank.ratings.summaries import EventMatchSummary
+
+__all__ = [
+    "EVENT_KINDS",
+    "HEADLINE_SETTINGS",
+    "METHOD_DESCRIPTIONS",
+    "PLAIN_SETTINGS",
+    "EventMatchValidation",
+    "EventMatches",
+    "FieldRows",
+    "RoundRidge",
+    "RoundSetting",
+    "cross_imps",
+    "event_kind",
+    "event_match_kind",
+    "event_match_summary",
+    "event_matches",
+    "event_methods",
+    "event_target",
+    "imps_of",
+    "round_number",
+    "split_half",
+    "study_event_matches",
+]
+
+# The kinds of team event a validation is broken down by.
+EVENT_KINDS = ("championships", "leagues", "open teams")
+_LEAGUE = re.compile(r"league|liga|trophy", re.IGNORECASE)
+_OPEN = re.compile(r"(^|/)\d{4}-open(/|$)|training", re.IGNORECASE)
+# A match's team A seats, then team B's (TeamBoards.seats' order).
+_TEAM_A = ("open_north", "open_south", "closed_east", "closed_west")
+_TEAM_B = ("open_east", "open_west", "closed_north", "closed_south")
+
+
+def event_kind(event: str) -> str:
+    """The kind of a team event from its name: a national league (``League``, ``Bundesliga``,
+    ``Trophy``), an open teams (a folder ``<year>-Open``, training rounds) or, else, a
+    championship of national teams (Olympiads, world and European championships)."""
+    if _LEAGUE.search(event):
+        return "leagues"
+    if _OPEN.search(event):
+        return "open teams"
+    return "championships"
+
+
+def round_number(name: str) -> int:
+    """The number of a round named ``round 7`` (its first number; 0 without one)."""
+    found = re.search(r"\d+", name or "")
+    return int(found.group(0)) if found else 0
+
+
+def imps_of(differences: np.ndarray) -> np.ndarray:
+    """The IMP scale of an array of score differences (sign kept)."""
+    steps = np.searchsorted(np.asarray(IMP_STEPS), np.abs(differences), side="right")
+    return np.sign(differences) * steps
+
+
+def cross_imps(scores: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """Each table's cross-IMPs: the mean over the other tables of its field (``field``: one
+    code per table) of the IMPs of its North-South score less theirs; 0 alone in its field."""
+    result = np.zeros(len(scores))
+    order = np.argsort(field, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(field[order]) != 0])
+    for start, end in zip(starts, np.r_[starts[1:], len(order)]):
+        rows = order[start:end]
+        if len(rows) > 1:
+            values = scores[rows]
+            result[rows] = imps_of(values[:, None] - values[None, :]).sum(axis=1) / (len(rows) - 1)
+    return result
+
+
+@dataclass
+class FieldRows:
+    """Every table of the matches against its field: its North-South and East-West players
+    (two columns each), its cross-IMPs and its period."""
+
+    north_south: np.ndarray
+    east_west: np.ndarray
+    cross: np.ndarray
+    period: np.ndarray
+
+
+@dataclass
+class EventMatches:
+    """The matches as the walk-forward reads them: ``boards`` (periods are rounds' times,
+    ``boards.matches[m]`` the event and time of match ``m``), each match's event index, the
+    events' names and kinds, and the tables against their fields."""
+
+    boards: TeamBoards
+    event: np.ndarray
+    events: list[str]
+    kinds: list[str]
+    tables: FieldRows
+
+    def kind_of_match(self) -> np.ndarray:
+        """Each match's event kind."""
+        return np.asarray(self.kinds, dtype=object)[self.event]
+
+
+def event_matches(
+    matches: Iterable[Mapping[str, Any]],
+    boards: Iterable[Mapping[str, Any]],
+    person: Callable[[str, str], Hashable] | None = None,
+) -> EventMatches:
+    """The ``team_matches`` rows and their ``match_boards`` rows as :class:`EventMatches`,
+    each seat's player ``person(name, event)`` (the match stage's person; without it, or
+    where it is blank, each name is its own player), in time order; matches without a year
+    are left out (no time)."""
+    info = {row["id"]: row for row in matches if row.get("year") is not None}
+    rows = [row for row in boards if row["match_id"] in info]
+    times = sorted(
+        {
+            (info[row["match_id"]]["year"], round_number(info[row["match_id"]]["round"]))
+            for row in rows
+        }
+    )
+    period_of = {time: number for number, time in enumerate(times)}
+    rows.sort(
+        key=lambda row: (period_of[_time(info[row["match_id"]])], row["match_id"], row["board_no"])
+    )
+    index: dict[Hashable, int] = {}
+
+    def player(name: str, event: str) -> int:
+        found = person(name, event) if person is not None else name
+        return index.setdefault(found or name, len(index))
+
+    seats = np.array(
+        [
+            [player(row[seat], info[row["match_id"]]["event"]) for seat in _TEAM_A + _TEAM_B]
+            for row in rows
+        ],
+        dtype=np.int64,
+    ).reshape(-1, 8)
+    match_index: dict[int, int] = {}
+    events: dict[str, int] = {}
+    match_event, match_keys = [], []
+    for row in rows:
+        found = info[row["match_id"]]
+        if row["match_id"] not in match_index:
+            match_index[row["match_id"]] = len(match_index)
+            match_event.append(events.setdefault(found["event"], len(events)))
+            match_keys.append((found["event"], f"{found['year']} {found['round']}"))
+    period = np.array([period_of[_time(info[row["match_id"]])] for row in rows], dtype=np.int64)
+    data = TeamBoards(
+        players=sorted(index, key=index.__getitem__),
+        seats=seats,
+        imps=np.array([row["imps"] for row in rows], dtype=float),
+        match=np.array([match_index[row["match_id"]] for row in rows], dtype=np.int64),
+        sign=np.ones(len(rows)),
+        period=period,
+        periods=[f"{year:04d} round {number:03d}" for year, number in times],
+        matches=match_keys,
+    )
+    # the tables: a board's field is every table of its event's round that played it
+    field_key: dict[tuple, int] = {}
+    field = np.array(
+        [
+            field_key.setdefault(
+                (info[row["match_id"]]["event"], info[row["match_id"]]["round"], row["board_no"]),
+                len(field_key),
+            )
+            for row in rows
+        ],
+        dtype=np.int64,
+    )
+    scores = np.concatenate(
+        [[row["open_score"] for row in rows], [row["closed_score"] for row in rows]]
+    ).astype(float)
+    tables = FieldRows(
+        north_south=np.vstack([seats[:, [0, 1]], seats[:, [6, 7]]]),
+        east_west=np.vstack([seats[:, [4, 5]], seats[:, [2, 3]]]),
+        cross=cross_imps(scores, np.concatenate([field, field])),
+        period=np.concatenate([period, period]),
+    )
+    names = sorted(events, key=events.__getitem__)
+    return EventMatches(
+        data, np.array(match_event, dtype=np.int64), names, [event_kind(e) for e in names], tables
+    )
+
+
+def _time(match: Mapping[str, Any]) -> tuple[int, int]:
+    return match["year"], round_number(match["round"])
+
+
+def event_target(event_of_match: np.ndarray) -> Any:
+    """The kind's target: every match of a test round and its margin; matches of one event
+    are resampled together (they share teams and deals)."""
+
+    def target(test: TeamBoards) -> Target:
+        margin, count = match_margins(test, test.imps)
+        present = np.unique(test.match)
+        return Target(
+            margin, event_of_match[present], count, np.full(len(margin), test.period[0]), present
+        )
+
+    return target
+
+
+def event_kind_counts(run: Any) -> dict[str, int]:
+    """The counts columns of a validation row: matches, boards and events held out."""
+    return {
+        "matches": len(run),
+        "boards": int(run.boards.sum()),
+        "events": len(np.unique(run.group)),
+    }
+
+
+@dataclass(frozen=True)
+class RoundSetting:
+    """One setting of :class:`RoundRidge`: the pull towards zero, towards teammates, the
+    weight of a table-against-field row (a match board's is 1) and whether the experience
+    covariates are fitted."""
+
+    ridge: float
+    teammates: float = 0.0
+    field_weight: float = 0.0
+    experience: bool = False
+
+
+# The headline's settings, among which it chooses round by round; the plain ridge's.
+HEADLINE_SETTINGS = (
+    RoundSetting(30.0, 30.0, 1.0, True),
+    RoundSetting(100.0, 100.0, 1.0, True),
+    RoundSetting(300.0, 300.0, 1.0, True),
+    RoundSetting(1000.0, 300.0, 1.0, True),
+)
+PLAIN_SETTINGS = (RoundSetting(10.0), RoundSetting(30.0), RoundSetting(100.0), RoundSetting(300.0))
+_COVARIATES = 2  # log(1 + boards before), no board before
+
+
+class RoundRidge:
+    """The forecast of :mod:`this module <bridgerank.ratings.event_matches>` as a walk-forward
+    method (``predict(train, test, target)``): it keeps its normal equations between calls and
+    adds the rounds it has not seen, so the test rounds must come in time order."""
+
+    def __init__(self, data: EventMatches, settings: Sequence[RoundSetting]) -> None:
+        self.data = data
+        self.settings = tuple(settings)
+        boards = data.boards
+        self.players = len(boards.players)
+        size = self.players + _COVARIATES
+        signs = np.tile([1.0] * 4 + [-1.0] * 4, len(boards))
+        board_rows = np.repeat(np.arange(len(boards)), 8)
+        experience = _experience(boards.seats, boards.period, self.players, len(boards.periods))
+        covariates = _row_covariates(experience, boards.seats, boards.period, 4)
+        self.board_design = sparse.hstack(
+            [
+                sparse.csr_matrix(
+                    (signs, (board_rows, boards.seats.ravel())), (len(boards), self.players)
+                ),
+                sparse.csr_matrix(covariates),
+            ]
+        ).tocsr()
+        tables = data.tables
+        seated = np.hstack([tables.north_south, tables.east_west])
+        table_signs = np.tile([1.0, 1.0, -1.0, -1.0], len(tables.cross))
+        table_rows = np.repeat(np.arange(len(tables.cross)), 4)
+        self.table_design = sparse.hstack(
+            [
+                sparse.csr_matrix(
+                    (table_signs, (table_rows, seated.ravel())), (len(tables.cross), self.players)
+                ),
+                sparse.csr_matrix(_row_covariates(experience, seated, tables.period, 2)),
+            ]
+        ).tocsr()
+        self.size = size
+        self.board_order = np.argsort(boards.period, kind="stable")
+        self.table_order = np.argsort(tables.period, kind="stable")
+        self.boards_seen = self.tables_seen = 0
+        self.board_gram = sparse.csr_matrix((size, size))
+        self.board_right = np.zeros(size)
+        self.table_gram = sparse.csr_matrix((size, size))
+        self.table_right = np.zeros(size)
+        self.links = sparse.csr_matrix((size, size))
+        self.links_through = -1
+        self.solutions = [np.zeros(size) for _ in self.settings]
+        self.pending: list[tuple[np.ndarray, list[np.ndarray]]] = []
+        self.squared_errors = np.zeros(len(self.settings))
+        self.board_errors = [0.0, 0]  # squared match errors, boards of those matches
+
+    def __call__(
+        self, train: TeamBoards, test: TeamBoards, target: Target | None = None
+    ) -> Forecast:
+        period = int(test.period[0])
+        self._learn(period)
+        self._link(period)
+        self._score_pending()
+        laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
+        forecasts = []
+        for number, setting in enumerate(self.settings):
+            self.solutions[number] = self._solve(setting, laplacian, self.solutions[number])
+            forecasts.append(self._margins(test, self.solutions[number]))
+        present = np.unique(test.match)
+        self.pending.append((present, forecasts))
+        best = (
+            int(np.argmin(self.squared_errors))
+            if self.squared_errors.any()
+            else len(self.settings) // 2
+        )
+        margin = forecasts[best]
+        boards = np.bincount(np.unique(test.match, return_inverse=True)[1])
+        per_board = (
+            self.board_errors[0] / self.board_errors[1]
+            if self.board_errors[1]
+            else float(np.var(self.data.boards.imps[self.board_order[: self.boards_seen]]))
+        )
+        return Forecast(margin, boards * per_board)
+
+    def _learn(self, period: int) -> None:
+        """Add the match boards and tables of every period before ``period`` not yet added."""
+        boards, tables = self.data.boards, self.data.tables
+        end = int(np.searchsorted(boards.period[self.board_order], period))
+        rows = self.board_order[self.boards_seen : end]
+        if len(rows):
+            design = self.board_design[rows]
+            self.board_gram = self.board_gram + design.T @ design
+            self.board_right += design.T @ boards.imps[rows]
+            self.boards_seen = end
+        end = int(np.searchsorted(tables.period[self.table_order], period))
+        rows = self.table_order[self.tables_seen : end]
+        if len(rows):
+            design = self.table_design[rows]
+            self.table_gram = self.table_gram + design.T @ design
+            self.table_right += design.T @ tables.cross[rows]
+            self.tables_seen = end
+
+    def _link(self, period: int) -> None:
+        """Link the teammates of every match up to ``period``, its own line-ups included."""
+        boards = self.data.boards
+        new = (boards.period > self.links_through) & (boards.period <= period)
+        if not new.any():
+            return
+        first, second = [], []
+        for side in (boards.seats[new, :4], boards.seats[new, 4:]):
+            for a in range(4):
+                for b in range(a + 1, 4):
+                    first.append(side[:, a])
+                    second.append(side[:, b])
+        rows, columns = np.concatenate(first), np.concatenate(second)
+        keep = rows != columns
+        pairs = sparse.csr_matrix(
+            (np.ones(int(keep.sum())), (rows[keep], columns[keep])), (self.size, self.size)
+        )
+        links = self.links + pairs + pairs.T
+        links.data = np.minimum(links.data, 1.0)  # a link, however many boards
+        self.links = links
+        self.links_through = period
+
+    def _solve(
+        self, setting: RoundSetting, laplacian: sparse.spmatrix, start: np.ndarray
+    ) -> np.ndarray:
+        # the covariates' coefficients are penalised as a player's strength: negligible beside
+        # their columns' weight in a folder of events, but a few newcomers cannot swing them
+        diagonal = np.full(self.size, setting.ridge)
+        if not setting.experience:
+            diagonal[self.players :] = 1e12  # the covariates held at zero
+        system = self.board_gram + sparse.diags(diagonal) + setting.teammates * laplacian
+        right = self.board_right
+        if setting.field_weight:
+            system = system + setting.field_weight * self.table_gram
+            right = right + setting.field_weight * self.table_right
+        solution, _ = cg(system.tocsr(), right, x0=start, rtol=1e-7, maxiter=2000)
+        return solution
+
+    def _margins(self, test: TeamBoards, solution: np.ndarray) -> np.ndarray:
+        # the test round's rows, in the order of the data (as the harness's subset keeps them)
+        rows = np.flatnonzero(self.data.boards.period == test.period[0])
+        return match_margins(test, self.board_design[rows] @ solution)[0]
+
+    def _score_pending(self) -> None:
+        """The errors of the earlier test rounds' forecasts, whose results are now known."""
+        boards = self.data.boards
+        for present, forecasts in self.pending:
+            mask = np.isin(boards.match, present)
+            actual, count = match_margins(boards.subset(mask), boards.imps[mask])
+            for number, forecast in enumerate(forecasts):
+                self.squared_errors[number] += float(np.sum((forecast - actual) ** 2))
+            best = int(np.argmin(self.squared_errors))
+            self.board_errors[0] += float(np.sum((forecasts[best] - actual) ** 2))
+            self.board_errors[1] += int(count.sum())
+        self.pending = []
+
+
+def _experience(seats: np.ndarray, period: np.ndarray, players: int, periods: int) -> np.ndarray:
+    """Each player's match boards before each period (players by periods)."""
+    played = np.zeros((players, periods))
+    np.add.at(played, (seats.ravel(), np.repeat(period, seats.shape[1])), 1.0)
+    return np.cumsum(played, axis=1) - played
+
+
+def _row_covariates(
+    experience: np.ndarray, seated: np.ndarray, period: np.ndarray, side: int
+) -> np.ndarray:
+    """Each row's covariates: the first ``side`` players' sum less the others', each player's
+    ``log(1 + boards before the row's period)`` and whether that is none."""
+    before = experience[seated, period[:, None]]
+    signs = np.r_[np.ones(side), -np.ones(seated.shape[1] - side)]
+    return np.column_stack(
+        [(np.log1p(before) * signs).sum(axis=1), ((before == 0) * signs).sum(axis=1)]
+    )
+
+
+# --- the study ----------------------------------------------------------------------------
+
+
+def event_match_kind(event_of_match: np.ndarray) -> Kind[TeamBoards]:
+    """The held-out kind: a match's margin, its measures, gains and counts; matches resampled
+    by event (``event_of_match``: each match's event index)."""
+    return Kind(
+        "event matches",
+        event_target(event_of_match),
+        ("pearson", "rmse", "winner_right"),
+        (0.8,),
+        ("pearson", "rmse"),
+        event_kind_counts,
+    )
+
+
+def split_half(boards: TeamBoards, matches: np.ndarray) -> tuple[float | None, float | None]:
+    """The margins' split-half reliability over ``matches`` (odd boards' sum against even
+    boards', stepped up to the whole match) and its root, the correlation no forecast can be
+    expected to pass (as :func:`~bridgerank.ratings.team_matches.match_ceiling`)."""
+    mask = np.isin(boards.match, matches)
+    match = boards.match[mask]
+    values = boards.sign[mask] * boards.imps[mask]
+    order = np.argsort(match, kind="stable")
+    match, values = match[order], values[order]
+    starts = np.flatnonzero(np.r_[True, match[1:] != match[:-1]])
+    position = np.arange(len(match)) - np.repeat(starts, np.diff(np.r_[starts, len(match)]))
+    unit = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(match)]))
+    odd = np.bincount(unit, weights=values * (position % 2 == 0), minlength=len(starts))
+    even = np.bincount(unit, weights=values * (position % 2 == 1), minlength=len(starts))
+    if len(starts) < 3 or np.ptp(odd) == 0 or np.ptp(even) == 0:
+        return None, None
+    half = float(np.corrcoef(odd, even)[0, 1])
+    reliability = 2 * half / (1 + half)
+    return reliability, (float(np.sqrt(reliability)) if reliability > 0 else None)
+
+
+def event_methods(data: EventMatches, points: Mapping[str, float] | None) -> dict[str, Any]:
+    """The methods every held-out round is forecast by: the headline, the plain ridge over
+    match boards, a coin, each player's past IMPs a board and, with WBF lists, the players'
+    masterpoints (a line in the teams' summed log points, fitted on the training boards)."""
+    from bridgerank.ratings.baselines import wbf_listed, wbf_standing
+    from bridgerank.ratings.team_matches import coin_imps, imp_average, scaled_baseline
+
+    methods: dict[str, Any] = {
+        "headline": RoundRidge(data, HEADLINE_SETTINGS),
+        "headline_plain": RoundRidge(data, PLAIN_SETTINGS),
+        "coin": coin_imps,
+        "imp_average": imp_average,
+    }
+    if points and wbf_listed(points, data.boards.players):
+        methods["wbf_points"] = scaled_baseline(lambda train: wbf_standing(points, train.players))
+    return methods
+
+
+METHOD_DESCRIPTIONS = {
+    "headline": "IMPs a board from match boards, every table against its field, teammates "
+    "drawn together and experience, penalties chosen round by round",
+    "headline_plain": "ridge over players on the match boards alone",
+    "coin": "every match level",
+    "imp_average": "each player's past IMPs per board",
+    "wbf_points": "WBF open masterpoints (a line in the teams' summed log points; the lists "
+    "of 2014 and after flatter earlier years' players)",
+}
+
+
+@dataclass
+class EventMatchValidation:
+    """The study's rows (``event_match_validation``) and each subset's headline figures."""
+
+    rows: list[dict[str, Any]]
+    headline: dict[str, dict[str, Any]]
+
+
+def study_event_matches(
+    data: EventMatches,
+    points: Mapping[str, float] | None = None,
+    bootstrap: int = 10_000,
+    progress: Any = None,
+) -> EventMatchValidation:
+    """Every match after the first year forecast walk-forward by round (see the module
+    docstring), scored overall and by event kind, each method's gains the headline's over
+    it with intervals that resample whole events, simultaneous over each subset's table;
+    beside each subset, its margins' split-half reliability and ceiling."""
+    from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
+
+    boards = data.boards
+    if not len(boards):
+        return EventMatchValidation([], {})
+    years = np.array([int(name[:4]) for name in boards.periods])
+    tests = int(np.sum(years > years.min()))
+    if tests == 0 or len(np.unique(data.event)) < 2:
+        return EventMatchValidation([], {})
+    kind = event_match_kind(data.event)
+    run = walk_forward(
+        boards,
+        event_methods(data, points),
+        kind.target,
+        test_share=(tests - 0.5) / len(years),
+        progress=progress,
+    )
+    if not len(run):
+        return EventMatchValidation([], {})
+    held = np.concatenate(
+        [np.unique(boards.match[boards.period == p]) for p in np.unique(run.period)]
+    )
+    kinds = data.kind_of_match()[held]
+    rows: list[dict[str, Any]] = []
+    headline: dict[str, dict[str, Any]] = {}
+    for subset in ("all", *EVENT_KINDS):
+        mask = np.ones(len(held), bool) if subset == "all" else kinds == subset
+        if mask.sum() < 3:
+            continue
+        part = HeldOut(
+            run.actual[mask],
+            run.group[mask],
+            run.boards[mask],
+            run.period[mask],
+            {
+                name: [Forecast(run.predicted(name)[mask], _masked(run.variance(name), mask))]
+                for name in run.forecasts
+            },
+        )
+        reliability, ceiling = split_half(boards, held[mask])
+        found = validation_rows(part, kind, "headline", bootstrap)
+        for row in found:
+            row |= {"subset": subset, "split_half": reliability, "ceiling": ceiling}
+        rows += found
+        headline[subset] = next(row for row in found if row["method"] == "headline") | {
+            "coin_rmse": next(row["rmse"] for row in found if row["method"] == "coin")
+        }
+    return EventMatchValidation(rows, headline)
+
+
+def _masked(values: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:
+    return None if values is None else values[mask]
+
+
+def event_match_summary(data: EventMatches, found: EventMatchValidation) -> EventMatchSummary:
+    """The rate stage's summary of the study (:class:`~bridgerank.ratings.summaries.
+    EventMatchSummary`)."""
+    from bridgerank.ratings.summaries import EventMatchSummary
+
+    summary = EventMatchSummary(matches=len(data.boards.matches), events=len(data.events))
+    overall = found.headline.get("all")
+    if overall is not None:
+        summary.held_out = overall["matches"]
+        summary.pearson = overall["pearson"]
+        summary.coin_gain = overall["coin_rmse"] - overall["rmse"]
+        summary.ceiling = overall["ceiling"]
+    championships = found.headline.get("championships")
+    if championships is not None:
+        summary.championship_pearson = championships["pearson"]
+        summary.championship_ceiling = championships["ceiling"]
+    return summary

@@ -1,0 +1,259 @@
+"""Team events' matches forecast round by round (ratings/event_matches.py): cross-IMPs and
+kinds by hand, the walk-forward reads nothing of a round's or a later round's results, a
+simulated set of events where the strengths are known, and a real slice of Valet's world
+championships through ``bridgerank run --to rate``."""
+
+import sqlite3
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bridgerank.bridge.scoring import imps
+from bridgerank.pipeline.cli import main
+from bridgerank.ratings.event_matches import (
+    HEADLINE_SETTINGS,
+    PLAIN_SETTINGS,
+    RoundRidge,
+    cross_imps,
+    event_kind,
+    event_matches,
+    event_target,
+    round_number,
+    split_half,
+    study_event_matches,
+)
+from bridgerank.ratings.holdout import walk_forward
+
+_SEATS = ("north", "east", "south", "west")
+
+
+def test_cross_imps_of_three_tables_worked_by_hand():
+    # 420 against 400 and -100: 1 IMP and 11 IMPs, mean 6; 400: -1 and 11; -100: -11, -11
+    found = cross_imps(np.array([420.0, 400.0, -100.0, 50.0]), np.array([0, 0, 0, 1]))
+    assert found.tolist() == [6.0, 5.0, -11.0, 0.0]  # a table alone in its field: 0
+
+
+@pytest.mark.parametrize(
+    "event, kind",
+    [
+        ("valet/2004-Istanbul-Olympiad", "championships"),
+        ("2013-World/Men", "championships"),
+        ("2022-Euro/Open", "championships"),  # the open series of the national teams
+        ("2022-Salsomaggiore/Venice", "championships"),
+        ("valet/2012-German-League", "leagues"),
+        ("valet/2009-18 Bundesliga", "leagues"),
+        ("valet/2019-German-Trophy", "leagues"),
+        ("valet/2013-Polish-League", "leagues"),
+        ("2018-Open/Open", "open teams"),
+        ("2019-Open/2019-Open", "open teams"),
+        ("valet/2023-Training", "open teams"),
+    ],
+)
+def test_every_event_of_the_folder_has_its_kind(event, kind):
+    assert event_kind(event) == kind
+
+
+def test_a_round_is_numbered_by_its_name():
+    assert [round_number(name) for name in ("round 7", "round 12", "", "final")] == [7, 12, 0, 0]
+
+
+def _simulated(seed=0, years=4, teams=8, rounds=7, boards=8, spread=0.3):
+    """Events of ``teams`` teams of four players (every team plays each round), one a year,
+    most players back the next year; each player's strength known: his team's level and his
+    own deviation, a third of its spread (a national team's players are alike). Each table's
+    score is drawn around the deal's par, moved by its pairs' strengths: returns the rows of
+    team_matches and match_boards, and the strengths."""
+    rng = np.random.default_rng(seed)
+    strength: dict[str, float] = {}
+    matches, rows = [], []
+    roster = [[f"p{t}_{k}" for k in range(4)] for t in range(teams)]
+    levels = rng.normal(0, spread, teams)
+    match_id = 0
+    for year in range(2010, 2010 + years):
+        if year > 2010:  # a newcomer or two replace players each year
+            for team in roster:
+                if rng.random() < 0.5:
+                    team[rng.integers(4)] = f"n{year}_{rng.integers(10**6)}"
+        for team, level in zip(roster, levels):
+            for player in team:
+                strength.setdefault(player, level + rng.normal(0, spread / 3))
+        event = f"{year}-World/Men"
+        for number in range(1, rounds + 1):
+            deals = rng.normal(0, 300, boards + 1)  # each board's par: one deal at every table
+            order = rng.permutation(teams)
+            for a, b in zip(order[::2], order[1::2]):
+                match_id += 1
+                team_a, team_b = roster[a], roster[b]
+                open_seats = (team_a[0], team_b[0], team_a[1], team_b[1])
+                closed_seats = (team_b[2], team_a[2], team_b[3], team_a[3])
+                margin = 0
+                for board in range(1, boards + 1):
+                    open_score = _score(deals[board], open_seats, strength, rng)
+                    closed_score = _score(deals[board], closed_seats, strength, rng)
+                    swing = imps(open_score - closed_score)
+                    margin += swing
+                    rows.append(
+                        {
+                            "match_id": match_id,
+                            "board_no": board,
+                            **{f"open_{s}": n for s, n in zip(_SEATS, open_seats)},
+                            **{f"closed_{s}": n for s, n in zip(_SEATS, closed_seats)},
+                            "open_score": open_score,
+                            "closed_score": closed_score,
+                            "imps": swing,
+                        }
+                    )
+                matches.append(
+                    {
+                        "id": match_id,
+                        "event": event,
+                        "round": f"round {number}",
+                        "year": year,
+                        "boards": boards,
+                        "margin": margin,
+                    }
+                )
+    return matches, rows, strength
+
+
+def _score(par, seats, strength, rng):
+    """A table's North-South score: the deal's par moved by 60 points a unit of the pairs'
+    strengths' difference, and the table's luck."""
+    edge = strength[seats[0]] + strength[seats[2]] - strength[seats[1]] - strength[seats[3]]
+    return int(round(par + 60 * edge + rng.normal(0, 250), -1))
+
+
+def test_a_round_is_forecast_from_the_rounds_before_it_alone():
+    matches, rows, _ = _simulated()
+    data = event_matches(matches, rows)
+    cut = data.boards.periods.index("2012 round 004")
+    first = _forecasts(data)
+    # every result from round 4 of 2012 on changed: the forecasts before it are the same,
+    # the forecasts of that round too (its own line-ups are known before play, its results
+    # are not)
+    changed = event_matches(
+        matches,
+        [
+            dict(row, imps=-row["imps"], open_score=-row["open_score"])
+            if _period(matches, row) >= (2012, 4)
+            else row
+            for row in rows
+        ],
+    )
+    again = _forecasts(changed)
+    held = np.concatenate(
+        [np.unique(data.boards.match[data.boards.period == p]) for p in np.unique(first.period)]
+    )
+    before = data.boards.period[np.searchsorted(data.boards.match, held)] <= cut
+    for method in first.forecasts:
+        assert np.allclose(first.predicted(method)[before], again.predicted(method)[before])
+    assert not np.allclose(first.actual[before], -first.actual[before])  # a change to see
+    assert not np.allclose(first.predicted("headline"), again.predicted("headline"))
+
+
+def _period(matches, row):
+    match = next(m for m in matches if m["id"] == row["match_id"])
+    return match["year"], round_number(match["round"])
+
+
+def _forecasts(data):
+    methods = {
+        "headline": RoundRidge(data, HEADLINE_SETTINGS),
+        "headline_plain": RoundRidge(data, PLAIN_SETTINGS),
+    }
+    return walk_forward(data.boards, methods, event_target(data.event), test_share=0.8)
+
+
+def test_on_simulated_events_the_forecast_finds_the_strengths():
+    matches, rows, strength = _simulated(seed=1, years=5)
+    data = event_matches(matches, rows)
+    found = study_event_matches(data, bootstrap=200)
+    by_method = {row["method"]: row for row in found.rows if row["subset"] == "all"}
+    assert set(by_method) == {"headline", "headline_plain", "coin", "imp_average"}
+    headline = by_method["headline"]
+    # held out: every match after the first year, four events resampled
+    assert headline["matches"] == 4 * 7 * 4 and headline["events"] == 4
+    # the known strengths' forecast of the same matches: what no rating can much pass
+    boards = data.boards
+    truth = np.array([strength[player] for player in boards.players])
+    edge = truth[boards.seats[:, :4]].sum(axis=1) - truth[boards.seats[:, 4:]].sum(axis=1)
+    held = np.array([name >= "2011" for name in boards.periods])[boards.period]
+    known = np.bincount(boards.match[held], weights=edge[held])[np.unique(boards.match[held])]
+    actual = np.bincount(boards.match[held], weights=boards.imps[held])[
+        np.unique(boards.match[held])
+    ]
+    reference = np.corrcoef(known, actual)[0, 1]
+    assert reference - 0.1 < headline["pearson"] <= reference + 0.02
+    assert headline["rmse"] < by_method["headline_plain"]["rmse"]  # teammates alike: it helps
+    assert headline["rmse"] < by_method["coin"]["rmse"] - 2 and by_method["coin"]["pearson"] is None
+    assert 0.6 < headline["coverage_80"] < 0.95
+    assert 0 < headline["split_half"] < 1 and headline["ceiling"] == pytest.approx(
+        np.sqrt(headline["split_half"])
+    )
+    # the strengths fitted on every round but the last: close to the truth
+    solver = RoundRidge(data, HEADLINE_SETTINGS[:1])
+    solver(boards, boards.subset(boards.period == boards.period.max()))
+    theta = solver.solutions[0][: len(boards.players)]
+    assert np.corrcoef(theta, truth)[0, 1] > 0.7
+
+
+def test_split_half_of_two_halves_worked_by_hand():
+    matches, rows, _ = _simulated(seed=2, years=1, rounds=3, boards=4)
+    data = event_matches(matches, rows)
+    boards = data.boards
+    reliability, ceiling = split_half(boards, np.unique(boards.match))
+    odd, even = [], []
+    for match in np.unique(boards.match):
+        values = boards.imps[boards.match == match]
+        odd.append(values[0::2].sum())
+        even.append(values[1::2].sum())
+    half = np.corrcoef(odd, even)[0, 1]
+    assert reliability == pytest.approx(2 * half / (1 + half))
+    assert ceiling == (pytest.approx(np.sqrt(reliability)) if reliability > 0 else None)
+
+
+@pytest.fixture(scope="module")
+def world_championships(tmp_path_factory, shared_data):
+    """The 2011 and 2013 world championships (Bermuda Bowl and Venice Cup round robins)
+    through the rate stage: the 2013 events held out."""
+    valet = shared_data("travellers", "valet")
+    out = tmp_path_factory.mktemp("worlds")
+    result = CliRunner().invoke(
+        main,
+        [
+            "run",
+            str(valet / "2011-World"),
+            str(valet / "2013-World"),
+            "--to",
+            "rate",
+            "--verbose",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    return out / "bridgerank.db", result.output
+
+
+def test_world_championships_are_forecast_round_by_round(world_championships):
+    database, output = world_championships
+    with sqlite3.connect(database) as db:
+        built = db.execute("select count(*), count(distinct event) from team_matches").fetchone()
+        rows = {
+            (subset, method): (pearson, rmse, matches, events, ceiling)
+            for subset, method, pearson, rmse, matches, events, ceiling in db.execute(
+                "select subset, method, pearson, rmse, matches, events, ceiling "
+                "from event_match_validation"
+            )
+        }
+    assert built == (922, 4)  # 21 teams, 11 rounds: 231 matches an event (one with a bye less)
+    headline = rows[("all", "headline")]
+    # the two events of 2013 held out, every one of their matches; resampled as two events
+    assert headline[2] == 460 and headline[3] == 2
+    assert rows[("championships", "headline")] == headline  # all of them championships
+    assert {method for subset, method in rows} >= {"headline", "headline_plain", "coin"}
+    # a forecast, better than a coin, under the margins' ceiling's reach
+    assert 0.3 < headline[0] < 0.6 and headline[1] < rows[("all", "coin")][1]
+    assert 0.4 < headline[4] < 0.7
+    assert "team events' matches (460 of 922 held out" in output
