@@ -134,6 +134,10 @@ _IMP_STEPS = (
 )
 
 
+# The score differences at which each IMP begins (the first IMP at 20).
+IMP_STEPS = _IMP_STEPS
+
+
 def imps(difference: int) -> int:
     """IMPs for a score difference (sign kept)."""
     size = sum(1 for step in _IMP_STEPS if abs(difference) >= step)

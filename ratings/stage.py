@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from sqlalchemy import Connection, case, func, select
 
-from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.clean.tables import Board, MatchBoardRow, TeamMatchRow
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
@@ -40,6 +40,7 @@ from bridgerank.ratings.summaries import (
 )
 from bridgerank.ratings.tables import (
     DiscPoint,
+    EventMatchValidation,
     FittedHeadline,
     GameMethodScore,
     GameStructure,
@@ -142,6 +143,13 @@ def stored_boards(conn: Connection) -> list[dict]:
     return [dict(row) for row in conn.execute(query).mappings()]
 
 
+def _event_match_rows(conn: Connection) -> tuple[list[dict], list[dict]]:
+    """The ``team_matches`` rows and their ``match_boards`` rows (the clean stage's)."""
+    matches = [dict(row) for row in conn.execute(select(TeamMatchRow.__table__)).mappings()]
+    boards = [dict(row) for row in conn.execute(select(MatchBoardRow.__table__)).mappings()]
+    return matches, boards
+
+
 def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
     """The boards (:func:`stored_boards`) with their seats as persons
     (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
@@ -204,6 +212,11 @@ def skill_rows(results: ResultsSummary) -> list[dict[str, Any]]:
 def run(context: StageContext) -> RateSummary:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
+    from bridgerank.ratings.event_matches import (
+        event_match_summary,
+        event_matches,
+        study_event_matches,
+    )
     from bridgerank.ratings.gamematrix.from_boards import cycle_study
     from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.one_table_pairs import study_pairs
@@ -216,6 +229,7 @@ def run(context: StageContext) -> RateSummary:
         par_of = par_function(conn)
         evidence = _evidence(conn)
         cards = _card_counts(conn)
+        matches_of_events = event_matches(*_event_match_rows(conn), person_lookup(conn).name)
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
         boards,
@@ -238,11 +252,16 @@ def run(context: StageContext) -> RateSummary:
     )
     team_rated = team_ratings(*team)
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
+    # the team events' matches, forecast round by round (traveller files: Valet's)
+    event_study = study_event_matches(
+        matches_of_events, points, settings.validation_bootstrap, context.progress
+    )
     summary = RateSummary(
         results=results.summary,
         headline=headline.summary,
         matches=matches,
         cycles=cycles.summary(),
+        event_matches=event_match_summary(matches_of_events, event_study),
     )
     with context.engine.begin() as conn:
         context.finish(
@@ -265,6 +284,7 @@ def run(context: StageContext) -> RateSummary:
                 PairScorecard: headline.scorecards,
                 RatingCheck: headline.checks,
                 MatchValidation: match_rows,
+                EventMatchValidation: event_study.rows,
                 OneTableValidation: pair_rows,
                 GameStructure: cycles.structure,
                 GameMethodScore: cycles.scores,
@@ -278,7 +298,15 @@ RATE_STAGE = Stage(
     name="rate",
     run=run,
     reads=(Board, RawBoard),
-    optional_reads=(NameMatch, Player, WbfPlayer, TableEvidence, CardAnalysis),
+    optional_reads=(
+        NameMatch,
+        Player,
+        WbfPlayer,
+        TableEvidence,
+        CardAnalysis,
+        TeamMatchRow,
+        MatchBoardRow,
+    ),
     writes=(
         Rating,
         RatingValidation,
@@ -293,6 +321,7 @@ RATE_STAGE = Stage(
         RatingCheck,
         ValidationCeiling,
         MatchValidation,
+        EventMatchValidation,
         OneTableValidation,
         TeamStrength,
         TeamFit,

@@ -32,6 +32,7 @@ __all__ = [
     "HeadlineSummary",
     "MatchValidationSummary",
     "MatchSummary",
+    "EventMatchSummary",
     "GameSummary",
     "CycleSummary",
     "RateSummary",
@@ -164,6 +165,42 @@ class MatchSummary:
 
 
 @dataclass
+class EventMatchSummary:
+    """Matches of team events rebuilt from traveller files, held out round by round
+    (:mod:`~bridgerank.ratings.event_matches`): how many, and the headline's Pearson, its
+    RMSE gain over a coin (IMPs a match) and the margins' ceiling, overall and on the
+    championships (None where there were none)."""
+
+    matches: int = 0
+    held_out: int = 0
+    events: int = 0
+    pearson: float | None = None
+    coin_gain: float | None = None
+    ceiling: float | None = None
+    championship_pearson: float | None = None
+    championship_ceiling: float | None = None
+
+    def line(self) -> str:
+        """The rate stage's closing line on them."""
+        figures = (
+            f"headline Pearson {self.pearson:.3f}, {self.coin_gain:.2f} IMPs a match "
+            f"closer than a coin"
+            if self.pearson is not None and self.coin_gain is not None
+            else "not validated"
+        )
+        if self.ceiling is not None:
+            figures += f" (no forecast can pass about {self.ceiling:.2f})"
+        if self.championship_pearson is not None:
+            figures += f"; championships {self.championship_pearson:.3f}"
+            if self.championship_ceiling is not None:
+                figures += f" (about {self.championship_ceiling:.2f})"
+        return (
+            f"  team events' matches ({self.held_out:,} of {self.matches:,} held out, "
+            f"walk-forward by round, {self.events} events): {figures}"
+        )
+
+
+@dataclass
 class GameSummary:
     """One game matrix of the who-beats-whom study: its kind, its transitive share, the band
     a purely transitive game on the same boards would show (None without boards), and the
@@ -194,6 +231,7 @@ class RateSummary(StageSummary):
     headline: HeadlineSummary = field(default_factory=HeadlineSummary)
     matches: MatchSummary = field(default_factory=MatchSummary)
     cycles: CycleSummary = field(default_factory=CycleSummary)
+    event_matches: EventMatchSummary | None = None
 
     def to_json(self) -> dict[str, Any]:
         """As :meth:`StageSummary.to_json`, with the results' fields at the top: the layout
@@ -265,6 +303,8 @@ class RateSummary(StageSummary):
                 f"  held-out team matches ({matches.matches:,}, walk-forward): IMP headline "
                 f"Pearson {pearson}, RMSE {matches.rmse:.1f} IMPs{ceiling}"
             )
+        if self.event_matches is not None and self.event_matches.matches:
+            lines.append(self.event_matches.line())
         pairs = self.matches.one_table
         if pairs is not None:
             pearson = "-" if pairs.pearson is None else f"{pairs.pearson:.3f}"

@@ -230,6 +230,34 @@ class MatchValidation(Base):
     boards: Mapped[int] = mapped_column(Integer)
 
 
+class EventMatchValidation(Base):
+    """Held-out matches of team events rebuilt from traveller files, walk-forward by round
+    (:mod:`bridgerank.ratings.event_matches`): per ``subset`` (``all``, ``championships``,
+    ``leagues``, ``open teams``) each method's scores, the headline's gains over it with
+    95% intervals that resample whole events (simultaneous over the subset's table), and the
+    subset's split-half reliability of a margin and the ceiling it sets (the same on each of
+    its rows)."""
+
+    __tablename__ = "event_match_validation"
+    subset: Mapped[str] = mapped_column(String(16), primary_key=True)
+    method: Mapped[str] = mapped_column(String(16), primary_key=True)
+    pearson: Mapped[float | None] = mapped_column(Float)
+    rmse: Mapped[float] = mapped_column(Float)
+    winner_right: Mapped[float | None] = mapped_column(Float)  # decided matches; level = half
+    coverage_80: Mapped[float | None] = mapped_column(Float)
+    pearson_gain: Mapped[float | None] = mapped_column(Float)  # headline minus this method
+    pearson_gain_low: Mapped[float | None] = mapped_column(Float)
+    pearson_gain_high: Mapped[float | None] = mapped_column(Float)
+    rmse_gain: Mapped[float | None] = mapped_column(Float)  # this method's RMSE minus headline's
+    rmse_gain_low: Mapped[float | None] = mapped_column(Float)
+    rmse_gain_high: Mapped[float | None] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    boards: Mapped[int] = mapped_column(Integer)
+    events: Mapped[int] = mapped_column(Integer)
+    split_half: Mapped[float | None] = mapped_column(Float)
+    ceiling: Mapped[float | None] = mapped_column(Float)
+
+
 class OneTableValidation(Base):
     """Held-out pairs in events played at one table a deal, walk-forward by date: a pair's
     IMPs against par over its boards of a session, by the IMP headline and each baseline
