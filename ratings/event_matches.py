@@ -485,11 +485,18 @@ def split_half(boards: TeamBoards, matches: np.ndarray) -> tuple[float | None, f
     return reliability, (float(np.sqrt(reliability)) if reliability > 0 else None)
 
 
-def event_methods(data: EventMatches, points: Mapping[str, float] | None) -> dict[str, Any]:
+def event_methods(
+    data: EventMatches, points: Mapping[str, float] | None, rivals: bool = True
+) -> dict[str, Any]:
     """The methods every held-out round is forecast by: the headline, the plain ridge over
-    match boards, a coin, each player's past IMPs a board and, with WBF lists, the players'
-    masterpoints (a line in the teams' summed log points, fitted on the training boards)."""
+    match boards, a coin, each player's past IMPs a board, with WBF lists the players'
+    masterpoints (a line in the teams' summed log points, fitted on the training boards) and,
+    with ``rivals``, the online ratings players know, each reading a match board as a deal at
+    two tables (:mod:`~bridgerank.ratings.rivals.team_play`; TrueSkill Through Time is not
+    among them: it refits the whole history at every one of some 400 rounds)."""
     from bridgerank.ratings.baselines import wbf_listed, wbf_standing
+    from bridgerank.ratings.registry import StudyInputs
+    from bridgerank.ratings.rivals import team_play
     from bridgerank.ratings.team_matches import coin_imps, imp_average, scaled_baseline
 
     methods: dict[str, Any] = {
@@ -500,7 +507,16 @@ def event_methods(data: EventMatches, points: Mapping[str, float] | None) -> dic
     }
     if points and wbf_listed(points, data.boards.players):
         methods["wbf_points"] = scaled_baseline(lambda train: wbf_standing(points, train.players))
+    if rivals:
+        inputs = StudyInputs(None, dict(points or {}))
+        for rival in ONLINE_RIVALS:
+            method = getattr(team_play, rival)
+            methods[method.name] = method.make(data.boards, inputs)
     return methods
+
+
+# The ratings players know that learn one match at a time (team_play's forms of them).
+ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL")
 
 
 METHOD_DESCRIPTIONS = {
@@ -511,6 +527,10 @@ METHOD_DESCRIPTIONS = {
     "imp_average": "each player's past IMPs per board",
     "wbf_points": "WBF open masterpoints (a line in the teams' summed log points; the lists "
     "of 2014 and after flatter earlier years' players)",
+    "pair_elo": "the Common Game's partnership Elo, each match board a deal at two tables",
+    "ngs": "the EBU's National Grading Scheme, each match graded",
+    "glicko2": "Glicko-2, a pair its players' mean, each match one game",
+    "openskill": "OpenSkill (Plackett-Luce, teams of two), each match board a deal at two tables",
 }
 
 
@@ -527,6 +547,7 @@ def study_event_matches(
     points: Mapping[str, float] | None = None,
     bootstrap: int = 10_000,
     progress: Any = None,
+    rivals: bool = True,
 ) -> EventMatchValidation:
     """Every match after the first year forecast walk-forward by round (see the module
     docstring), scored overall and by event kind, each method's gains the headline's over
@@ -544,7 +565,7 @@ def study_event_matches(
     kind = event_match_kind(data.event)
     run = walk_forward(
         boards,
-        event_methods(data, points),
+        event_methods(data, points, rivals),
         kind.target,
         test_share=(tests - 0.5) / len(years),
         progress=progress,

@@ -170,7 +170,16 @@ def test_on_simulated_events_the_forecast_finds_the_strengths():
     data = event_matches(matches, rows)
     found = study_event_matches(data, bootstrap=200)
     by_method = {row["method"]: row for row in found.rows if row["subset"] == "all"}
-    assert set(by_method) == {"headline", "headline_plain", "coin", "imp_average"}
+    assert set(by_method) == {
+        "headline",
+        "headline_plain",
+        "coin",
+        "imp_average",
+        "pair_elo",
+        "ngs",
+        "glicko2",
+        "openskill",
+    }
     headline = by_method["headline"]
     # held out: every match after the first year, four events resampled
     assert headline["matches"] == 4 * 7 * 4 and headline["events"] == 4
