@@ -10,6 +10,10 @@ current rules. Scores are from the declaring side's point of view.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Mapping
+
+from bridgerank.bridge.auction import Contract, parse_contract
+from bridgerank.bridge.cards import SEAT_INDEX
 
 LAST_YEAR_OF_OLD_UNDERTRICKS = 1987
 _TRICK_VALUE = {"C": 20, "D": 20, "H": 30, "S": 30, "N": 30}
@@ -142,3 +146,34 @@ def imps(difference: int) -> int:
     """IMPs for a score difference (sign kept)."""
     size = sum(1 for step in _IMP_STEPS if abs(difference) >= step)
     return size if difference >= 0 else -size
+
+
+def table_score(board: Mapping[str, Any]) -> int | None:
+    """North-South's score of a table from its ``contract`` (text), ``declarer`` (``N`` ...),
+    ``result`` (declarer's tricks), vulnerabilities and ``year`` (the scoring table of its
+    time); None when the result, the declarer or the declaring side's vulnerability is
+    unknown (the other side's does not score the table). A passed-out board scores 0."""
+    contract = _contract(board.get("contract"))
+    if contract == "P":
+        return 0
+    declarer = SEAT_INDEX.get(board.get("declarer") or "")
+    if not isinstance(contract, Contract) or board.get("result") is None or declarer is None:
+        return None
+    if board.get("ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable") is None:
+        return None
+    return north_south_score(
+        contract.level,
+        contract.strain,
+        contract.doubled,
+        declarer,
+        bool(board.get("ns_vulnerable")),
+        bool(board.get("ew_vulnerable")),
+        int(board["result"]),
+        board.get("year"),
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _contract(text: str | None) -> Any:
+    """A contract's text parsed once (a folder repeats a few hundred contracts)."""
+    return parse_contract(text)

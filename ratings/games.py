@@ -14,9 +14,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from bridgerank.bridge.auction import Contract, parse_contract
-from bridgerank.bridge.cards import SEAT_INDEX
-from bridgerank.bridge.scoring import imps, north_south_score
+from bridgerank.bridge.scoring import imps, table_score
 
 # Board-a-match: a team game even where a field plays each deal (a club's BAM); its tables
 # are team games (rooms of a match), never pair rankings or matchpointed pairs.
@@ -30,25 +28,9 @@ def deal_key(board: Mapping[str, Any]) -> tuple[Any, Any, Any]:
 
 
 def ns_score(board: Mapping[str, Any]) -> int | None:
-    """North-South's score at the table, or None when the result is unknown."""
-    contract = parse_contract(board["contract"])
-    if contract == "P":
-        return 0
-    if not isinstance(contract, Contract) or board["result"] is None or not board["declarer"]:
-        return None
-    declarer = SEAT_INDEX[board["declarer"]]
-    if board["ns_vulnerable" if declarer % 2 == 0 else "ew_vulnerable"] is None:
-        return None
-    return north_south_score(
-        contract.level,
-        contract.strain,
-        contract.doubled,
-        declarer,
-        bool(board["ns_vulnerable"]),
-        bool(board["ew_vulnerable"]),
-        board["result"],
-        board["year"],
-    )
+    """North-South's score at the table, or None when the result is unknown
+    (:func:`~bridgerank.bridge.scoring.table_score`)."""
+    return table_score(board)
 
 
 @dataclass

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from bridgerank.bridge.auction import Contract, parse_contract
-from bridgerank.bridge.scoring import imps, north_south_score
+from bridgerank.bridge.auction import parse_contract
+from bridgerank.bridge.scoring import imps, table_score
 from bridgerank.cleaning.clean import fields
 
 __all__ = [
@@ -78,30 +78,6 @@ def board_a_match(event: str) -> bool:
     ``BAM`` in capitals (Valet's ``BAMQ1``, ``BAMfinal``, ``2019-BAM``; not "Bamberg")."""
     words = "".join(c if c.isalnum() else " " for c in event).split()
     return any(word.startswith(_BOARD_A_MATCH) for word in words)
-
-
-def table_score(board: Mapping[str, Any]) -> int | None:
-    """North-South's score of a table (None: no contract or no result)."""
-    contract = board.get("contract") or ""
-    if contract == "P":
-        return 0
-    parsed = _contract(contract)
-    declarer = _DECLARERS.get(board.get("declarer") or "")
-    tricks = board.get("result")
-    if not isinstance(parsed, Contract) or declarer is None or tricks is None:
-        return None
-    if board.get("ns_vulnerable") is None or board.get("ew_vulnerable") is None:
-        return None
-    return north_south_score(
-        parsed.level,
-        parsed.strain,
-        parsed.doubled,
-        declarer,
-        bool(board["ns_vulnerable"]),
-        bool(board["ew_vulnerable"]),
-        int(tricks),
-        board.get("year"),
-    )
 
 
 def traveller_row(
