@@ -25,6 +25,7 @@ from scipy import sparse
 from scipy.sparse.linalg import lsqr
 
 from bridgerank.bridge.scoring import imps
+from bridgerank.core.disjoint import DisjointSets
 from bridgerank.ratings.field import field_tables, period_of
 from bridgerank.ratings.games import team_games
 from bridgerank.ratings.holdout import (
@@ -105,20 +106,14 @@ def team_boards(
     # matches: within one event and date, boards joined when they share a player on each
     # side - the segments of one match between two teams, but never a team's match against
     # another team that day (whose opponents are others)
-    parent = list(range(len(rows)))
-
-    def root(item: int) -> int:
-        while parent[item] != item:
-            parent[item] = parent[parent[item]]
-            item = parent[item]
-        return item
-
+    joined: DisjointSets[int] = DisjointSets()
     seen: dict[tuple, int] = {}
     for number, (when, seats, _) in enumerate(rows):
         for first in seats[:4]:
             for second in seats[4:]:
                 key = (when, min(first, second), max(first, second))
-                parent[root(number)] = root(seen.setdefault(key, number))
+                joined.union(seen.setdefault(key, number), number)
+    root = joined.find
     match_of: dict[int, int] = {}
     reference: dict[int, set[int]] = {}
     match, sign, matches = [], [], []

@@ -42,6 +42,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from bridgerank.bridge.auction import parse_contract
 from bridgerank.bridge.scoring import imps, table_score
 from bridgerank.cleaning.clean import fields
+from bridgerank.core.disjoint import DisjointSets
 
 __all__ = [
     "MatchBoard",
@@ -180,23 +181,11 @@ class _Table:
         return frozenset((self.seats[1], self.seats[3]))
 
 
-class _Units:
+class _Units(DisjointSets[str]):
     """Partner graph components of an event: players who ever sat together as partners."""
 
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, player: str) -> str:
-        self.parent.setdefault(player, player)
-        while self.parent[player] != player:
-            self.parent[player] = self.parent[self.parent[player]]
-            player = self.parent[player]
-        return player
-
     def join(self, pair: frozenset[str]) -> None:
-        first, *rest = sorted(pair)
-        for other in rest:
-            self.parent[self.find(other)] = self.find(first)
+        self.union(*sorted(pair))
 
     def of(self, pair: frozenset[str]) -> str:
         return self.find(next(iter(pair)))
@@ -322,20 +311,12 @@ def _event_matches(event: str, records: Sequence[Mapping[str, Any]], found: Team
 
 def _components(pairs: set[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """The pairs of tables grouped into matches: pairs sharing a table are segments of one."""
-    parent: dict[int, int] = {}
-
-    def root(item: int) -> int:
-        parent.setdefault(item, item)
-        while parent[item] != item:
-            parent[item] = parent[parent[item]]
-            item = parent[item]
-        return item
-
+    tables: DisjointSets[int] = DisjointSets()
     for a, b in pairs:
-        parent[root(a)] = root(b)
+        tables.union(b, a)
     groups: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for pair in sorted(pairs):
-        groups[root(pair[0])].append(pair)
+        groups[tables.find(pair[0])].append(pair)
     return list(groups.values())
 
 

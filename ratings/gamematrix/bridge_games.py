@@ -22,6 +22,7 @@ import numpy as np
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.cleaning.match.names import is_robot
+from bridgerank.core.disjoint import DisjointSets
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.games import deal_key, ns_score, team_games
 
@@ -124,27 +125,17 @@ def pair_game(
 def _team_of(games: list, by_id: Mapping[int, Mapping[str, Any]]) -> dict[tuple, int]:
     """Within each event, the players who sat on one side of a match together, joined, and
     the line-ups that carry the same team name."""
-    parent: dict[tuple, tuple] = {}
-
-    def root(item: tuple) -> tuple:
-        parent.setdefault(item, item)
-        while parent[item] != item:
-            parent[item] = parent[parent[item]]
-            item = parent[item]
-        return item
-
+    teams: DisjointSets[tuple] = DisjointSets()
     for game in games:
         open_room = by_id[game.board_ids[0]]
         event = open_room["event"]
         names = (open_room.get("home_team"), open_room.get("visit_team"))
         for side, name in zip((game.team_a, game.team_b), names):
-            first = root((event, side[0]))
-            for player in side[1:]:
-                parent[root((event, player))] = first
+            first = teams.union((event, side[0]), *((event, player) for player in side[1:]))
             if name:  # line-ups of one event under one team name are one team
-                parent[root((event, (_NAMED, name)))] = root(first)
+                teams.union(first, (event, (_NAMED, name)))
     roots: dict[tuple, int] = {}
-    return {item: roots.setdefault(root(item), len(roots)) for item in list(parent)}
+    return {item: roots.setdefault(teams.find(item), len(roots)) for item in teams.items()}
 
 
 def team_game_matrices(
