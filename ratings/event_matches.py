@@ -515,6 +515,10 @@ def event_methods(
     return methods
 
 
+# Fewer events than this held out: no intervals (resampling two or three events says nothing
+# of the next one's teams and deals).
+MIN_EVENTS = 5
+
 # The ratings players know that learn one match at a time (team_play's forms of them).
 ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL")
 
@@ -593,7 +597,8 @@ def study_event_matches(
             },
         )
         reliability, ceiling = split_half(boards, held[mask])
-        found = validation_rows(part, kind, "headline", bootstrap)
+        few = len(np.unique(part.group)) < MIN_EVENTS
+        found = validation_rows(part, kind, "headline", 0 if few else bootstrap)
         for row in found:
             row |= {"subset": subset, "split_half": reliability, "ceiling": ceiling}
         rows += found
