@@ -419,6 +419,67 @@ def test_the_valet_travellers_to_match_then_rate_as_shown(valet):
     assert skill[3] == "7"
 
 
+def test_the_valet_team_events_matches_as_shown(valet, shared_data):
+    """README.md's and docs/ratings.md's held-out matches of Valet's team events: 18,191
+    matches, 17,671 held out in 60 events, each method's Pearson and RMSE and the headline's
+    RMSE gains over it (events resampled) overall and on the championships, the leagues' and
+    open teams' Pearson, and each subset's ceiling."""
+    _shown(VALET_TO_RATE, "README.md", "docs/ratings.md")
+    output = _invoke(VALET_TO_RATE, shared_data(), valet.folder)
+    assert "team events' matches (17,671 of 18,191 held out, walk-forward by round, 61" in output
+    rows = {
+        (subset, method): rest
+        for subset, method, *rest in _query(
+            valet.folder,
+            "select subset, method, pearson, rmse, rmse_gain, rmse_gain_low, rmse_gain_high,"
+            " matches, events, ceiling from event_match_validation",
+        )
+    }
+    # subset: method -> Pearson, RMSE, the headline's RMSE gain [95%]
+    shown = {
+        "all": {
+            "headline": ("0.425", "26.46", None),
+            "headline_plain": ("0.388", "26.95", ("0.48", "0.36", "0.61")),
+            "imp_average": ("0.373", "27.55", ("1.09", "0.87", "1.31")),
+            "ngs": ("0.321", "27.68", ("1.22", "0.96", "1.47")),
+            "openskill": ("0.328", "27.71", ("1.24", "0.92", "1.57")),
+            "glicko2": ("0.226", "28.64", ("2.18", "1.46", "2.89")),
+            "pair_elo": ("0.310", "31.38", ("4.91", "3.24", "6.59")),
+            "coin": (None, "29.22", ("2.76", "2.05", "3.46")),
+        },
+        "championships": {
+            "headline": ("0.476", "26.01", None),
+            "headline_plain": ("0.439", "26.54", ("0.53", "0.41", "0.65")),
+            "imp_average": ("0.430", "27.05", ("1.04", "0.82", "1.26")),
+            "ngs": ("0.375", "27.41", ("1.39", "1.09", "1.70")),
+            "openskill": ("0.383", "27.57", ("1.56", "1.20", "1.92")),
+            "glicko2": ("0.257", "28.68", ("2.66", "1.80", "3.52")),
+            "pair_elo": ("0.354", "32.09", ("6.08", "3.94", "8.21")),
+            "coin": (None, "29.54", ("3.53", "2.79", "4.27")),
+        },
+        "leagues": {"headline": ("0.275", "28.59", None)},
+        "open teams": {"headline": ("0.163", "22.20", None)},
+    }
+    for subset, methods in shown.items():
+        for method, (pearson, rmse, gain) in methods.items():
+            row = rows[(subset, method)]
+            if pearson is not None:
+                _close(row[0], pearson)
+            _close(row[1], rmse)
+            if gain is not None:
+                for value, printed in zip(row[2:5], gain):
+                    _close(value, printed)
+    assert rows[("all", "headline")][5:7] == [17671, 60]
+    assert rows[("open teams", "coin")][2] is None  # three events: no gains
+    for subset, ceiling in (
+        ("all", "0.498"),
+        ("championships", "0.540"),
+        ("leagues", "0.366"),
+        ("open teams", "0.442"),
+    ):
+        _close(rows[(subset, "headline")][7], ceiling)
+
+
 def test_the_valet_travellers_to_rate_as_shown(valet, shared_data):
     """README.md's and docs/ratings.md's held-out Valet rounds: 239,672 tables, 1,550
     players, 8 test years, 242 test rounds, 13,332 held-out pair-rounds, each method's
