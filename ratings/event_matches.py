@@ -276,6 +276,32 @@ PLAIN_SETTINGS = (RoundSetting(10.0), RoundSetting(30.0), RoundSetting(100.0), R
 _COVARIATES = 2  # log(1 + boards before), no board before
 
 
+class _NormalEquations:
+    """``X'X`` and ``X'y`` of the rows of one design, summed period by period as the rounds go
+    by (rows of ``period`` before the one asked for, each added once)."""
+
+    def __init__(self, design: sparse.csr_matrix, outcome: np.ndarray, period: np.ndarray) -> None:
+        self.design, self.outcome, self.period = design, outcome, period
+        self.order = np.argsort(period, kind="stable")
+        self.seen = 0
+        self.gram = sparse.csr_matrix((design.shape[1], design.shape[1]))
+        self.right = np.zeros(design.shape[1])
+
+    def add_before(self, period: int) -> None:
+        """Add every row of a period before ``period`` not yet added."""
+        end = int(np.searchsorted(self.period[self.order], period))
+        rows = self.order[self.seen : end]
+        if len(rows):
+            design = self.design[rows]
+            self.gram = self.gram + design.T @ design
+            self.right += design.T @ self.outcome[rows]
+            self.seen = end
+
+    def seen_outcomes(self) -> np.ndarray:
+        """The outcomes of the rows added so far."""
+        return self.outcome[self.order[: self.seen]]
+
+
 class RoundRidge:
     """The forecast of :mod:`this module <bridgerank.ratings.event_matches>` as a walk-forward
     method (``predict(train, test, target)``): it keeps its normal equations between calls and
@@ -312,13 +338,8 @@ class RoundRidge:
             ]
         ).tocsr()
         self.size = size
-        self.board_order = np.argsort(boards.period, kind="stable")
-        self.table_order = np.argsort(tables.period, kind="stable")
-        self.boards_seen = self.tables_seen = 0
-        self.board_gram = sparse.csr_matrix((size, size))
-        self.board_right = np.zeros(size)
-        self.table_gram = sparse.csr_matrix((size, size))
-        self.table_right = np.zeros(size)
+        self.match_boards = _NormalEquations(self.board_design, boards.imps, boards.period)
+        self.tables = _NormalEquations(self.table_design, tables.cross, tables.period)
         self.links = sparse.csr_matrix((size, size))
         self.links_through = -1
         self.solutions = [np.zeros(size) for _ in self.settings]
@@ -330,7 +351,8 @@ class RoundRidge:
         self, train: TeamBoards, test: TeamBoards, target: Target | None = None
     ) -> Forecast:
         period = int(test.period[0])
-        self._learn(period)
+        self.match_boards.add_before(period)
+        self.tables.add_before(period)
         self._link(period)
         self._score_pending()
         laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
@@ -350,27 +372,9 @@ class RoundRidge:
         per_board = (
             self.board_errors[0] / self.board_errors[1]
             if self.board_errors[1]
-            else float(np.var(self.data.boards.imps[self.board_order[: self.boards_seen]]))
+            else float(np.var(self.match_boards.seen_outcomes()))
         )
         return Forecast(margin, boards * per_board)
-
-    def _learn(self, period: int) -> None:
-        """Add the match boards and tables of every period before ``period`` not yet added."""
-        boards, tables = self.data.boards, self.data.tables
-        end = int(np.searchsorted(boards.period[self.board_order], period))
-        rows = self.board_order[self.boards_seen : end]
-        if len(rows):
-            design = self.board_design[rows]
-            self.board_gram = self.board_gram + design.T @ design
-            self.board_right += design.T @ boards.imps[rows]
-            self.boards_seen = end
-        end = int(np.searchsorted(tables.period[self.table_order], period))
-        rows = self.table_order[self.tables_seen : end]
-        if len(rows):
-            design = self.table_design[rows]
-            self.table_gram = self.table_gram + design.T @ design
-            self.table_right += design.T @ tables.cross[rows]
-            self.tables_seen = end
 
     def _link(self, period: int) -> None:
         """Link the teammates of every match up to ``period``, its own line-ups included."""
@@ -402,11 +406,11 @@ class RoundRidge:
         diagonal = np.full(self.size, setting.ridge)
         if not setting.experience:
             diagonal[self.players :] = 1e12  # the covariates held at zero
-        system = self.board_gram + sparse.diags(diagonal) + setting.teammates * laplacian
-        right = self.board_right
+        system = self.match_boards.gram + sparse.diags(diagonal) + setting.teammates * laplacian
+        right = self.match_boards.right
         if setting.field_weight:
-            system = system + setting.field_weight * self.table_gram
-            right = right + setting.field_weight * self.table_right
+            system = system + setting.field_weight * self.tables.gram
+            right = right + setting.field_weight * self.tables.right
         solution, _ = cg(system.tocsr(), right, x0=start, rtol=1e-7, maxiter=2000)
         return solution
 
