@@ -390,18 +390,22 @@ def run(context: StageContext) -> CleanSummary:
         _add_changes(changes, _write_boards(conn, [], last, None, BATCH))
         _insert(conn, TokenCount.__table__, _token_rows(tokens))
         summary = tally.summary(changes)
-        replace = record_team_matches(conn, context.settings.clean, summary)
+        replace = record_team_matches(conn, context.settings.clean, summary, context.progress)
         context.finish(conn, summary, replace=replace)
     return summary
 
 
 def record_team_matches(
-    conn: Connection, settings: CleanSettings, summary: CleanSummary
+    conn: Connection,
+    settings: CleanSettings,
+    summary: CleanSummary,
+    progress: Callable[..., Iterable[Any]] | None = None,
 ) -> dict[type, list[dict[str, Any]]]:
     """Rebuild the team matches of the traveller files: each table in none gets its
     ``exclusions`` row, the summary its counts; returns the rows of ``team_matches`` and
-    ``match_boards`` for the run's :meth:`~bridgerank.core.stage.StageContext.finish`."""
-    matches, match_boards, unpaired = _team_matches(conn, settings)
+    ``match_boards`` for the run's :meth:`~bridgerank.core.stage.StageContext.finish`.
+    ``progress(items, label, total)`` wraps the files as they are paired (the CLI's bar)."""
+    matches, match_boards, unpaired = _team_matches(conn, settings, progress)
     _insert(conn, Exclusion.__table__, unpaired)
     summary.team_matches, summary.match_boards = len(matches), len(match_boards)
     if unpaired:
@@ -411,7 +415,9 @@ def record_team_matches(
 
 
 def _team_matches(
-    conn: Connection, settings: CleanSettings
+    conn: Connection,
+    settings: CleanSettings,
+    progress: Callable[..., Iterable[Any]] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """The team matches of the traveller files (Valet's), their boards, and why each other
     table of those files is in none (:mod:`~bridgerank.cleaning.clean.team_matches`).
@@ -438,7 +444,7 @@ def _team_matches(
         )
     if not rows:
         return [], [], []
-    return match_rows(build_matches(rows))
+    return match_rows(build_matches(rows, progress))
 
 
 CLEAN_STAGE = Stage(

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from bridgerank.bridge.auction import parse_contract
 from bridgerank.bridge.scoring import imps, table_score
@@ -438,7 +438,10 @@ def _signature(match: TeamMatch) -> tuple:
     return results, players
 
 
-def build_matches(records: Iterable[Mapping[str, Any]]) -> TeamMatches:
+def build_matches(
+    records: Iterable[Mapping[str, Any]],
+    progress: Callable[..., Iterable[Any]] | None = None,
+) -> TeamMatches:
     """Pair the tables of team-event traveller records into matches (module docstring).
 
     Parameters
@@ -450,6 +453,9 @@ def build_matches(records: Iterable[Mapping[str, Any]]) -> TeamMatches:
         the groups apart, leaves the pairing to each group's own file where there is one),
         ``round``, ``board_no``, the four seats' names, ``contract``, ``declarer``,
         ``result``, ``lead_card``, ``ns_vulnerable``, ``ew_vulnerable`` and ``year``.
+    progress : callable, optional
+        ``progress(items, label, total)`` wraps the files as they are paired (the CLI's
+        progress bar: a folder of events takes a minute or two).
 
     Returns
     -------
@@ -463,7 +469,8 @@ def build_matches(records: Iterable[Mapping[str, Any]]) -> TeamMatches:
     for record in records:
         by_source[record.get("source") or record["event"]].append(record)
     copies: set[tuple] = set()
-    for source in sorted(by_source, key=_parts_first):
+    sources = sorted(by_source, key=_parts_first)
+    for source in progress(sources, "team matches: files", len(sources)) if progress else sources:
         rows = _first_copies(by_source[source], copies, found)
         if not rows:
             continue

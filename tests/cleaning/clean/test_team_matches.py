@@ -187,6 +187,23 @@ def test_a_match_read_again_is_kept_once_whatever_its_file_or_board_numbers():
     assert all(match.boards[0].open_id > 1000 for match in found.matches)
 
 
+def test_the_files_are_reported_on_as_they_are_paired_and_the_matches_are_the_same():
+    records = _event(rounds=TWO_ROUNDS)
+    again = [dict(r, id=r["id"] + 1000, source="Cup 2010/scoresA.txt") for r in records]
+    seen = []
+
+    def progress(items, label, total):
+        for item in items:
+            seen.append((item, label, total))
+            yield item
+
+    found = build_matches(records + again, progress)
+    sources = {record.get("source") or record["event"] for record in records + again}
+    assert sorted(item for item, _, _ in seen) == sorted(sources)
+    assert {(label, total) for _, label, total in seen} == {("team matches: files", 2)}
+    assert found.matches == build_matches(records + again).matches
+
+
 def test_every_reason_of_the_match_level_is_one_these_tests_record():
     recorded = {
         "match_board_unpaired",
