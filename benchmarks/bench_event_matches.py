@@ -30,7 +30,7 @@ from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main as cli
 from bridgerank.ratings import event_matches
-from bridgerank.ratings.stage import _event_match_rows, load_inputs
+from bridgerank.ratings.stage import _event_match_rows, wbf_points
 
 
 def _rate_without_the_study(database: Path) -> float:
@@ -59,7 +59,7 @@ def _study(database: Path) -> tuple[float, event_matches.EventMatchValidation]:
     engine = create_engine(f"sqlite:///{database}")
     began = time.perf_counter()
     with engine.connect() as conn:
-        _, _, points = load_inputs(conn)
+        points = wbf_points(conn)
         data = event_matches.event_matches(*_event_match_rows(conn), person_lookup(conn).name)
     found = event_matches.study_event_matches(data, points, settings.validation_bootstrap)
     seconds = time.perf_counter() - began

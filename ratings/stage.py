@@ -28,7 +28,7 @@ from sqlalchemy import Connection, case, func, select
 
 from bridgerank.cleaning.clean.tables import Board, MatchBoardRow, TeamMatchRow
 from bridgerank.cleaning.ingest.tables import RawBoard
-from bridgerank.cleaning.match.lookup import person_lookup
+from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.tables import CardAnalysis, TableEvidence
@@ -150,22 +150,29 @@ def _event_match_rows(conn: Connection) -> tuple[list[dict], list[dict]]:
     return matches, boards
 
 
-def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
+def load_inputs(
+    conn: Connection, lookup: PersonLookup | None = None
+) -> tuple[list[dict], dict, dict]:
     """The boards (:func:`stored_boards`) with their seats as persons
-    (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
-    masterpoints of the matched players by player name."""
+    (:mod:`cleaning.match.lookup`; ``lookup`` when the caller has read it already), the raw
+    names that are one person everywhere, and the WBF masterpoints of the matched players by
+    player name (:func:`wbf_points`)."""
     boards = stored_boards(conn)
     # the seats as persons (a surname is whoever it was in its event; no one to rate is
     # blank); the names that mean one person everywhere, for boards of events not yet seen
-    lookup = person_lookup(conn)
+    lookup = lookup or person_lookup(conn)
     lookup.rename(boards)
     names = lookup.global_names()
-    points = dict(
+    return boards, names, wbf_points(conn)
+
+
+def wbf_points(conn: Connection) -> dict[str, float | None]:
+    """The WBF masterpoints of the matched players, by player name."""
+    return dict(
         conn.execute(
             select(Player.name, WbfPlayer.mp).join(WbfPlayer, WbfPlayer.id == Player.wbf_id)
         ).all()
     )
-    return boards, names, points
 
 
 def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
@@ -225,11 +232,12 @@ def run(context: StageContext) -> RateSummary:
 
     settings = context.settings.rate
     with context.engine.connect() as conn:
-        boards, names, points = load_inputs(conn)
+        lookup = person_lookup(conn)
+        boards, names, points = load_inputs(conn, lookup)
         par_of = par_function(conn)
         evidence = _evidence(conn)
         cards = _card_counts(conn)
-        matches_of_events = event_matches(*_event_match_rows(conn), person_lookup(conn).name)
+        matches_of_events = event_matches(*_event_match_rows(conn), lookup.name)
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
         boards,
