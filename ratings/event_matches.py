@@ -43,7 +43,7 @@ from scipy.sparse.linalg import cg
 
 from bridgerank.bridge.scoring import IMP_STEPS
 from bridgerank.ratings.holdout import Forecast, Kind, Target
-from bridgerank.ratings.team_matches import TeamBoards, match_margins
+from bridgerank.ratings.team_matches import TeamBoards, match_ceiling, match_margins
 
 if TYPE_CHECKING:
     from bridgerank.ratings.summaries import EventMatchSummary
@@ -67,7 +67,6 @@ __all__ = [
     "event_target",
     "imps_of",
     "round_number",
-    "split_half",
     "study_event_matches",
 ]
 
@@ -313,33 +312,21 @@ class RoundRidge:
         boards = data.boards
         self.players = len(boards.players)
         size = self.players + _COVARIATES
-        signs = np.tile([1.0] * 4 + [-1.0] * 4, len(boards))
-        board_rows = np.repeat(np.arange(len(boards)), 8)
         experience = _experience(boards.seats, boards.period, self.players, len(boards.periods))
-        covariates = _row_covariates(experience, boards.seats, boards.period, 4)
-        self.board_design = sparse.hstack(
-            [
-                sparse.csr_matrix(
-                    (signs, (board_rows, boards.seats.ravel())), (len(boards), self.players)
-                ),
-                sparse.csr_matrix(covariates),
-            ]
-        ).tocsr()
+        board_design = _signed_design(
+            boards.seats,
+            4,
+            self.players,
+            _row_covariates(experience, boards.seats, boards.period, 4),
+        )
         tables = data.tables
         seated = np.hstack([tables.north_south, tables.east_west])
-        table_signs = np.tile([1.0, 1.0, -1.0, -1.0], len(tables.cross))
-        table_rows = np.repeat(np.arange(len(tables.cross)), 4)
-        self.table_design = sparse.hstack(
-            [
-                sparse.csr_matrix(
-                    (table_signs, (table_rows, seated.ravel())), (len(tables.cross), self.players)
-                ),
-                sparse.csr_matrix(_row_covariates(experience, seated, tables.period, 2)),
-            ]
-        ).tocsr()
+        table_design = _signed_design(
+            seated, 2, self.players, _row_covariates(experience, seated, tables.period, 2)
+        )
         self.size = size
-        self.match_boards = _NormalEquations(self.board_design, boards.imps, boards.period)
-        self.tables = _NormalEquations(self.table_design, tables.cross, tables.period)
+        self.match_boards = _NormalEquations(board_design, boards.imps, boards.period)
+        self.tables = _NormalEquations(table_design, tables.cross, tables.period)
         self.links = sparse.csr_matrix((size, size))
         self.links_through = -1
         self.solutions = [np.zeros(size) for _ in self.settings]
@@ -356,10 +343,12 @@ class RoundRidge:
         self._link(period)
         self._score_pending()
         laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
+        # the test round's rows, in the order of the data (as the harness's subset keeps them)
+        design = self.match_boards.design[np.flatnonzero(self.data.boards.period == period)]
         forecasts = []
         for number, setting in enumerate(self.settings):
             self.solutions[number] = self._solve(setting, laplacian, self.solutions[number])
-            forecasts.append(self._margins(test, self.solutions[number]))
+            forecasts.append(match_margins(test, design @ self.solutions[number])[0])
         present = np.unique(test.match)
         self.pending.append((present, forecasts))
         best = (
@@ -414,11 +403,6 @@ class RoundRidge:
         solution, _ = cg(system.tocsr(), right, x0=start, rtol=1e-7, maxiter=2000)
         return solution
 
-    def _margins(self, test: TeamBoards, solution: np.ndarray) -> np.ndarray:
-        # the test round's rows, in the order of the data (as the harness's subset keeps them)
-        rows = np.flatnonzero(self.data.boards.period == test.period[0])
-        return match_margins(test, self.board_design[rows] @ solution)[0]
-
     def _score_pending(self) -> None:
         """The errors of the earlier test rounds' forecasts, whose results are now known."""
         boards = self.data.boards
@@ -431,6 +415,19 @@ class RoundRidge:
             self.board_errors[0] += float(np.sum((forecasts[best] - actual) ** 2))
             self.board_errors[1] += int(count.sum())
         self.pending = []
+
+
+def _signed_design(
+    seated: np.ndarray, side: int, players: int, covariates: np.ndarray
+) -> sparse.csr_matrix:
+    """Rows of ``seated`` players (one row each, player indices): +1 for each of the first
+    ``side`` seats, -1 for the others, then the rows' ``covariates`` as columns."""
+    count, seats = seated.shape
+    signs = np.tile(np.r_[np.ones(side), -np.ones(seats - side)], count)
+    incidence = sparse.csr_matrix(
+        (signs, (np.repeat(np.arange(count), seats), seated.ravel())), (count, players)
+    )
+    return sparse.hstack([incidence, sparse.csr_matrix(covariates)]).tocsr()
 
 
 def _experience(seats: np.ndarray, period: np.ndarray, players: int, periods: int) -> np.ndarray:
@@ -466,27 +463,6 @@ def event_match_kind(event_of_match: np.ndarray) -> Kind[TeamBoards]:
         ("pearson", "rmse"),
         event_kind_counts,
     )
-
-
-def split_half(boards: TeamBoards, matches: np.ndarray) -> tuple[float | None, float | None]:
-    """The margins' split-half reliability over ``matches`` (odd boards' sum against even
-    boards', stepped up to the whole match) and its root, the correlation no forecast can be
-    expected to pass (as :func:`~bridgerank.ratings.team_matches.match_ceiling`)."""
-    mask = np.isin(boards.match, matches)
-    match = boards.match[mask]
-    values = boards.sign[mask] * boards.imps[mask]
-    order = np.argsort(match, kind="stable")
-    match, values = match[order], values[order]
-    starts = np.flatnonzero(np.r_[True, match[1:] != match[:-1]])
-    position = np.arange(len(match)) - np.repeat(starts, np.diff(np.r_[starts, len(match)]))
-    unit = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(match)]))
-    odd = np.bincount(unit, weights=values * (position % 2 == 0), minlength=len(starts))
-    even = np.bincount(unit, weights=values * (position % 2 == 1), minlength=len(starts))
-    if len(starts) < 3 or np.ptp(odd) == 0 or np.ptp(even) == 0:
-        return None, None
-    half = float(np.corrcoef(odd, even)[0, 1])
-    reliability = 2 * half / (1 + half)
-    return reliability, (float(np.sqrt(reliability)) if reliability > 0 else None)
 
 
 def event_methods(
@@ -600,7 +576,7 @@ def study_event_matches(
                 for name in run.forecasts
             },
         )
-        reliability, ceiling = split_half(boards, held[mask])
+        reliability, ceiling = match_ceiling(boards.subset(np.isin(boards.match, held[mask])))
         few = len(np.unique(part.group)) < MIN_EVENTS
         found = validation_rows(part, kind, "headline", 0 if few else bootstrap)
         for row in found:

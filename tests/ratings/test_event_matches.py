@@ -20,10 +20,10 @@ from bridgerank.ratings.event_matches import (
     event_matches,
     event_target,
     round_number,
-    split_half,
     study_event_matches,
 )
 from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.team_matches import match_ceiling
 
 _SEATS = ("north", "east", "south", "west")
 
@@ -211,7 +211,7 @@ def test_split_half_of_two_halves_worked_by_hand():
     matches, rows, _ = _simulated(seed=2, years=1, rounds=3, boards=4)
     data = event_matches(matches, rows)
     boards = data.boards
-    reliability, ceiling = split_half(boards, np.unique(boards.match))
+    reliability, ceiling = match_ceiling(boards)
     odd, even = [], []
     for match in np.unique(boards.match):
         values = boards.imps[boards.match == match]
