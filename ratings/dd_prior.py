@@ -79,20 +79,8 @@ class BoardEvidence:
         declarer = self.declarer[position[found]]
         tricks = self.tricks_vs_dd[position[found]]
         bidding = self.bidding_imps[position[found]]
-        played = (declarer >= 0) & ~np.isnan(tricks)
-        rows = np.flatnonzero(played)
-        declarers = seats[rows, declarer[rows]]
-        # the defenders sit on the other side: N/S (columns 0, 1) against E/W (2, 3)
-        side = declarer[rows] // 2
-        defenders = np.concatenate([seats[rows, 2 * (1 - side)], seats[rows, 2 * (1 - side) + 1]])
-        known = ~np.isnan(bidding)
-        ns_players = seats[known][:, :2].ravel()
-        ew_players = seats[known][:, 2:].ravel()
-        bid = np.repeat(bidding[known], 2)
         measures = [
-            (declarers, tricks[rows]),
-            (defenders, -np.concatenate([tricks[rows]] * 2)),
-            (np.concatenate([ns_players, ew_players]), np.concatenate([bid, -bid])),
+            (who, values) for _, who, values in measure_terms(seats, declarer, tricks, bidding)
         ]
         out = np.zeros((players, len(FEATURES)))
         for feature, ((who, values), shrink) in enumerate(zip(measures, SHRINK)):
@@ -100,3 +88,37 @@ class BoardEvidence:
             count = np.bincount(who, minlength=players)
             out[:, feature] = total / (count + shrink)
         return out
+
+
+def measure_terms(
+    seats: np.ndarray, declarer: np.ndarray, tricks: np.ndarray, bidding: np.ndarray
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each of :data:`FEATURES`' terms on tables: for each feature, the table of each term,
+    its player and its value.
+
+    Parameters
+    ----------
+    seats : ndarray
+        (tables, 4) player indices of North, South, East and West.
+    declarer : ndarray
+        Each table's declarer column (0-3), -1 when passed out or unknown.
+    tricks, bidding : ndarray
+        Each table's tricks against double dummy and North-South's contract against par in
+        IMPs; NaN where unknown.
+    """
+    rows = np.flatnonzero((declarer >= 0) & ~np.isnan(tricks))
+    declarers = seats[rows, declarer[rows]]
+    # the defenders sit on the other side: N/S (columns 0, 1) against E/W (2, 3)
+    side = declarer[rows] // 2
+    defenders = np.concatenate([seats[rows, 2 * (1 - side)], seats[rows, 2 * (1 - side) + 1]])
+    known = np.flatnonzero(~np.isnan(bidding))
+    bid = np.repeat(bidding[known], 2)
+    return [
+        (rows, declarers, tricks[rows]),
+        (np.concatenate([rows, rows]), defenders, -np.concatenate([tricks[rows]] * 2)),
+        (
+            np.concatenate([np.repeat(known, 2)] * 2),
+            np.concatenate([seats[known][:, :2].ravel(), seats[known][:, 2:].ravel()]),
+            np.concatenate([bid, -bid]),
+        ),
+    ]

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_KINDS",
     "HEADLINE_SETTINGS",
+    "DoubleDummyMeasures",
     "METHOD_DESCRIPTIONS",
     "PLAIN_SETTINGS",
     "EventMatchValidation",
@@ -58,6 +59,7 @@ __all__ = [
     "FieldRows",
     "RoundRidge",
     "RoundSetting",
+    "WITH_DEALS",
     "cross_imps",
     "event_kind",
     "event_match_kind",
@@ -65,6 +67,7 @@ __all__ = [
     "event_matches",
     "event_methods",
     "event_target",
+    "experience_covariates",
     "imps_of",
     "round_number",
     "study_event_matches",
@@ -119,12 +122,14 @@ def cross_imps(scores: np.ndarray, field: np.ndarray) -> np.ndarray:
 @dataclass
 class FieldRows:
     """Every table of the matches against its field: its North-South and East-West players
-    (two columns each), its cross-IMPs and its period."""
+    (two columns each), its cross-IMPs, its period and its board id (``raw_boards``; -1 where
+    unknown), the open room's tables first, in the order of the match boards."""
 
     north_south: np.ndarray
     east_west: np.ndarray
     cross: np.ndarray
     period: np.ndarray
+    board: np.ndarray
 
 
 @dataclass
@@ -218,6 +223,10 @@ def event_matches(
         east_west=np.vstack([seats[:, [4, 5]], seats[:, [2, 3]]]),
         cross=cross_imps(scores, np.concatenate([field, field])),
         period=np.concatenate([period, period]),
+        board=np.array(
+            [row.get("open_id", -1) for row in rows] + [row.get("closed_id", -1) for row in rows],
+            dtype=np.int64,
+        ),
     )
     names = sorted(events, key=events.__getitem__)
     return EventMatches(
@@ -255,24 +264,23 @@ def event_kind_counts(run: Any) -> dict[str, int]:
 @dataclass(frozen=True)
 class RoundSetting:
     """One setting of :class:`RoundRidge`: the pull towards zero, towards teammates, the
-    weight of a table-against-field row (a match board's is 1) and whether the experience
-    covariates are fitted."""
+    weight of a table-against-field row (a match board's is 1) and whether the players'
+    covariates (experience, and whatever else the forecast is given) are fitted."""
 
     ridge: float
     teammates: float = 0.0
     field_weight: float = 0.0
-    experience: bool = False
+    covariates: bool = False
 
 
 # The headline's settings, among which it chooses round by round; the plain ridge's.
 HEADLINE_SETTINGS = (
-    RoundSetting(30.0, 30.0, 1.0, True),
-    RoundSetting(100.0, 100.0, 1.0, True),
-    RoundSetting(300.0, 300.0, 1.0, True),
-    RoundSetting(1000.0, 300.0, 1.0, True),
+    RoundSetting(30.0, 30.0, 1.0, covariates=True),
+    RoundSetting(100.0, 100.0, 1.0, covariates=True),
+    RoundSetting(300.0, 300.0, 1.0, covariates=True),
+    RoundSetting(1000.0, 300.0, 1.0, covariates=True),
 )
 PLAIN_SETTINGS = (RoundSetting(10.0), RoundSetting(30.0), RoundSetting(100.0), RoundSetting(300.0))
-_COVARIATES = 2  # log(1 + boards before), no board before
 
 
 class _NormalEquations:
@@ -306,23 +314,29 @@ class RoundRidge:
     method (``predict(train, test, target)``): it keeps its normal equations between calls and
     adds the rounds it has not seen, so the test rounds must come in time order."""
 
-    def __init__(self, data: EventMatches, settings: Sequence[RoundSetting]) -> None:
+    def __init__(
+        self,
+        data: EventMatches,
+        settings: Sequence[RoundSetting],
+        covariates: Sequence[np.ndarray] | None = None,
+    ) -> None:
         self.data = data
         self.settings = tuple(settings)
         boards = data.boards
         self.players = len(boards.players)
-        size = self.players + _COVARIATES
-        experience = _experience(boards.seats, boards.period, self.players, len(boards.periods))
+        if covariates is None:
+            covariates = experience_covariates(boards)
+        size = self.players + len(covariates)
         board_design = _signed_design(
             boards.seats,
             4,
             self.players,
-            _row_covariates(experience, boards.seats, boards.period, 4),
+            _row_covariates(covariates, boards.seats, boards.period, 4),
         )
         tables = data.tables
         seated = np.hstack([tables.north_south, tables.east_west])
         table_design = _signed_design(
-            seated, 2, self.players, _row_covariates(experience, seated, tables.period, 2)
+            seated, 2, self.players, _row_covariates(covariates, seated, tables.period, 2)
         )
         self.size = size
         self.match_boards = _NormalEquations(board_design, boards.imps, boards.period)
@@ -393,7 +407,7 @@ class RoundRidge:
         # the covariates' coefficients are penalised as a player's strength: negligible beside
         # their columns' weight in a folder of events, but a few newcomers cannot swing them
         diagonal = np.full(self.size, setting.ridge)
-        if not setting.experience:
+        if not setting.covariates:
             diagonal[self.players :] = 1e12  # the covariates held at zero
         system = self.match_boards.gram + sparse.diags(diagonal) + setting.teammates * laplacian
         right = self.match_boards.right
@@ -430,23 +444,24 @@ def _signed_design(
     return sparse.hstack([incidence, sparse.csr_matrix(covariates)]).tocsr()
 
 
-def _experience(seats: np.ndarray, period: np.ndarray, players: int, periods: int) -> np.ndarray:
-    """Each player's match boards before each period (players by periods)."""
+def experience_covariates(boards: TeamBoards) -> list[np.ndarray]:
+    """A player's experience before each period (players by periods, two arrays):
+    ``log(1 + match boards before)`` and whether that is none."""
+    players, periods = len(boards.players), len(boards.periods)
     played = np.zeros((players, periods))
-    np.add.at(played, (seats.ravel(), np.repeat(period, seats.shape[1])), 1.0)
-    return np.cumsum(played, axis=1) - played
+    np.add.at(played, (boards.seats.ravel(), np.repeat(boards.period, 8)), 1.0)
+    before = np.cumsum(played, axis=1) - played
+    return [np.log1p(before), (before == 0).astype(float)]
 
 
 def _row_covariates(
-    experience: np.ndarray, seated: np.ndarray, period: np.ndarray, side: int
+    covariates: Sequence[np.ndarray], seated: np.ndarray, period: np.ndarray, side: int
 ) -> np.ndarray:
-    """Each row's covariates: the first ``side`` players' sum less the others', each player's
-    ``log(1 + boards before the row's period)`` and whether that is none."""
-    before = experience[seated, period[:, None]]
+    """Each row's covariates (each array players by periods): the first ``side`` players'
+    values at the row's period summed, less the others'."""
     signs = np.r_[np.ones(side), -np.ones(seated.shape[1] - side)]
-    return np.column_stack(
-        [(np.log1p(before) * signs).sum(axis=1), ((before == 0) * signs).sum(axis=1)]
-    )
+    columns = [(values[seated, period[:, None]] * signs).sum(axis=1) for values in covariates]
+    return np.column_stack(columns) if columns else np.zeros((len(seated), 0))
 
 
 # --- the study ----------------------------------------------------------------------------
@@ -466,12 +481,17 @@ def event_match_kind(event_of_match: np.ndarray) -> Kind[TeamBoards]:
 
 
 def event_methods(
-    data: EventMatches, points: Mapping[str, float] | None, rivals: bool = True
+    data: EventMatches,
+    points: Mapping[str, float] | None,
+    rivals: bool = True,
+    dd: DoubleDummyMeasures | None = None,
 ) -> dict[str, Any]:
     """The methods every held-out round is forecast by: the headline, the plain ridge over
     match boards, a coin, each player's past IMPs a board, with WBF lists the players'
-    masterpoints (a line in the teams' summed log points, fitted on the training boards) and,
-    with ``rivals``, the online ratings players know, each reading a match board as a deal at
+    masterpoints (a line in the teams' summed log points, fitted on the training boards),
+    with ``dd`` the headline with the players' double dummy measures beside experience
+    (:mod:`~bridgerank.ratings.event_evidence`) and, with
+    ``rivals``, the online ratings players know, each reading a match board as a deal at
     two tables (:mod:`~bridgerank.ratings.rivals.team_play`; TrueSkill Through Time is not
     among them: it refits the whole history at every one of some 400 rounds)."""
     from bridgerank.ratings.baselines import wbf_listed, wbf_standing
@@ -485,6 +505,10 @@ def event_methods(
         "coin": coin_imps,
         "imp_average": imp_average,
     }
+    if dd is not None:
+        methods["headline_dd"] = RoundRidge(
+            data, HEADLINE_SETTINGS, experience_covariates(data.boards) + list(dd.covariates)
+        )
     if points and wbf_listed(points, data.boards.players):
         methods["wbf_points"] = scaled_baseline(lambda train: wbf_standing(points, train.players))
     if rivals:
@@ -493,6 +517,21 @@ def event_methods(
             method = getattr(team_play, rival)
             methods[method.name] = method.make(data.boards, inputs)
     return methods
+
+
+# The subset of the matches of events whose deals are known, where the double dummy question
+# is asked.
+WITH_DEALS = "with deals"
+
+
+@dataclass
+class DoubleDummyMeasures:
+    """The players' double dummy measures before each period (players by periods arrays, as
+    :func:`~bridgerank.ratings.event_evidence.dd_measures` reads them) and whether each
+    event's deals are known (most of its tables have measures)."""
+
+    covariates: Sequence[np.ndarray]
+    events_with_deals: np.ndarray
 
 
 # Fewer events than this held out: no intervals (resampling two or three events says nothing
@@ -507,6 +546,8 @@ METHOD_DESCRIPTIONS = {
     "headline": "IMPs a board from match boards, every table against its field, teammates "
     "drawn together and experience, penalties chosen round by round",
     "headline_plain": "ridge over players on the match boards alone",
+    "headline_dd": "the headline with each player's double dummy measures of earlier rounds "
+    "(declarer play, defence, contract against par) beside experience",
     "coin": "every match level",
     "imp_average": "each player's past IMPs per board",
     "wbf_points": "WBF open masterpoints (a line in the teams' summed log points; the lists "
@@ -532,11 +573,13 @@ def study_event_matches(
     bootstrap: int = 10_000,
     progress: Any = None,
     rivals: bool = True,
+    dd: DoubleDummyMeasures | None = None,
 ) -> EventMatchValidation:
     """Every match after the first year forecast walk-forward by round (see the module
-    docstring), scored overall and by event kind, each method's gains the headline's over
-    it with intervals that resample whole events, simultaneous over each subset's table;
-    beside each subset, its margins' split-half reliability and ceiling."""
+    docstring), scored overall, by event kind and (with ``dd``) on the matches of the events
+    with deals, each method's gains the headline's over it with
+    intervals that resample whole events, simultaneous over each subset's table; beside each
+    subset, its margins' split-half reliability and ceiling."""
     from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 
     boards = data.boards
@@ -549,7 +592,7 @@ def study_event_matches(
     kind = event_match_kind(data.event)
     run = walk_forward(
         boards,
-        event_methods(data, points, rivals),
+        event_methods(data, points, rivals, dd),
         kind.target,
         test_share=(tests - 0.5) / len(years),
         progress=progress,
@@ -560,10 +603,12 @@ def study_event_matches(
         [np.unique(boards.match[boards.period == p]) for p in np.unique(run.period)]
     )
     kinds = data.kind_of_match()[held]
+    subsets = {"all": np.ones(len(held), bool)} | {kind: kinds == kind for kind in EVENT_KINDS}
+    if dd is not None:
+        subsets[WITH_DEALS] = dd.events_with_deals[data.event[held]]
     rows: list[dict[str, Any]] = []
     headline: dict[str, dict[str, Any]] = {}
-    for subset in ("all", *EVENT_KINDS):
-        mask = np.ones(len(held), bool) if subset == "all" else kinds == subset
+    for subset, mask in subsets.items():
         if mask.sum() < 3:
             continue
         part = HeldOut(
@@ -583,7 +628,8 @@ def study_event_matches(
             row |= {"subset": subset, "split_half": reliability, "ceiling": ceiling}
         rows += found
         headline[subset] = next(row for row in found if row["method"] == "headline") | {
-            "coin_rmse": next(row["rmse"] for row in found if row["method"] == "coin")
+            "coin_rmse": next(row["rmse"] for row in found if row["method"] == "coin"),
+            "dd": next((row for row in found if row["method"] == "headline_dd"), None),
         }
     return EventMatchValidation(rows, headline)
 
@@ -604,6 +650,15 @@ def event_match_summary(data: EventMatches, found: EventMatchValidation) -> Even
         summary.pearson = overall["pearson"]
         summary.coin_gain = overall["coin_rmse"] - overall["rmse"]
         summary.ceiling = overall["ceiling"]
+    with_deals = found.headline.get(WITH_DEALS)
+    if with_deals is not None and with_deals["dd"] is not None:
+        # the table gives the headline's gain over the variant: the measures' gain is its negative
+        dd = with_deals["dd"]
+        summary.dd_matches = with_deals["matches"]
+        summary.dd_gain = dd["pearson"] - with_deals["pearson"]
+        if dd["pearson_gain_low"] is not None:
+            summary.dd_gain_low = -dd["pearson_gain_high"]
+            summary.dd_gain_high = -dd["pearson_gain_low"]
     championships = found.headline.get("championships")
     if championships is not None:
         summary.championship_pearson = championships["pearson"]

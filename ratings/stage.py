@@ -219,6 +219,7 @@ def skill_rows(results: ResultsSummary) -> list[dict[str, Any]]:
 def run(context: StageContext) -> RateSummary:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
+    from bridgerank.ratings.event_evidence import dd_measures
     from bridgerank.ratings.event_matches import (
         event_match_summary,
         event_matches,
@@ -262,7 +263,11 @@ def run(context: StageContext) -> RateSummary:
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     # the team events' matches, forecast round by round (traveller files: Valet's)
     event_study = study_event_matches(
-        matches_of_events, points, settings.validation_bootstrap, context.progress
+        matches_of_events,
+        points,
+        settings.validation_bootstrap,
+        context.progress,
+        dd=dd_measures(matches_of_events, evidence),
     )
     summary = RateSummary(
         results=results.summary,

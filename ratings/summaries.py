@@ -179,6 +179,12 @@ class EventMatchSummary:
     ceiling: float | None = None
     championship_pearson: float | None = None
     championship_ceiling: float | None = None
+    # the double dummy question, on the matches of the events with deals: what the players'
+    # double dummy measures add to the headline's Pearson, with its interval
+    dd_matches: int = 0
+    dd_gain: float | None = None
+    dd_gain_low: float | None = None
+    dd_gain_high: float | None = None
 
     def line(self) -> str:
         """The rate stage's closing line on them."""
@@ -194,6 +200,16 @@ class EventMatchSummary:
             figures += f"; championships {self.championship_pearson:.3f}"
             if self.championship_ceiling is not None:
                 figures += f" (about {self.championship_ceiling:.2f})"
+        if self.dd_gain is not None:
+            interval = (
+                f" [{self.dd_gain_low:+.3f}, {self.dd_gain_high:+.3f}]"
+                if self.dd_gain_low is not None and self.dd_gain_high is not None
+                else ""
+            )
+            figures += (
+                f"; double dummy measures of earlier play add {self.dd_gain:+.3f}{interval} "
+                f"to its Pearson on the {self.dd_matches:,} matches with deals"
+            )
         return (
             f"  team events' matches ({self.held_out:,} of {self.matches:,} held out, "
             f"walk-forward by round, {self.events} events): {figures}"

@@ -23,7 +23,7 @@ import numpy as np
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.ratings.card_evidence import CARD_KINDS, CARD_SHRINK, CardCounts
-from bridgerank.ratings.dd_prior import SHRINK
+from bridgerank.ratings.dd_prior import SHRINK, measure_terms
 from bridgerank.ratings.field import period_of
 from bridgerank.ratings.games import single_table_games
 
@@ -159,21 +159,12 @@ class PlayerRecords:
         played = np.bincount(flat.ravel(), minlength=size)[:-1]
         out = np.zeros((len(self.players), len(COVARIATES)))
         out[:, 0] = np.log1p(played)
-        declarer, tricks = self.declarer[:count], self.tricks_vs_dd[:count]
-        rows = np.flatnonzero((declarer >= 0) & ~np.isnan(tricks))
-        side = declarer[rows] // 2  # 0: North-South declared, 1: East-West
-        declarers = flat[rows, declarer[rows]]
-        defenders = np.concatenate([flat[rows, 2 * (1 - side)], flat[rows, 2 * (1 - side) + 1]])
-        bidding = self.bidding_imps[:count]
-        known = np.flatnonzero(~np.isnan(bidding))
-        measures = (
-            (declarers, tricks[rows]),
-            (defenders, -np.concatenate([tricks[rows]] * 2)),
-            (
-                np.concatenate([flat[known, :2].ravel(), flat[known, 2:].ravel()]),
-                np.concatenate([np.repeat(bidding[known], 2), -np.repeat(bidding[known], 2)]),
-            ),
-        )
+        measures = [
+            (whom, values)
+            for _, whom, values in measure_terms(
+                flat, self.declarer[:count], self.tricks_vs_dd[:count], self.bidding_imps[:count]
+            )
+        ]
         for column, ((whom, values), shrink) in enumerate(zip(measures, SHRINK), start=1):
             total = np.bincount(whom, weights=values, minlength=size)[:-1]
             times = np.bincount(whom, minlength=size)[:-1]

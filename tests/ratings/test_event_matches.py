@@ -270,3 +270,10 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
     assert 0.3 < headline[0] < 0.6 and headline[1] < rows[("all", "coin")][1]
     assert 0.4 < headline[4] < 0.7
     assert "team events' matches (460 of 922 held out" in output
+    # the double dummy question, asked on 2013's open event (its deals are in hands/*.pbn;
+    # the women's are not)
+    with_deals = rows[("with deals", "headline_dd")]
+    assert with_deals[2] == 230 and with_deals[3] == 1
+    assert rows[("with deals", "headline")][2] == 230
+    assert "double dummy measures of earlier play add" in output
+    assert "on the 230 matches with deals" in output

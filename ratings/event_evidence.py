@@ -1,0 +1,107 @@
+"""Double dummy evidence of the team events' own tables, as covariates of their forecast.
+
+Every table of a Valet match whose deal is known (``hands/*.pbn``) has a ``table_evidence``
+row (:mod:`bridgerank.dds.table_evidence`): declarer's tricks against double dummy in the
+contract played, and the contract's double dummy score against par. From them each player's
+three measures of :mod:`~bridgerank.ratings.dd_prior` (declarer play, defence, bidding), read
+before each round of the walk-forward: the tables of earlier rounds only, each measure's mean
+over the earlier rounds' terms taken off (so a measure says how a player stands against the
+players of the data, not how often he was seen), shrunk toward zero by
+:data:`~bridgerank.ratings.dd_prior.SHRINK` pseudo-terms.
+
+They enter :class:`~bridgerank.ratings.event_matches.RoundRidge` beside experience, as
+covariates whose coefficients the ridge fits: the question they answer is whether double
+dummy measures of earlier play forecast a match's margin beyond the earlier results.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bridgerank.ratings.dd_prior import FEATURES, SHRINK, BoardEvidence, measure_terms
+from bridgerank.ratings.event_matches import DoubleDummyMeasures, EventMatches, FieldRows
+
+__all__ = ["FEATURES", "dd_coverage", "dd_covariates", "dd_measures", "tables_with_evidence"]
+
+
+def _aligned(tables: FieldRows, evidence: BoardEvidence) -> tuple[np.ndarray, np.ndarray]:
+    """Each table's row of ``evidence`` and whether it has one."""
+    if not len(evidence):
+        return np.zeros(len(tables.board), np.int64), np.zeros(len(tables.board), bool)
+    position = np.minimum(np.searchsorted(evidence.board, tables.board), len(evidence) - 1)
+    return position, evidence.board[position] == tables.board
+
+
+def tables_with_evidence(tables: FieldRows, evidence: BoardEvidence) -> np.ndarray:
+    """Whether each table has double dummy evidence."""
+    return _aligned(tables, evidence)[1]
+
+
+def dd_coverage(tables: FieldRows, evidence: BoardEvidence) -> float:
+    """The share of the tables with double dummy evidence."""
+    return float(tables_with_evidence(tables, evidence).mean()) if len(tables.board) else 0.0
+
+
+def dd_covariates(
+    tables: FieldRows, evidence: BoardEvidence, players: int, periods: int
+) -> list[np.ndarray]:
+    """Each player's double dummy measures before each period.
+
+    Parameters
+    ----------
+    tables : FieldRows
+        The matches' tables (their players, periods and board ids).
+    evidence : BoardEvidence
+        The dds stage's evidence, by board id.
+    players, periods : int
+        The walk-forward's players and periods.
+
+    Returns
+    -------
+    list of ndarray
+        One (players, periods) array per measure of :data:`FEATURES`: at ``[p, t]`` the
+        player's terms of periods before ``t``, less that many times the mean term of those
+        periods, over their count plus the measure's shrinkage.
+    """
+    position, found = _aligned(tables, evidence)
+    rows = np.flatnonzero(found)
+    seats = np.hstack([tables.north_south, tables.east_west])[rows]
+    terms = measure_terms(
+        seats,
+        evidence.declarer[position[rows]],
+        evidence.tricks_vs_dd[position[rows]],
+        evidence.bidding_imps[position[rows]],
+    )
+    period = tables.period[rows]
+    out = []
+    for (table, who, values), shrink in zip(terms, SHRINK):
+        total = np.zeros((players, periods))
+        count = np.zeros((players, periods))
+        np.add.at(total, (who, period[table]), values)
+        np.add.at(count, (who, period[table]), 1.0)
+        total_before = np.cumsum(total, axis=1) - total
+        count_before = np.cumsum(count, axis=1) - count
+        # the mean term of the earlier periods, known before each period
+        everyone = count_before.sum(axis=0)
+        mean = np.divide(
+            total_before.sum(axis=0), everyone, out=np.zeros(periods), where=everyone > 0
+        )
+        out.append((total_before - mean * count_before) / (count_before + shrink))
+    return out
+
+
+def dd_measures(data: EventMatches, evidence: BoardEvidence) -> DoubleDummyMeasures | None:
+    """The players' measures by period and the events whose deals are known (at least half
+    of their tables with evidence); None when no table has evidence."""
+    found = tables_with_evidence(data.tables, evidence)
+    if not found.any():
+        return None
+    boards = data.boards
+    event_of_table = np.tile(data.event[boards.match], 2)
+    share = np.bincount(event_of_table, weights=found, minlength=len(data.events)) / np.maximum(
+        np.bincount(event_of_table, minlength=len(data.events)), 1
+    )
+    return DoubleDummyMeasures(
+        dd_covariates(data.tables, evidence, len(boards.players), len(boards.periods)),
+        share >= 0.5,
+    )
