@@ -30,7 +30,8 @@ from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main as cli
 from bridgerank.ratings import event_matches
-from bridgerank.ratings.stage import _event_match_rows, wbf_points
+from bridgerank.ratings.event_evidence import dd_measures
+from bridgerank.ratings.stage import _event_match_rows, _evidence, wbf_points
 
 
 def _rate_without_the_study(database: Path) -> float:
@@ -60,8 +61,11 @@ def _study(database: Path) -> tuple[float, event_matches.EventMatchValidation]:
     began = time.perf_counter()
     with engine.connect() as conn:
         points = wbf_points(conn)
+        evidence = _evidence(conn)
         data = event_matches.event_matches(*_event_match_rows(conn), person_lookup(conn).name)
-    found = event_matches.study_event_matches(data, points, settings.validation_bootstrap)
+    found = event_matches.study_event_matches(
+        data, points, settings.validation_bootstrap, dd=dd_measures(data, evidence)
+    )
     seconds = time.perf_counter() - began
     engine.dispose()
     return seconds, found

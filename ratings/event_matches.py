@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EVENT_KINDS",
     "HEADLINE_SETTINGS",
+    "HINDSIGHT",
     "DoubleDummyMeasures",
     "METHOD_DESCRIPTIONS",
     "PLAIN_SETTINGS",
@@ -64,6 +65,7 @@ __all__ = [
     "event_kind",
     "event_match_kind",
     "event_match_summary",
+    "event_form_in_hindsight",
     "event_matches",
     "event_methods",
     "event_target",
@@ -534,6 +536,48 @@ class DoubleDummyMeasures:
     events_with_deals: np.ndarray
 
 
+# A reference, not a forecast: each team's results in the other matches of its event.
+HINDSIGHT = "event_form_hindsight"
+
+
+def event_form_in_hindsight(data: EventMatches) -> np.ndarray:
+    """Each match's margin as the teams' form in the rest of their event says it: team A's
+    IMPs a board in its other matches of the event (earlier and later rounds alike) less team
+    B's, times the match's boards; a team is the players who sat on one side in the event,
+    joined through every line-up they shared. Model-free and knowing the future, it is a
+    reference for what the results of an event say of its matches, not a forecast."""
+    from bridgerank.core.disjoint import DisjointSets
+
+    boards = data.boards
+    event = data.event[boards.match]
+    teams: DisjointSets[tuple[int, int]] = DisjointSets()
+    for side in (boards.seats[:, :4], boards.seats[:, 4:]):
+        for seat in range(1, 4):
+            for number, first, other in zip(event, side[:, 0], side[:, seat]):
+                teams.union((int(number), int(first)), (int(number), int(other)))
+    code: dict[tuple[int, int], int] = {}
+    team_of = [
+        np.array(
+            [
+                code.setdefault(teams.find((int(number), int(player))), len(code))
+                for number, player in zip(event, side)
+            ]
+        )
+        for side in (boards.seats[:, 0], boards.seats[:, 4])
+    ]
+    matches = len(boards.matches)
+    team_a, team_b = np.zeros(matches, np.int64), np.zeros(matches, np.int64)
+    team_a[boards.match], team_b[boards.match] = team_of
+    margin = np.bincount(boards.match, weights=boards.imps, minlength=matches)
+    count = np.bincount(boards.match, minlength=matches).astype(float)
+    total = np.bincount(team_a, margin, len(code)) - np.bincount(team_b, margin, len(code))
+    played = np.bincount(team_a, count, len(code)) + np.bincount(team_b, count, len(code))
+    # each side's IMPs a board in its other matches (a team of one match: none, 0)
+    rate_a = (total[team_a] - margin) / np.maximum(played[team_a] - count, 1.0)
+    rate_b = (total[team_b] + margin) / np.maximum(played[team_b] - count, 1.0)
+    return (rate_a - rate_b) * count
+
+
 # Fewer events than this held out: no intervals (resampling two or three events says nothing
 # of the next one's teams and deals).
 MIN_EVENTS = 5
@@ -550,6 +594,8 @@ METHOD_DESCRIPTIONS = {
     "(declarer play, defence, contract against par) beside experience",
     "coin": "every match level",
     "imp_average": "each player's past IMPs per board",
+    HINDSIGHT: "a reference, not a forecast: each team's IMPs a board in its other matches "
+    "of the event, later rounds included",
     "wbf_points": "WBF open masterpoints (a line in the teams' summed log points; the lists "
     "of 2014 and after flatter earlier years' players)",
     "pair_elo": "the Common Game's partnership Elo, each match board a deal at two tables",
@@ -602,6 +648,8 @@ def study_event_matches(
     held = np.concatenate(
         [np.unique(boards.match[boards.period == p]) for p in np.unique(run.period)]
     )
+    # beside the forecasts, the reference that knows each event's other matches
+    run.forecasts[HINDSIGHT] = [Forecast(event_form_in_hindsight(data)[held], None)]
     kinds = data.kind_of_match()[held]
     subsets = {"all": np.ones(len(held), bool)} | {kind: kinds == kind for kind in EVENT_KINDS}
     if dd is not None:
@@ -630,6 +678,7 @@ def study_event_matches(
         headline[subset] = next(row for row in found if row["method"] == "headline") | {
             "coin_rmse": next(row["rmse"] for row in found if row["method"] == "coin"),
             "dd": next((row for row in found if row["method"] == "headline_dd"), None),
+            "hindsight": next(row["pearson"] for row in found if row["method"] == HINDSIGHT),
         }
     return EventMatchValidation(rows, headline)
 
@@ -650,6 +699,7 @@ def event_match_summary(data: EventMatches, found: EventMatchValidation) -> Even
         summary.pearson = overall["pearson"]
         summary.coin_gain = overall["coin_rmse"] - overall["rmse"]
         summary.ceiling = overall["ceiling"]
+        summary.hindsight_pearson = overall["hindsight"]
     with_deals = found.headline.get(WITH_DEALS)
     if with_deals is not None and with_deals["dd"] is not None:
         # the table gives the headline's gain over the variant: the measures' gain is its negative

@@ -179,6 +179,9 @@ class EventMatchSummary:
     ceiling: float | None = None
     championship_pearson: float | None = None
     championship_ceiling: float | None = None
+    # a reference that is no forecast: each team's form in the rest of its event (later rounds
+    # included), overall
+    hindsight_pearson: float | None = None
     # the double dummy question, on the matches of the events with deals: what the players'
     # double dummy measures add to the headline's Pearson, with its interval
     dd_matches: int = 0
@@ -195,7 +198,13 @@ class EventMatchSummary:
             else "not validated"
         )
         if self.ceiling is not None:
-            figures += f" (no forecast can pass about {self.ceiling:.2f})"
+            figures += f" (no forecast can pass about {self.ceiling:.2f}"
+            if self.hindsight_pearson is not None:
+                figures += (
+                    f"; each team's form in the rest of its event, later rounds included, "
+                    f"reaches {self.hindsight_pearson:.3f}"
+                )
+            figures += ")"
         if self.championship_pearson is not None:
             figures += f"; championships {self.championship_pearson:.3f}"
             if self.championship_ceiling is not None:

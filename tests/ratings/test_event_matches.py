@@ -179,6 +179,7 @@ def test_on_simulated_events_the_forecast_finds_the_strengths():
         "ngs",
         "glicko2",
         "openskill",
+        "event_form_hindsight",  # the reference, beside the forecasts
     }
     headline = by_method["headline"]
     # held out: every match after the first year, four events resampled
@@ -276,4 +277,44 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
     assert with_deals[2] == 230 and with_deals[3] == 1
     assert rows[("with deals", "headline")][2] == 230
     assert "double dummy measures of earlier play add" in output
+    # the reference that knows the rest of each event
+    hindsight = rows[("all", "event_form_hindsight")]
+    assert hindsight[2] == 460 and 0.3 < hindsight[0] < 0.7
+    assert f"later rounds included, reaches {hindsight[0]:.3f}" in " ".join(output.split())
     assert "on the 230 matches with deals" in output
+
+
+def test_the_hindsight_reference_reads_each_teams_other_matches_worked_by_hand():
+    from bridgerank.ratings.event_matches import event_form_in_hindsight
+
+    teams = {"X": "abcd", "Y": "efgh", "Z": "ijkl"}
+
+    def board(match_id, number, a, b, swing):
+        first, second = teams[a], teams[b]
+        return {
+            "match_id": match_id,
+            "board_no": number,
+            "open_north": first[0],
+            "open_south": first[1],
+            "closed_east": first[2],
+            "closed_west": first[3],
+            "open_east": second[0],
+            "open_west": second[1],
+            "closed_north": second[2],
+            "closed_south": second[3],
+            "open_score": 10 * swing,
+            "closed_score": 0,
+            "imps": swing,
+        }
+
+    # X v Y: +3, +1 over two boards; X v Z: -2; Y v Z: +6
+    rows = [board(1, 1, "X", "Y", 3), board(1, 2, "X", "Y", 1)]
+    rows += [board(2, 1, "X", "Z", -2), board(3, 1, "Y", "Z", 6)]
+    matches = [
+        {"id": number, "event": "2010-World/Men", "round": f"round {number}", "year": 2010}
+        for number in (1, 2, 3)
+    ]
+    form = event_form_in_hindsight(event_matches(matches, rows))
+    # X v Y: X's other match -2 a board, Y's +6: (-2 - 6) x 2 boards
+    # X v Z: X's other +2 a board, Z's -6: (2 + 6) x 1; Y v Z: Y's -2, Z's +2: (-2 - 2) x 1
+    assert form.tolist() == [-16.0, 8.0, -4.0]
