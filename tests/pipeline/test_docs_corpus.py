@@ -427,6 +427,9 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
     _shown(VALET_TO_RATE, "README.md", "docs/ratings.md")
     output = _invoke(VALET_TO_RATE, shared_data(), valet.folder)
     assert "team events' matches (17,671 of 18,191 held out, walk-forward by round, 61" in output
+    words = " ".join(output.split())
+    assert "later rounds included, reaches 0.386" in words
+    assert "add +0.001 [-0.002, +0.003] to its Pearson on the 4,460 matches with deals" in words
     rows = {
         (subset, method): rest
         for subset, method, *rest in _query(
@@ -441,24 +444,32 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
             "headline": ("0.425", "26.46", None),
             "headline_plain": ("0.388", "26.95", ("0.48", "0.36", "0.61")),
             "imp_average": ("0.373", "27.55", ("1.09", "0.87", "1.31")),
-            "ngs": ("0.321", "27.68", ("1.22", "0.96", "1.47")),
-            "openskill": ("0.328", "27.71", ("1.24", "0.92", "1.57")),
-            "glicko2": ("0.226", "28.64", ("2.18", "1.46", "2.89")),
-            "pair_elo": ("0.310", "31.38", ("4.91", "3.24", "6.59")),
-            "coin": (None, "29.22", ("2.76", "2.05", "3.46")),
+            "ngs": ("0.321", "27.68", ("1.22", "0.96", "1.48")),
+            "openskill": ("0.328", "27.71", ("1.24", "0.91", "1.58")),
+            "glicko2": ("0.226", "28.64", ("2.18", "1.44", "2.92")),
+            "pair_elo": ("0.310", "31.38", ("4.91", "3.19", "6.64")),
+            "coin": (None, "29.22", ("2.76", "2.03", "3.49")),
+            "headline_dd": ("0.425", "26.46", ("-0.00", "-0.02", "0.01")),
+            "event_form_hindsight": ("0.386", "27.39", ("0.92", "0.46", "1.39")),
         },
         "championships": {
             "headline": ("0.476", "26.01", None),
             "headline_plain": ("0.439", "26.54", ("0.53", "0.41", "0.65")),
-            "imp_average": ("0.430", "27.05", ("1.04", "0.82", "1.26")),
+            "imp_average": ("0.430", "27.05", ("1.04", "0.82", "1.27")),
             "ngs": ("0.375", "27.41", ("1.39", "1.09", "1.70")),
-            "openskill": ("0.383", "27.57", ("1.56", "1.20", "1.92")),
-            "glicko2": ("0.257", "28.68", ("2.66", "1.80", "3.52")),
-            "pair_elo": ("0.354", "32.09", ("6.08", "3.94", "8.21")),
-            "coin": (None, "29.54", ("3.53", "2.79", "4.27")),
+            "openskill": ("0.383", "27.57", ("1.56", "1.19", "1.93")),
+            "glicko2": ("0.257", "28.68", ("2.66", "1.79", "3.54")),
+            "pair_elo": ("0.354", "32.09", ("6.08", "3.90", "8.26")),
+            "coin": (None, "29.54", ("3.53", "2.78", "4.28")),
+            "headline_dd": ("0.476", "26.01", ("-0.00", "-0.03", "0.02")),
+            "event_form_hindsight": ("0.440", "26.77", ("0.75", "0.23", "1.28")),
         },
         "leagues": {"headline": ("0.275", "28.59", None)},
         "open teams": {"headline": ("0.163", "22.20", None)},
+        "with deals": {
+            "headline": ("0.440", "26.21", None),
+            "headline_dd": ("0.440", "26.19", ("-0.01", "-0.06", "0.03")),
+        },
     }
     for subset, methods in shown.items():
         for method, (pearson, rmse, gain) in methods.items():
@@ -476,6 +487,7 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
         ("championships", "0.540"),
         ("leagues", "0.366"),
         ("open teams", "0.442"),
+        ("with deals", "0.504"),
     ):
         _close(rows[(subset, "headline")][7], ceiling)
 
