@@ -537,7 +537,7 @@ class DoubleDummyMeasures:
 
 
 # A reference, not a forecast: each team's results in the other matches of its event.
-HINDSIGHT = "event_form_hindsight"
+HINDSIGHT = "hindsight_form"
 
 
 def event_form_in_hindsight(data: EventMatches) -> np.ndarray:

@@ -233,7 +233,8 @@ class MatchValidation(Base):
 class EventMatchValidation(Base):
     """Held-out matches of team events rebuilt from traveller files, walk-forward by round
     (:mod:`bridgerank.ratings.event_matches`): per ``subset`` (``all``, ``championships``,
-    ``leagues``, ``open teams``) each method's scores, the headline's gains over it with
+    ``leagues``, ``open teams``, ``with deals``) each method's scores (and those of a
+    reference that is no forecast, ``hindsight_form``), the headline's gains over it with
     95% intervals that resample whole events (simultaneous over the subset's table), and the
     subset's split-half reliability of a margin and the ceiling it sets (the same on each of
     its rows)."""

@@ -134,6 +134,61 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
     }
 
 
+# The team events' subsets, in the order a reader takes them.
+_EVENT_SUBSETS = ("all", "championships", "leagues", "open teams", "with deals")
+# Columns said once above each subset's table, not on every row.
+_EVENT_COUNTS = ("subset", "matches", "boards", "events", "split_half", "ceiling")
+
+
+@section("team_events", "Team events, match by match", "event_matches.html.j2")
+def _event_matches(conn: Connection) -> dict[str, Any] | None:
+    """The matches of team events rebuilt from traveller files, held out round by round
+    (``event_match_validation``): each subset's table, the double dummy question's answer
+    and the reference that knows each event's later rounds."""
+    if not _has(conn, "event_match_validation"):
+        return None
+    from bridgerank.ratings.event_matches import HINDSIGHT, METHOD_DESCRIPTIONS, WITH_DEALS
+
+    table = _frame(conn, f"select * from event_match_validation {_HEADLINE_FIRST}")
+    subsets = []
+    for name in _EVENT_SUBSETS:
+        part = table[table["subset"] == name]
+        if part.empty:
+            continue
+        first = part.iloc[0]
+        rows = part.drop(columns=list(_EVENT_COUNTS)).reset_index(drop=True)
+        rows.insert(1, "what", rows["method"].map(METHOD_DESCRIPTIONS).fillna(""))
+        subsets.append(
+            {
+                "name": name,
+                "matches": int(first["matches"]),
+                "boards": int(first["boards"]),
+                "events": int(first["events"]),
+                "split_half": first["split_half"],
+                "ceiling": first["ceiling"],
+                "rows": rows,
+            }
+        )
+
+    def row(subset: str, method: str) -> dict[str, Any] | None:
+        found = table[(table["subset"] == subset) & (table["method"] == method)]
+        return None if found.empty else found.iloc[0].to_dict()
+
+    dd, headline = row(WITH_DEALS, "headline_dd"), row(WITH_DEALS, "headline")
+    answer = None
+    if dd is not None and headline is not None:
+        # the table holds the headline's gain over the variant: the measures' is its negative
+        low, high = dd["pearson_gain_high"], dd["pearson_gain_low"]
+        answer = {
+            "gain": dd["pearson"] - headline["pearson"],
+            "low": None if pd.isna(low) else -low,
+            "high": None if pd.isna(high) else -high,
+            "matches": int(dd["matches"]),
+            "events": int(dd["events"]),
+        }
+    return {"subsets": subsets, "dd": answer, "hindsight": row("all", HINDSIGHT)}
+
+
 @section("checks", "What a selector must know, and fairness to partners", "checks.html.j2")
 def _checks(conn: Connection) -> dict[str, Any] | None:
     if not _has(conn, "rating_checks"):

@@ -35,6 +35,7 @@ from bridgerank.pipeline.report.summary import ReportSummary
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     DiscPoint,
+    EventMatchValidation,
     FittedHeadline,
     GameMethodScore,
     GameStructure,
@@ -83,6 +84,7 @@ REPORTED_TABLES = (
     SessionPrediction,
     ValidationCeiling,
     MatchValidation,
+    EventMatchValidation,
     OneTableValidation,
     RatingCheck,
     TeamStrength,
@@ -130,6 +132,7 @@ EXPORTED = (
     "disc_points",
     "validation_ceiling",
     "match_validation",
+    "event_match_validation",
     "one_table_validation",
     "team_strengths",
     "rating_checks",

@@ -450,7 +450,7 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
             "pair_elo": ("0.310", "31.38", ("4.91", "3.19", "6.64")),
             "coin": (None, "29.22", ("2.76", "2.03", "3.49")),
             "headline_dd": ("0.425", "26.46", ("-0.00", "-0.02", "0.01")),
-            "event_form_hindsight": ("0.386", "27.39", ("0.92", "0.46", "1.39")),
+            "hindsight_form": ("0.386", "27.39", ("0.92", "0.46", "1.39")),
         },
         "championships": {
             "headline": ("0.476", "26.01", None),
@@ -462,7 +462,7 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
             "pair_elo": ("0.354", "32.09", ("6.08", "3.90", "8.26")),
             "coin": (None, "29.54", ("3.53", "2.78", "4.28")),
             "headline_dd": ("0.476", "26.01", ("-0.00", "-0.03", "0.02")),
-            "event_form_hindsight": ("0.440", "26.77", ("0.75", "0.23", "1.28")),
+            "hindsight_form": ("0.440", "26.77", ("0.75", "0.23", "1.28")),
         },
         "leagues": {"headline": ("0.275", "28.59", None)},
         "open teams": {"headline": ("0.163", "22.20", None)},

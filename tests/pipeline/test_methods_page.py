@@ -86,3 +86,47 @@ def test_the_familiarity_term_is_said_in_points_with_what_it_adds(tmp_path):
         conn.execute(update(FittedHeadline).values(familiarity=None))
     assert "regular partnerships" not in _headline_section(engine)
     engine.dispose()
+
+
+def test_the_team_events_section_answers_the_double_dummy_question(tmp_path):
+    from bridgerank.ratings.tables import EventMatchValidation
+
+    all_stages()
+    engine = create_engine(f"sqlite:///{tmp_path / 'events.db'}")
+    Base.metadata.create_all(engine)
+    counts = {"matches": 4460, "boards": 74292, "events": 14, "split_half": 0.254}
+    rows = [
+        {"subset": "with deals", "method": "headline", "pearson": 0.4397, "rmse": 26.21},
+        {  # the headline's gain over the variant: -0.001 (-0.003 to 0.002)
+            "subset": "with deals",
+            "method": "headline_dd",
+            "pearson": 0.4407,
+            "rmse": 26.19,
+            "pearson_gain": -0.001,
+            "pearson_gain_low": -0.003,
+            "pearson_gain_high": 0.002,
+        },
+        {"subset": "all", "method": "coin", "pearson": None, "rmse": 29.22},
+        {"subset": "all", "method": "headline", "pearson": 0.425, "rmse": 26.46},
+        {"subset": "all", "method": "hindsight_form", "pearson": 0.386, "rmse": 27.39},
+    ]
+    # every row with every column (an insert of many rows takes the first row's columns)
+    gains = dict.fromkeys(("pearson_gain", "pearson_gain_low", "pearson_gain_high"))
+    with engine.begin() as conn:
+        conn.execute(
+            insert(EventMatchValidation),
+            [gains | row | counts | {"ceiling": 0.5} for row in rows],
+        )
+    section = next(found for found in SECTIONS if found.key == "team_events")
+    with engine.connect() as conn:
+        data = section.build(conn)
+    engine.dispose()
+    assert [subset["name"] for subset in data["subsets"]] == ["all", "with deals"]
+    # the headline heads each table, whatever scores better
+    assert data["subsets"][1]["rows"]["method"].tolist() == ["headline", "headline_dd"]
+    html = environment().get_template(section.template).render(data=data, root="")
+    words = " ".join(html.split())
+    assert "On the 4,460 held-out matches of the 14 events whose deals are known" in words
+    assert "change the headline's Pearson by +0.001 (95%: -0.002 to +0.003)" in words
+    assert "later rounds included, reach Pearson 0.386" in words
+    assert "All: 4,460 matches, 74,292 boards, 14 events; ceiling 0.500" in words

@@ -112,3 +112,14 @@ def test_the_study_asks_the_double_dummy_question_on_the_events_with_deals():
         "matches"
     ] - sum(1 for m in matches if m["year"] == 2012)
     assert (WITH_DEALS, "headline_dd") in subsets
+
+
+def test_every_method_and_subset_name_fits_its_column():
+    # PostgreSQL refuses a name longer than the column (SQLite would keep it)
+    from bridgerank.ratings.event_matches import EVENT_KINDS, METHOD_DESCRIPTIONS
+    from bridgerank.ratings.tables import EventMatchValidation
+
+    columns = EventMatchValidation.__table__.c
+    assert all(len(name) <= columns.method.type.length for name in METHOD_DESCRIPTIONS)
+    subsets = ("all", *EVENT_KINDS, WITH_DEALS)
+    assert all(len(name) <= columns.subset.type.length for name in subsets)

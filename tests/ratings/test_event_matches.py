@@ -179,7 +179,7 @@ def test_on_simulated_events_the_forecast_finds_the_strengths():
         "ngs",
         "glicko2",
         "openskill",
-        "event_form_hindsight",  # the reference, beside the forecasts
+        "hindsight_form",  # the reference, beside the forecasts
     }
     headline = by_method["headline"]
     # held out: every match after the first year, four events resampled
@@ -278,7 +278,7 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
     assert rows[("with deals", "headline")][2] == 230
     assert "double dummy measures of earlier play add" in output
     # the reference that knows the rest of each event
-    hindsight = rows[("all", "event_form_hindsight")]
+    hindsight = rows[("all", "hindsight_form")]
     assert hindsight[2] == 460 and 0.3 < hindsight[0] < 0.7
     assert f"later rounds included, reaches {hindsight[0]:.3f}" in " ".join(output.split())
     assert "on the 230 matches with deals" in output
@@ -318,3 +318,22 @@ def test_the_hindsight_reference_reads_each_teams_other_matches_worked_by_hand()
     # X v Y: X's other match -2 a board, Y's +6: (-2 - 6) x 2 boards
     # X v Z: X's other +2 a board, Z's -6: (2 + 6) x 1; Y v Z: Y's -2, Z's +2: (-2 - 2) x 1
     assert form.tolist() == [-16.0, 8.0, -4.0]
+
+
+def test_the_methods_page_shows_the_world_championships_matches(world_championships):
+    from sqlalchemy import create_engine
+
+    from bridgerank.pipeline.report.methods_page import SECTIONS
+    from bridgerank.pipeline.report.templating import environment
+
+    database, _ = world_championships
+    section = next(found for found in SECTIONS if found.key == "team_events")
+    engine = create_engine(f"sqlite:///{database}")
+    with engine.connect() as conn:
+        data = section.build(conn)
+    engine.dispose()
+    html = environment().get_template(section.template).render(data=data, root="")
+    words = " ".join(html.split())
+    assert "On the 230 held-out matches of the 1 event whose deals are known" in words
+    assert "All: 460 matches" in words and "With deals: 230 matches" in words
+    assert "reach Pearson" in words
