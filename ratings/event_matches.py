@@ -24,6 +24,11 @@ team A's four strengths less team B's. The evidence, beside each match board's I
   none, two practically free coefficients: a championship's newcomers are weaker than its
   regulars.
 
+Beside it the study scores a variant that also reads each player's double dummy measures of
+earlier rounds (:mod:`~bridgerank.ratings.event_evidence`, on the events whose deals are
+known), and a reference that is no forecast: each team's form in the rest of its event, later
+rounds included (:func:`event_form_in_hindsight`).
+
 The normal equations are summed as the rounds go by and solved by conjugate gradients from the
 previous round's strengths, so the walk-forward costs one pass. The two penalties are chosen
 prequentially: each round by the setting whose forecasts of the earlier held-out rounds had the
@@ -314,7 +319,19 @@ class _NormalEquations:
 class RoundRidge:
     """The forecast of :mod:`this module <bridgerank.ratings.event_matches>` as a walk-forward
     method (``predict(train, test, target)``): it keeps its normal equations between calls and
-    adds the rounds it has not seen, so the test rounds must come in time order."""
+    adds the rounds it has not seen, so the test rounds must come in time order.
+
+    Parameters
+    ----------
+    data : EventMatches
+        The matches and their tables.
+    settings : sequence of RoundSetting
+        The settings it chooses among, round by round, by their earlier held-out errors.
+    covariates : sequence of ndarray, optional
+        The players' covariates, each players by periods, a value known before the period
+        (default: :func:`experience_covariates`); a player's strength is his own term plus
+        their coefficients' sum.
+    """
 
     def __init__(
         self,
