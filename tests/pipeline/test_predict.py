@@ -36,6 +36,17 @@ def _invoke(*args):
     return result.output
 
 
+def _fast(tmp_path):
+    """``--config`` of a settings file with the rate stage's other studies at their cheapest:
+    no rating intervals, few resamples of the validation tables, two seeds of who beats
+    whom - none of them reaches a forecast (tested elsewhere)."""
+    settings = tmp_path / "fast.toml"
+    settings.write_text(
+        "[rate]\nbootstrap_resamples = 0\nvalidation_bootstrap = 200\n[rate.cycles]\nseeds = 2\n"
+    )
+    return ["--config", str(settings)]
+
+
 @pytest.fixture()
 def acbl(shared_data):
     folder = shared_data("acbl", "results")
@@ -46,8 +57,9 @@ def acbl(shared_data):
 
 def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium):
     out = str(tmp_path)
-    _invoke("run", *(str(acbl / day) for day in RATED), "--out", out, "--to", "match")
-    _invoke("rate", "--out", out)
+    fast = _fast(tmp_path)
+    _invoke("run", *(str(acbl / day) for day in RATED), "--out", out, "--to", "match", *fast)
+    _invoke("rate", "--out", out, *fast)
     engine = open_store(f"sqlite:///{tmp_path / 'bridgerank.db'}", create=False)
 
     with engine.connect() as conn:
@@ -58,7 +70,7 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
     assert fit["tables"] > 0 and fit["residual_variance"] > 0 and fit["penalty"] > 0
     # the club's regular pairs score above their players' sum: predict gives them the bonus
     assert fit["familiarity"] > 0
-    printed = _invoke("predict", str(acbl / NEXT), "--out", out)
+    printed = _invoke("predict", str(acbl / NEXT), "--out", out, *fast)
     with engine.connect() as conn:
         stored = conn.execute(select(StoredForecast.__table__)).mappings().all()
     assert f"{len(stored):,} pair-sessions forecast and stored" in printed
@@ -67,16 +79,16 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
     assert {row["session"] for row in stored} == {NEXT.replace("-", ".")}
     assert "still waiting for their results: " in printed
     # a second forecast of the same session replaces the first: still one row a pair
-    _invoke("predict", str(acbl / NEXT), "--out", out)
+    _invoke("predict", str(acbl / NEXT), "--out", out, *fast)
     with engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(StoredForecast)).scalar() == len(
             stored
         )
 
     # the session is played and rated: the forecast is scored, and no longer made
-    _invoke("run", str(acbl / NEXT), "--out", out, "--to", "match")
-    _invoke("rate", "--out", out)
-    printed = _invoke("predict", str(acbl / NEXT), "--out", out)
+    _invoke("run", str(acbl / NEXT), "--out", out, "--to", "match", *fast)
+    _invoke("rate", "--out", out, *fast)
+    printed = _invoke("predict", str(acbl / NEXT), "--out", out, *fast)
     assert "not forecast: " in printed and "is already rated" in printed
     assert f"stored forecasts with results since: {len(stored):,} pair-sessions" in printed
     assert "still waiting" not in printed
@@ -95,11 +107,11 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
             for line in lines
         ), row
     # the site's forecasts page, in a browser: every forecast, its result and whether it held
-    assert _invoke("report", "--out", out)
+    assert _invoke("report", "--out", out, *fast)
     _forecasts_page_shows(tmp_path / "report" / "forecasts.html", written, chromium)
     # an event of one table a deal, with club ratings only: why it is not forecast
     event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
-    printed = _invoke("predict", str(event), "--out", out)
+    printed = _invoke("predict", str(event), "--out", out, *fast)
     assert (
         "no forecast: the files' 275 deals were played at 1 table at most; team matches and "
         "events of one table a deal are forecast from the team ratings, and the database has "
@@ -193,7 +205,7 @@ HELD_OUT = ("1999-Cavendish_Invitational_Tournament", "2000-3rd_IOC_Grand_Prix")
 
 
 def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_data):
-    out = ["--out", str(tmp_path)]
+    out = ["--out", str(tmp_path), *_fast(tmp_path)]
     _invoke("run", *(str(shared_data("pbn", name)) for name in TRAIN), "--to", "rate", *out)
     held_out = [str(shared_data("pbn", name)) for name in HELD_OUT]
     printed = _invoke("predict", *held_out, *out)
