@@ -61,20 +61,19 @@ class BoardEvidence:
 
     def coverage(self, tables: FieldTables) -> float:
         """Share of ``tables`` with evidence."""
-        return float(self._rows(tables)[1].mean()) if len(tables) else 0.0
+        return float(self.rows_of(tables.board)[1].mean()) if len(tables) else 0.0
 
-    def _rows(self, tables: FieldTables) -> tuple[np.ndarray, np.ndarray]:
-        position = np.searchsorted(self.board, tables.board)
+    def rows_of(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each board id's row here (any row where it has none) and whether it has one."""
+        position = np.searchsorted(self.board, boards)
         position = np.minimum(position, max(len(self.board) - 1, 0))
-        found = (
-            self.board[position] == tables.board if len(self.board) else np.zeros(len(tables), bool)
-        )
+        found = self.board[position] == boards if len(self.board) else np.zeros(len(boards), bool)
         return position, found
 
     def player_measures(self, tables: FieldTables) -> np.ndarray:
         """The three shrunk measures of every player of ``tables``: shape (players, 3)."""
         players = len(tables.players)
-        position, found = self._rows(tables)
+        position, found = self.rows_of(tables.board)
         seats = tables.seats[found]
         declarer = self.declarer[position[found]]
         tricks = self.tricks_vs_dd[position[found]]

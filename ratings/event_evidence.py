@@ -24,17 +24,9 @@ from bridgerank.ratings.event_matches import DoubleDummyMeasures, EventMatches, 
 __all__ = ["FEATURES", "dd_coverage", "dd_covariates", "dd_measures", "tables_with_evidence"]
 
 
-def _aligned(tables: FieldRows, evidence: BoardEvidence) -> tuple[np.ndarray, np.ndarray]:
-    """Each table's row of ``evidence`` and whether it has one."""
-    if not len(evidence):
-        return np.zeros(len(tables.board), np.int64), np.zeros(len(tables.board), bool)
-    position = np.minimum(np.searchsorted(evidence.board, tables.board), len(evidence) - 1)
-    return position, evidence.board[position] == tables.board
-
-
 def tables_with_evidence(tables: FieldRows, evidence: BoardEvidence) -> np.ndarray:
     """Whether each table has double dummy evidence."""
-    return _aligned(tables, evidence)[1]
+    return evidence.rows_of(tables.board)[1]
 
 
 def dd_coverage(tables: FieldRows, evidence: BoardEvidence) -> float:
@@ -63,7 +55,7 @@ def dd_covariates(
         player's terms of periods before ``t``, less that many times the mean term of those
         periods, over their count plus the measure's shrinkage.
     """
-    position, found = _aligned(tables, evidence)
+    position, found = evidence.rows_of(tables.board)
     rows = np.flatnonzero(found)
     seats = np.hstack([tables.north_south, tables.east_west])[rows]
     terms = measure_terms(
