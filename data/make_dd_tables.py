@@ -36,6 +36,18 @@ DEFAULT_SOURCES = [
 ]
 
 
+def cleaned(sources: list[Path], work: Path, query: str) -> list:
+    """Clean ``sources`` into ``work`` as ``bridgerank run --to clean`` does (a rerun cleans
+    nothing again) and return the rows of ``query`` on the cleaned boards."""
+    command = [sys.executable, "-m", "bridgerank", "run", "--to", "clean", "--out", str(work)]
+    subprocess.run([*command, *map(str, sources)], check=True)
+    engine = create_engine(f"sqlite:///{work / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        rows = list(conn.execute(text(query)).all())
+    engine.dispose()
+    return [row[0] for row in rows] if rows and len(rows[0]) == 1 else rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*", type=Path, default=DEFAULT_SOURCES)
@@ -45,12 +57,7 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=HERE / "dd_tables.bin")
     args = parser.parse_args()
 
-    command = [sys.executable, "-m", "bridgerank", "run", "--to", "clean", "--out", str(args.work)]
-    subprocess.run([*command, *map(str, args.sources)], check=True)
-    engine = create_engine(f"sqlite:///{args.work / 'bridgerank.db'}")
-    with engine.connect() as conn:
-        deals = list(conn.execute(text("select distinct deal from boards")).scalars())
-    engine.dispose()
+    deals = cleaned(args.sources, args.work, "select distinct deal from boards")
 
     store = DDStore(args.store, solver_version())
     if store.warning:

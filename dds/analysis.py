@@ -18,7 +18,7 @@ from bridgerank.dds.auction_verdicts import judge_auction
 from bridgerank.dds.call_verdicts import CallVerdict, judge_calls
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
-from bridgerank.dds.solver import PlayRequest
+from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
 from bridgerank.dds.table_evidence import has_result, table_evidence
 
 # The board columns the analysis reads; their digest tells when a board must be redone.
@@ -73,6 +73,30 @@ def play_request(board: Mapping[str, Any]) -> PlayRequest | None:
     )
 
 
+def lead_request(board: Mapping[str, Any]) -> LeadRequest | None:
+    """The opening lead to value when a board's play is its lead alone (a traveller's lead
+    card): every lead of that deal, strain and leader is valued at once, and the one-card
+    trace is read from those values (:func:`lead_trace`)."""
+    request = play_request(board)
+    if request is None or len(request.cards) != 1:
+        return None
+    return LeadRequest(request.deal, request.leader, request.trump)
+
+
+def lead_trace(values: LeadValues, card: str) -> list[int] | None:
+    """A one-card play's trace from its deal's lead values: declarer side's tricks before
+    the lead (the defence's best lead) and after it; None when the card is not valued."""
+    if card not in values:
+        return None
+    return [min(values.values()), values[card]]
+
+
+def best_leads(values: LeadValues) -> int:
+    """How many cards of the leader's hand are a double dummy best lead."""
+    least = min(values.values())
+    return sum(1 for tricks in values.values() if tricks == least)
+
+
 def needs_table(board: Mapping[str, Any]) -> bool:
     """Whether a board's analysis uses its deal's table: the auction's verdict does, and so
     does the evidence of any board with a result (:mod:`dds.table_evidence`)."""
@@ -104,6 +128,7 @@ def analyse_board(
     table_error: str | None = None,
     trace_error: str | None = None,
     par: int | None = None,
+    lead_values: LeadValues | None = None,
 ) -> BoardResult:
     """Analyse one board.
 
@@ -119,6 +144,8 @@ def analyse_board(
         The solver's errors, recorded as the reason when a part could not be analysed.
     par : int, optional
         North-South's par score on this board, when the DD store knew it (else DDS is asked).
+    lead_values : dict, optional
+        Every opening lead's value, when they were solved (a board whose play is its lead).
 
     Returns
     -------
@@ -159,7 +186,8 @@ def analyse_board(
     auction = None
     if has_result(board) and table is not None:
         lead_cost = cards[0].cost_tricks if cards else None
-        result.evidence = table_evidence(board, table, lead_cost, par)
+        best = None if lead_values is None else best_leads(lead_values)
+        result.evidence = table_evidence(board, table, lead_cost, par, best)
     if bool(board["auction"]) and bool(board["bidstart"]):
         if table is None:
             problems.append(table_error or "no double dummy table")

@@ -42,7 +42,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.store import insert_missing, sqlite_pragmas
-from bridgerank.dds.solver import PlayRequest
+from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
 
 __all__ = [
     "OFF",
@@ -50,6 +50,8 @@ __all__ = [
     "ParKey",
     "StoreCounts",
     "default_location",
+    "lead_text",
+    "leads_from_text",
     "open_dd_store",
     "shown_location",
     "trace_from_text",
@@ -99,6 +101,16 @@ _traces = Table(
     Column("cards", Text, primary_key=True),  # the cards played, space-separated
     Column("trace", Text, nullable=False),  # hex digit a value: declarer side's tricks
 )
+_leads = Table(
+    "dd_leads",
+    _metadata,
+    Column("solver", String(40), primary_key=True),
+    Column("deal", String(70), primary_key=True),
+    Column("trump", String(1), primary_key=True),  # S H D C N
+    Column("leader", String(1), primary_key=True),  # N E S W
+    # every card of the leader's hand and declarer side's tricks after it: "SA9 SKa ..."
+    Column("leads", Text, nullable=False),
+)
 
 _SEATS = "NESW"
 
@@ -127,6 +139,7 @@ class StoreCounts:
     tables: int = 0
     pars: int = 0
     traces: int = 0
+    leads: int = 0
 
 
 def trace_text(trace: Sequence[int]) -> str:
@@ -137,6 +150,16 @@ def trace_text(trace: Sequence[int]) -> str:
 def trace_from_text(text: str) -> list[int]:
     """The values of a stored trace."""
     return [int(digit, 16) for digit in text]
+
+
+def lead_text(values: LeadValues) -> str:
+    """Opening-lead values as the store keeps them: card then a hex digit, in card order."""
+    return " ".join(card + format(tricks, "x") for card, tricks in sorted(values.items()))
+
+
+def leads_from_text(text: str) -> LeadValues:
+    """The values of stored opening leads (card -> declarer side's tricks)."""
+    return {item[:2]: int(item[2:], 16) for item in text.split()}
 
 
 def default_location() -> Path:
@@ -278,6 +301,13 @@ class DDStore:
         rows = self._by_deal(_traces, columns, by_row)
         return {by_row[row[:4]]: trace_from_text(row[4]) for row in rows if row[:4] in by_row}
 
+    def leads(self, requests: Iterable[LeadRequest]) -> dict[LeadRequest, LeadValues]:
+        """Known opening-lead values of ``requests``."""
+        by_row = {_lead_key(request): request for request in set(requests)}
+        columns = (_leads.c.trump, _leads.c.leader, _leads.c.leads)
+        rows = self._by_deal(_leads, columns, by_row)
+        return {by_row[row[:3]]: leads_from_text(row[3]) for row in rows if row[:3] in by_row}
+
     def _by_deal(
         self, table: Table, columns: Sequence[Any], keys: Iterable[tuple[str, ...]]
     ) -> list[tuple[Any, ...]]:
@@ -364,21 +394,38 @@ class DDStore:
             )
         return self._insert(_traces, rows)
 
+    def add_leads(self, leads: Mapping[LeadRequest, LeadValues]) -> int:
+        """Keep opening-lead values."""
+        rows = []
+        for request, values in leads.items():
+            deal, trump, leader = _lead_key(request)
+            rows.append(
+                {
+                    "solver": self.solver,
+                    "deal": deal,
+                    "trump": trump,
+                    "leader": leader,
+                    "leads": lead_text(values),
+                }
+            )
+        return self._insert(_leads, rows)
+
     # -- the whole store -----------------------------------------------------------------
 
     def counts(self, solver: str | None = None) -> StoreCounts:
-        """How many tables, pars and traces the store holds for ``solver`` (default: ours)."""
+        """How many tables, pars, traces and leads the store holds for ``solver`` (default:
+        ours)."""
         counts = StoreCounts()
         if self._engine is None:
             return counts
         wanted = solver or self.solver
         try:
             with self._engine.connect() as conn:
-                counts.tables, counts.pars, counts.traces = (
+                counts.tables, counts.pars, counts.traces, counts.leads = (
                     conn.execute(
                         select(func.count()).select_from(table).where(table.c.solver == wanted)
                     ).scalar_one()
-                    for table in (_tables, _pars, _traces)
+                    for table in (_tables, _pars, _traces, _leads)
                 )
         except SQLAlchemyError as problem:
             self._fail("cannot be read", problem)
@@ -441,6 +488,10 @@ def _create(engine: Engine, attempts: int = 3) -> None:
 
 def _trace_key(request: PlayRequest) -> tuple[str, str, str, str]:
     return (request.deal, request.trump, _SEATS[request.leader], " ".join(request.cards))
+
+
+def _lead_key(request: LeadRequest) -> tuple[str, str, str]:
+    return (request.deal, request.trump, _SEATS[request.leader])
 
 
 def _is_read_only(problem: SQLAlchemyError) -> bool:

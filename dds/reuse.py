@@ -1,10 +1,11 @@
 """What the dds stage takes from the DD store before solving, and gives it after.
 
 Before the chunks are cut, :meth:`StoreReuse.lookup` asks the store for the tables of the
-deals the run needs and does not hold, the traces of the plays and the par scores of the
-boards to analyse; the workers get them with their boards and solve only the rest. As each
-chunk is committed, :meth:`StoreReuse.keep` offers the store what that chunk solved. The
-counts say, for the run's summary, what came from the store and what was solved.
+deals the run needs and does not hold, the traces of the plays, the opening-lead values of
+the plays that are a lead alone and the par scores of the boards to analyse; the workers get
+them with their boards and solve only the rest. As each chunk is committed,
+:meth:`StoreReuse.keep` offers the store what that chunk solved. The counts say, for the
+run's summary, what came from the store and what was solved.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from bridgerank.bridge.ddtable import DDTable
-from bridgerank.dds.analysis import needs_table, play_request
+from bridgerank.dds.analysis import lead_request, needs_table, play_request
 from bridgerank.dds.dd_store import DDStore, ParKey
+from bridgerank.dds.solver import LeadRequest, LeadValues
 from bridgerank.dds.table_evidence import dealer_of, has_result
 from bridgerank.dds.workers import ChunkResult
 
@@ -29,6 +31,8 @@ class Reused:
     traces: dict[int, list[int]] = field(default_factory=dict)  # board id -> trace
     pars: dict[int, int] = field(default_factory=dict)  # board id -> North-South's par
     plays: int = 0  # distinct plays among ``traces`` (a record kept twice is one play)
+    # opening-lead values of the boards whose play is the lead alone
+    leads: dict[LeadRequest, LeadValues] = field(default_factory=dict)
 
 
 def _par_key(board: Mapping[str, Any]) -> ParKey | None:
@@ -55,6 +59,7 @@ class StoreReuse:
         self._deals = {board["deal_hash"]: board["deal"] for board in boards}
         self.tables_solved = 0
         self.traces_solved = 0
+        self.leads_solved = 0
 
     def lookup(self, known: Mapping[str, DDTable]) -> Reused:
         """What the store holds of this run's boards; ``known`` are the tables the database
@@ -85,6 +90,8 @@ class StoreReuse:
         }
         pars = self.store.pars(keys.values())
         reused.pars = {board_id: pars[key] for board_id, key in keys.items() if key in pars}
+        leads = {lead for board in self._boards.values() if (lead := lead_request(board))}
+        reused.leads = self.store.leads(leads)
         return reused
 
     def keep(self, result: ChunkResult, reused: Reused) -> None:
@@ -92,6 +99,7 @@ class StoreReuse:
         tables = {self._deals[h]: table for h, table, _ in result.tables if table is not None}
         self.tables_solved += len(tables)
         self.traces_solved += len(result.traces)
+        self.leads_solved += len(result.leads)
         if self.store is None:
             return
         pars: dict[ParKey, int] = {}
@@ -105,4 +113,5 @@ class StoreReuse:
                 pars[key] = board.evidence["ns_par"]
         self.store.add_tables(tables)
         self.store.add_traces(result.traces)
+        self.store.add_leads(result.leads)
         self.store.add_pars(pars)

@@ -28,6 +28,8 @@ from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
 
 TABLE_BATCH = 40
 PLAY_BATCH = 200
+# SolveAllBoards takes at most 200 boards (DDS's MAXNOOFBOARDS).
+LEAD_BATCH = 200
 _workdir: str | None = None
 # One DDS call at a time in this process (re-entrant: a solve may set the thread count).
 _DDS_LOCK = threading.RLock()
@@ -85,6 +87,21 @@ class PlayRequest(NamedTuple):
     leader: int
     trump: str
     cards: tuple[str, ...]
+
+
+class LeadRequest(NamedTuple):
+    """An opening lead to value: deal (PBN), opening leader seat, trump (``N`` for no trump).
+
+    Every table that met the deal with the same strain and declarer shares its values.
+    """
+
+    deal: str
+    leader: int
+    trump: str
+
+
+# A lead's values: card (``SA``, ``HT``) -> declarer side's tricks after that card is led.
+LeadValues = dict[str, int]
 
 
 def _tables_batch(deals: Sequence[str]) -> list[DDTable]:
@@ -160,6 +177,57 @@ def solve_plays(requests: Sequence[PlayRequest]) -> list[tuple[list[int] | None,
                 except Exception as problem:  # recorded as the board's reason
                     results.append((None, f"DDS play: {problem}"))
     return results
+
+
+def _card_name(card) -> str:
+    """endplay's card as bridgerank writes it: suit letter then rank (``SA``, ``DT``)."""
+    return "SHDC"[card.suit.value] + card.rank.abbr
+
+
+def _leads_batch(requests: Sequence[LeadRequest]) -> list[LeadValues]:
+    from endplay.dds import solve_all_boards
+    from endplay.types import Deal, Denom, Player
+
+    deals = []
+    for request in requests:
+        deal = Deal(request.deal)
+        deal.first = Player(request.leader)
+        deal.trump = Denom(DDS_STRAINS.index(request.trump))
+        deals.append(deal)
+    with _in_private_dir():
+        solved = solve_all_boards(deals)
+        # DDS counts the tricks of the side on lead; declarer's side takes the rest
+        return [{_card_name(card): 13 - tricks for card, tricks in board} for board in solved]
+
+
+def solve_leads(requests: Sequence[LeadRequest]) -> list[tuple[LeadValues | None, str | None]]:
+    """Every opening lead's double dummy value: one solve a deal, strain and leader.
+
+    Returns
+    -------
+    list of (values, error)
+        One per request, in order: card -> declarer side's tricks after that lead (all 13
+        cards of the leader's hand), or None and the solver's error.
+    """
+    results: list[tuple[LeadValues | None, str | None]] = []
+    for start in range(0, len(requests), LEAD_BATCH):
+        batch = requests[start : start + LEAD_BATCH]
+        try:
+            results.extend(_checked_leads(values) for values in _leads_batch(batch))
+        except Exception:  # any solver failure: isolate the bad request
+            for request in batch:
+                try:
+                    results.append(_checked_leads(_leads_batch([request])[0]))
+                except Exception as problem:  # recorded as the board's reason
+                    results.append((None, f"DDS leads: {problem}"))
+    return results
+
+
+def _checked_leads(values: LeadValues) -> tuple[LeadValues | None, str | None]:
+    """Values of all 13 cards of a hand, or an error (DDS returned another count)."""
+    if len(values) == 13:
+        return values, None
+    return None, f"DDS leads: {len(values)} cards valued, not 13"
 
 
 def _checked(trace: list[int], request: PlayRequest) -> tuple[list[int] | None, str | None]:

@@ -31,8 +31,10 @@ from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
 from bridgerank.dds.dd_store import DDStore, open_dd_store, shown_location
+from bridgerank.dds.lead_reading import read_lead_baselines
 from bridgerank.dds.reuse import StoreReuse
 from bridgerank.dds.shipped import load_shipped
+from bridgerank.dds.shipped_leads import load_shipped_leads
 from bridgerank.dds.solver import solver_version
 from bridgerank.dds.summary import DdsSummary
 from bridgerank.dds.tables import (
@@ -262,10 +264,17 @@ def _open_store(setting: str) -> tuple[DDStore | None, int, list[str]]:
     store = open_dd_store(setting, solver_version())
     if store is None:
         return None, 0, []
+    warnings = []
     try:
-        return store, load_shipped(store), []
+        shipped = load_shipped(store)
     except BridgerankError as problem:  # a damaged install: solve, and say so
-        return store, 0, [f"the shipped double dummy tables were not read: {problem}"]
+        shipped = 0
+        warnings.append(f"the shipped double dummy tables were not read: {problem}")
+    try:
+        load_shipped_leads(store)
+    except BridgerankError as problem:
+        warnings.append(f"the shipped opening-lead values were not read: {problem}")
+    return store, shipped, warnings
 
 
 def run(context: StageContext) -> DdsSummary:
@@ -302,6 +311,7 @@ def run(context: StageContext) -> DdsSummary:
         workers=context.jobs,
         known_traces=reused.traces,
         known_pars=reused.pars,
+        known_leads=reused.leads,
     )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
@@ -363,6 +373,9 @@ def run(context: StageContext) -> DdsSummary:
             tables_from_store=len(reused.tables),
             traces_from_store=reused.plays,
             traces_solved=reuse.traces_solved,
+            leads_from_store=len(reused.leads),
+            leads_solved=reuse.leads_solved,
+            leads=read_lead_baselines(conn),
             store=shown_location(store.location) if store is not None else "off",
             shipped_read=shipped,
             store_warnings=warnings,

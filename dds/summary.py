@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from bridgerank.core.summary import StageSummary, plural
 from bridgerank.core.untrusted import visible
+from bridgerank.dds.lead_baselines import LeadBaselines
 
 __all__ = ["DdsSummary"]
 
@@ -31,6 +32,11 @@ class DdsSummary(StageSummary):
         Tables and play traces this run took from the DD store instead of solving them.
     traces_solved : int
         Play traces this run solved.
+    leads_from_store, leads_solved : int
+        Opening-lead values (every lead of a deal, strain and leader) this run took from the
+        DD store, and solved, for the boards whose play is their lead alone.
+    leads : LeadBaselines or None
+        The opening leads valued in the database, beside a random lead.
     store : str
         Where the DD store is (``off``: none, everything solved live).
     store_warnings : list of str
@@ -65,12 +71,22 @@ class DdsSummary(StageSummary):
     store: str = ""
     store_warnings: list[str] = field(default_factory=list)
     shipped_read: int = 0
+    leads_from_store: int = 0
+    leads_solved: int = 0
+    leads: LeadBaselines | None = None
 
     def solved(self) -> str:
-        """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``."""
+        """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``
+        (and the opening leads', when any board's play is its lead alone)."""
+        leads = (
+            f"; opening leads: {self.leads_from_store:,} from it, {self.leads_solved:,} solved"
+            if self.leads_from_store or self.leads_solved
+            else ""
+        )
         return (
             f"tables: {self.tables_from_store:,} from the DD store, {self.new_tables:,} solved; "
             f"play traces: {self.traces_from_store:,} from it, {self.traces_solved:,} solved"
+            + leads
         )
 
     def lines(self) -> list[str]:
@@ -85,6 +101,7 @@ class DdsSummary(StageSummary):
                 if self.shipped_read
                 else []
             ),
+            *([f"  {self.leads.line()}"] if self.leads is not None and self.leads.leads else []),
             *(f"  board {board}: {visible(str(reason))}" for reason, board in self.reasons.items()),
         ]
 

@@ -54,7 +54,11 @@ def _par(table: DDTable, dealer: int, ns_vulnerable: bool, ew_vulnerable: bool) 
 
 
 def table_evidence(
-    board: Mapping[str, Any], table: DDTable, lead_cost: int | None, known_par: int | None = None
+    board: Mapping[str, Any],
+    table: DDTable,
+    lead_cost: int | None,
+    known_par: int | None = None,
+    lead_best_cards: int | None = None,
 ) -> dict[str, Any] | None:
     """The ``table_evidence`` row of one board, or None when it has no result.
 
@@ -68,6 +72,9 @@ def table_evidence(
         Tricks the opening lead gave away, when the play was analysed.
     known_par : int, optional
         North-South's par on this board, when the DD store knew it (else DDS computes it).
+    lead_best_cards : int, optional
+        How many of the opening leader's 13 cards are a double dummy best lead, when every
+        lead was valued (:func:`bridgerank.dds.solver.solve_leads`).
     """
     if not has_result(board):
         return None
@@ -87,6 +94,7 @@ def table_evidence(
         "ns_par": par,
         "bidding_imps": None if par is None else imps(0 - par),
         "lead_cost": lead_cost,
+        "lead_best_cards": lead_best_cards,
     }
     contract = parse_contract(board["contract"])
     if not isinstance(contract, Contract):

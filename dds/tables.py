@@ -97,6 +97,8 @@ class TableEvidence(Base):
     ns_par: Mapped[int | None] = mapped_column(Integer)  # None: dealer unknown
     bidding_imps: Mapped[int | None] = mapped_column(Integer)  # ns_dd_score vs ns_par
     lead_cost: Mapped[int | None] = mapped_column(Integer)  # tricks, when the play is known
+    # of the leader's 13 cards, how many are a double dummy best lead (when all were valued)
+    lead_best_cards: Mapped[int | None] = mapped_column(Integer)
 
 
 class SeatStats(Base):

@@ -25,8 +25,23 @@ from typing import Any, Iterable, Iterator
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.pool import in_order
-from bridgerank.dds.analysis import BoardResult, analyse_board, needs_table, play_request
-from bridgerank.dds.solver import PlayRequest, set_threads, solve_plays, solve_tables
+from bridgerank.dds.analysis import (
+    BoardResult,
+    analyse_board,
+    lead_request,
+    lead_trace,
+    needs_table,
+    play_request,
+)
+from bridgerank.dds.solver import (
+    LeadRequest,
+    LeadValues,
+    PlayRequest,
+    set_threads,
+    solve_leads,
+    solve_plays,
+    solve_tables,
+)
 
 # Fault injection for tests: a worker given this board id kills itself, like a DDS segfault.
 CRASH_ENV = "BRIDGERANK_TEST_CRASH_BOARD"
@@ -49,6 +64,8 @@ class Chunk:
     # board id -> its play's trace and its par score, when the DD store knew them
     known_traces: dict[int, list[int]] = field(default_factory=dict)
     known_pars: dict[int, int] = field(default_factory=dict)
+    # opening-lead values the DD store knew, for the boards whose play is the lead alone
+    known_leads: dict[LeadRequest, LeadValues] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,6 +76,7 @@ class ChunkResult:
     tables: list[tuple[str, DDTable | None, str | None]] = field(default_factory=list)
     boards: list[BoardResult] = field(default_factory=list)
     traces: dict[PlayRequest, list[int]] = field(default_factory=dict)  # solved here
+    leads: dict[LeadRequest, LeadValues] = field(default_factory=dict)  # solved here
     table_seconds: float = 0.0  # spent in DDS tables, in the worker
     play_seconds: float = 0.0  # spent in DDS play traces
 
@@ -87,13 +105,20 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
     traces: dict[int, tuple[list[int] | None, str | None]] = {
         board_id: (trace, None) for board_id, trace in chunk.known_traces.items()
     }
+    started = time.perf_counter()
+    leads = _lead_values(chunk, result)
+    for board in chunk.boards:
+        lead = lead_request(board)
+        if lead is not None and board["id"] not in traces:
+            values, error = leads[lead]
+            trace = None if values is None else lead_trace(values, board["play"].split()[0])
+            traces[board["id"]] = (trace, error or (None if trace else "lead card not valued"))
     requests = [(board, play_request(board)) for board in chunk.boards]
     to_solve = [
         (board, request)
         for board, request in requests
         if request is not None and board["id"] not in traces
     ]
-    started = time.perf_counter()
     solved_plays = solve_plays([request for _, request in to_solve])
     result.play_seconds = time.perf_counter() - started
     for (board, request), (trace, trace_error) in zip(to_solve, solved_plays):
@@ -102,6 +127,7 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
             result.traces[request] = trace
     for board in chunk.boards:
         trace, trace_error = traces.get(board["id"], (None, None))
+        lead = lead_request(board)
         result.boards.append(
             analyse_board(
                 board,
@@ -110,9 +136,28 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
                 table_error=errors.get(board["deal_hash"]),
                 trace_error=trace_error,
                 par=chunk.known_pars.get(board["id"]),
+                lead_values=None if lead is None else leads[lead][0],
             )
         )
     return result
+
+
+def _lead_values(
+    chunk: Chunk, result: ChunkResult
+) -> dict[LeadRequest, tuple[LeadValues | None, str | None]]:
+    """Every opening lead's values for the chunk's boards whose play is the lead alone:
+    from the DD store when it knew them, else solved here (once a deal, strain and leader,
+    however many tables met them) and returned in ``result.leads``."""
+    wanted = {lead for board in chunk.boards if (lead := lead_request(board)) is not None}
+    values: dict[LeadRequest, tuple[LeadValues | None, str | None]] = {
+        lead: (chunk.known_leads[lead], None) for lead in wanted if lead in chunk.known_leads
+    }
+    missing = sorted(wanted - set(values))
+    for lead, solved in zip(missing, solve_leads(missing)):
+        values[lead] = solved
+        if solved[0] is not None:
+            result.leads[lead] = solved[0]
+    return values
 
 
 _watched: int | None = None
@@ -160,6 +205,7 @@ def plan_chunks(
     workers: int = 1,
     known_traces: dict[int, list[int]] | None = None,
     known_pars: dict[int, int] | None = None,
+    known_leads: dict[LeadRequest, LeadValues] | None = None,
 ) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
@@ -167,10 +213,12 @@ def plan_chunks(
     whole deals allow, ``max_boards`` boards. With several ``workers``, a set too small to give
     each of them a chunk is cut finer, so that none idles (40 deals were one chunk, and one
     worker, whatever ``--jobs`` said). ``known_traces`` and ``known_pars`` (board id -> what
-    the DD store knew of it) go with their boards.
+    the DD store knew of it) go with their boards, and ``known_leads`` with the boards whose
+    play is that lead.
     """
     known_traces = known_traces or {}
     known_pars = known_pars or {}
+    known_leads = known_leads or {}
     by_deal: dict[str, list[dict[str, Any]]] = {}
     for board in boards:
         by_deal.setdefault(board["deal_hash"], []).append(board)
@@ -199,6 +247,9 @@ def plan_chunks(
                 current.known_traces[board["id"]] = known_traces[board["id"]]
             if board["id"] in known_pars:
                 current.known_pars[board["id"]] = known_pars[board["id"]]
+            lead = lead_request(board) if known_leads else None
+            if lead is not None and lead in known_leads:
+                current.known_leads[lead] = known_leads[lead]
         if new:
             current.new_deals[deal_hash] = group[0]["deal"]
         elif deal_hash in known:

@@ -38,10 +38,13 @@ class BoardEvidence:
     declarer: np.ndarray  # FieldTables column of declarer, -1 when passed out
     tricks_vs_dd: np.ndarray
     bidding_imps: np.ndarray
+    # tricks the opening lead cost against the best lead, where it was valued
+    lead_cost: np.ndarray | None = None
 
     @classmethod
     def of(cls, rows: Iterable[Mapping]) -> BoardEvidence:
-        """From ``table_evidence`` rows (board_id, declarer, tricks_vs_dd, bidding_imps)."""
+        """From ``table_evidence`` rows (board_id, declarer, tricks_vs_dd, bidding_imps and,
+        where the rows have it, lead_cost)."""
         rows = sorted(rows, key=lambda row: row["board_id"])
 
         def column(name: str) -> np.ndarray:
@@ -54,6 +57,7 @@ class BoardEvidence:
             declarer=np.array([_COLUMN.get(row["declarer"], -1) for row in rows], dtype=np.int64),
             tricks_vs_dd=column("tricks_vs_dd"),
             bidding_imps=column("bidding_imps"),
+            lead_cost=column("lead_cost") if rows and "lead_cost" in rows[0] else None,
         )
 
     def __len__(self) -> int:

@@ -2,9 +2,11 @@
 
 Every table of a Valet match whose deal is known (``hands/*.pbn``) has a ``table_evidence``
 row (:mod:`bridgerank.dds.table_evidence`): declarer's tricks against double dummy in the
-contract played, and the contract's double dummy score against par. From them each player's
-three measures of :mod:`~bridgerank.ratings.dd_prior` (declarer play, defence, bidding), read
-before each round of the walk-forward: the tables of earlier rounds only, each measure's mean
+contract played, the contract's double dummy score against par and, where the traveller
+gives the lead card, the tricks the opening lead cost against the best lead. From them each
+player's three measures of :mod:`~bridgerank.ratings.dd_prior` (declarer play, defence,
+bidding) and a fourth, the opening leader's tricks lost, read before each round of the
+walk-forward: the tables of earlier rounds only, each measure's mean
 over the earlier rounds' terms taken off (so a measure says how a player stands against the
 players of the data, not how often he was seen), shrunk toward zero by
 :data:`~bridgerank.ratings.dd_prior.SHRINK` pseudo-terms.
@@ -21,7 +23,23 @@ import numpy as np
 from bridgerank.ratings.dd_prior import FEATURES, SHRINK, BoardEvidence, measure_terms
 from bridgerank.ratings.event_matches import DoubleDummyMeasures, EventMatches, FieldRows
 
-__all__ = ["FEATURES", "dd_coverage", "dd_covariates", "dd_measures", "tables_with_evidence"]
+__all__ = [
+    "EVENT_FEATURES",
+    "LEAD",
+    "dd_coverage",
+    "dd_covariates",
+    "dd_measures",
+    "lead_terms",
+    "tables_with_evidence",
+]
+
+# The fourth measure: the opening leader's tricks lost to the best lead, negated (higher is
+# better, as for the others); shrunk by as many pseudo-leads as defence has pseudo-boards.
+LEAD = "opening_lead"
+EVENT_FEATURES = (*FEATURES, LEAD)
+_LEAD_SHRINK = SHRINK[1]
+# The opening leader sits after declarer: FieldTables' columns are N, S, E, W.
+_LEADER_OF = np.array([2, 3, 1, 0])
 
 
 def tables_with_evidence(tables: FieldRows, evidence: BoardEvidence) -> np.ndarray:
@@ -51,22 +69,26 @@ def dd_covariates(
     Returns
     -------
     list of ndarray
-        One (players, periods) array per measure of :data:`FEATURES`: at ``[p, t]`` the
-        player's terms of periods before ``t``, less that many times the mean term of those
-        periods, over their count plus the measure's shrinkage.
+        One (players, periods) array per measure of :data:`EVENT_FEATURES`: at ``[p, t]``
+        the player's terms of periods before ``t``, less that many times the mean term of
+        those periods, over their count plus the measure's shrinkage.
     """
     position, found = evidence.rows_of(tables.board)
     rows = np.flatnonzero(found)
     seats = np.hstack([tables.north_south, tables.east_west])[rows]
+    declarer = evidence.declarer[position[rows]]
     terms = measure_terms(
         seats,
-        evidence.declarer[position[rows]],
+        declarer,
         evidence.tricks_vs_dd[position[rows]],
         evidence.bidding_imps[position[rows]],
     )
+    lead_cost = evidence.lead_cost
+    costs = np.full(len(rows), np.nan) if lead_cost is None else lead_cost[position[rows]]
+    terms.append(lead_terms(seats, declarer, costs))
     period = tables.period[rows]
     out = []
-    for (table, who, values), shrink in zip(terms, SHRINK):
+    for (table, who, values), shrink in zip(terms, (*SHRINK, _LEAD_SHRINK)):
         total = np.zeros((players, periods))
         count = np.zeros((players, periods))
         np.add.at(total, (who, period[table]), values)
@@ -82,6 +104,26 @@ def dd_covariates(
     return out
 
 
+def lead_terms(
+    seats: np.ndarray, declarer: np.ndarray, lead_cost: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The opening leads' terms on tables: each valued lead's table, its leader and the
+    tricks it lost, negated.
+
+    Parameters
+    ----------
+    seats : ndarray
+        (tables, 4) player indices of North, South, East and West.
+    declarer : ndarray
+        Each table's declarer column (0-3), -1 when passed out or unknown.
+    lead_cost : ndarray
+        Tricks each table's opening lead cost against the best lead; NaN where unknown.
+    """
+    rows = np.flatnonzero((declarer >= 0) & ~np.isnan(lead_cost))
+    leaders = seats[rows, _LEADER_OF[declarer[rows]]]
+    return rows, leaders, -lead_cost[rows]
+
+
 def dd_measures(data: EventMatches, evidence: BoardEvidence) -> DoubleDummyMeasures | None:
     """The players' measures by period and the events whose deals are known (at least half
     of their tables with evidence); None when no table has evidence."""
@@ -93,7 +135,6 @@ def dd_measures(data: EventMatches, evidence: BoardEvidence) -> DoubleDummyMeasu
     share = np.bincount(event_of_table, weights=found, minlength=len(data.events)) / np.maximum(
         np.bincount(event_of_table, minlength=len(data.events)), 1
     )
-    return DoubleDummyMeasures(
-        dd_covariates(data.tables, evidence, len(boards.players), len(boards.periods)),
-        share >= 0.5,
-    )
+    covariates = dd_covariates(data.tables, evidence, len(boards.players), len(boards.periods))
+    lead = covariates[EVENT_FEATURES.index(LEAD)]
+    return DoubleDummyMeasures(covariates, share >= 0.5, lead if lead.any() else None)

@@ -528,6 +528,10 @@ def event_methods(
         methods["headline_dd"] = RoundRidge(
             data, HEADLINE_SETTINGS, experience_covariates(data.boards) + list(dd.covariates)
         )
+        if dd.lead is not None:
+            methods[LEADS] = RoundRidge(
+                data, HEADLINE_SETTINGS, experience_covariates(data.boards) + [dd.lead]
+            )
     if points and wbf_listed(points, data.boards.players):
         methods["wbf_points"] = scaled_baseline(lambda train: wbf_standing(points, train.players))
     if rivals:
@@ -551,10 +555,14 @@ class DoubleDummyMeasures:
 
     covariates: Sequence[np.ndarray]
     events_with_deals: np.ndarray
+    # the opening leads' measure alone (one of ``covariates``), when any lead was valued
+    lead: np.ndarray | None = None
 
 
 # A reference, not a forecast: each team's results in the other matches of its event.
 HINDSIGHT = "hindsight_form"
+# The headline with the opening leads' measure alone beside experience.
+LEADS = "headline_leads"
 
 
 def event_form_in_hindsight(data: EventMatches) -> np.ndarray:
@@ -608,7 +616,9 @@ METHOD_DESCRIPTIONS = {
     "drawn together and experience, penalties chosen round by round",
     "headline_plain": "ridge over players on the match boards alone",
     "headline_dd": "the headline with each player's double dummy measures of earlier rounds "
-    "(declarer play, defence, contract against par) beside experience",
+    "(declarer play, defence, contract against par, opening leads) beside experience",
+    LEADS: "the headline with each player's opening leads of earlier rounds (tricks lost "
+    "to the double dummy best lead) beside experience",
     "coin": "every match level",
     "imp_average": "each player's past IMPs per board",
     HINDSIGHT: "a reference, not a forecast: each team's IMPs a board in its other matches "
@@ -695,6 +705,7 @@ def study_event_matches(
         headline[subset] = next(row for row in found if row["method"] == "headline") | {
             "coin_rmse": next(row["rmse"] for row in found if row["method"] == "coin"),
             "dd": next((row for row in found if row["method"] == "headline_dd"), None),
+            "leads": next((row for row in found if row["method"] == LEADS), None),
             "hindsight": next(row["pearson"] for row in found if row["method"] == HINDSIGHT),
         }
     return EventMatchValidation(rows, headline)
@@ -702,6 +713,17 @@ def study_event_matches(
 
 def _masked(values: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:
     return None if values is None else values[mask]
+
+
+def _added(
+    variant: Mapping[str, Any], headline: Mapping[str, Any]
+) -> tuple[float, float | None, float | None]:
+    """What a variant of the headline adds to its Pearson, with the interval: the table
+    gives the headline's gain over the variant, so the variant's gain is its negative."""
+    gain = variant["pearson"] - headline["pearson"]
+    if variant["pearson_gain_low"] is None:
+        return gain, None, None
+    return gain, -variant["pearson_gain_high"], -variant["pearson_gain_low"]
 
 
 def event_match_summary(data: EventMatches, found: EventMatchValidation) -> EventMatchSummary:
@@ -719,13 +741,14 @@ def event_match_summary(data: EventMatches, found: EventMatchValidation) -> Even
         summary.hindsight_pearson = overall["hindsight"]
     with_deals = found.headline.get(WITH_DEALS)
     if with_deals is not None and with_deals["dd"] is not None:
-        # the table gives the headline's gain over the variant: the measures' gain is its negative
-        dd = with_deals["dd"]
         summary.dd_matches = with_deals["matches"]
-        summary.dd_gain = dd["pearson"] - with_deals["pearson"]
-        if dd["pearson_gain_low"] is not None:
-            summary.dd_gain_low = -dd["pearson_gain_high"]
-            summary.dd_gain_high = -dd["pearson_gain_low"]
+        summary.dd_gain, summary.dd_gain_low, summary.dd_gain_high = _added(
+            with_deals["dd"], with_deals
+        )
+        if with_deals["leads"] is not None:
+            summary.lead_gain, summary.lead_gain_low, summary.lead_gain_high = _added(
+                with_deals["leads"], with_deals
+            )
     championships = found.headline.get("championships")
     if championships is not None:
         summary.championship_pearson = championships["pearson"]

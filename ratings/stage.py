@@ -31,6 +31,7 @@ from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
+from bridgerank.dds.lead_reading import read_lead_baselines
 from bridgerank.dds.tables import CardAnalysis, TableEvidence
 from bridgerank.ratings.registry import registered_code
 from bridgerank.ratings.summaries import (
@@ -126,6 +127,7 @@ def _evidence(conn: Connection) -> BoardEvidence:
         TableEvidence.declarer,
         TableEvidence.tricks_vs_dd,
         TableEvidence.bidding_imps,
+        TableEvidence.lead_cost,
     )
     return BoardEvidence.of(conn.execute(select(*columns)).mappings())
 
@@ -239,6 +241,8 @@ def run(context: StageContext) -> RateSummary:
         evidence = _evidence(conn)
         cards = _card_counts(conn)
         matches_of_events = event_matches(*_event_match_rows(conn), lookup.name)
+        # the opening leads of the matches' tables, beside a random lead
+        match_leads = read_lead_baselines(conn, matches_of_events.tables.board.tolist())
     results = rate_results(boards, names, points, par_of, settings)
     headline = headline_study(
         boards,
@@ -276,6 +280,8 @@ def run(context: StageContext) -> RateSummary:
         cycles=cycles.summary(),
         event_matches=event_match_summary(matches_of_events, event_study),
     )
+    if match_leads.leads and summary.event_matches is not None:
+        summary.event_matches.leads = match_leads
     with context.engine.begin() as conn:
         context.finish(
             conn,

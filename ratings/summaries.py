@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridgerank.core.summary import StageSummary, from_plain, plural
+from bridgerank.dds.lead_baselines import LeadBaselines
 
 __all__ = [
     "SkillSummary",
@@ -188,6 +189,11 @@ class EventMatchSummary:
     dd_gain: float | None = None
     dd_gain_low: float | None = None
     dd_gain_high: float | None = None
+    # the opening leads' measure alone, on the same matches, and the leads' baselines
+    lead_gain: float | None = None
+    lead_gain_low: float | None = None
+    lead_gain_high: float | None = None
+    leads: LeadBaselines | None = None
 
     def line(self) -> str:
         """The rate stage's closing line on them."""
@@ -210,19 +216,28 @@ class EventMatchSummary:
             if self.championship_ceiling is not None:
                 figures += f" (about {self.championship_ceiling:.2f})"
         if self.dd_gain is not None:
-            interval = (
-                f" [{self.dd_gain_low:+.3f}, {self.dd_gain_high:+.3f}]"
-                if self.dd_gain_low is not None and self.dd_gain_high is not None
-                else ""
-            )
             figures += (
-                f"; double dummy measures of earlier play add {self.dd_gain:+.3f}{interval} "
+                f"; double dummy measures of earlier play add "
+                f"{_gain(self.dd_gain, self.dd_gain_low, self.dd_gain_high)} "
                 f"to its Pearson on the {self.dd_matches:,} matches with deals"
             )
+            if self.lead_gain is not None:
+                figures += (
+                    f", opening leads alone "
+                    f"{_gain(self.lead_gain, self.lead_gain_low, self.lead_gain_high)}"
+                )
+        if self.leads is not None and self.leads.leads:
+            figures += f"; {self.leads.line()}"
         return (
             f"  team events' matches ({self.held_out:,} of {self.matches:,} held out, "
             f"walk-forward by round, {self.events} events): {figures}"
         )
+
+
+def _gain(gain: float, low: float | None, high: float | None) -> str:
+    """``+0.001 [-0.002, +0.003]`` (no interval where there was none)."""
+    interval = f" [{low:+.3f}, {high:+.3f}]" if low is not None and high is not None else ""
+    return f"{gain:+.3f}{interval}"
 
 
 @dataclass

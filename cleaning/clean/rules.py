@@ -165,6 +165,10 @@ def _clean(
         declarer = seat_after(lead, 3)  # PBN's [Play] names the opening leader
 
     raw_cards = _tokens(values.get("play"), normalise_card, "card", counts)
+    if not raw_cards and values.get("lead_card"):
+        # a traveller gives the opening lead alone: a play of one card, judged as a lead
+        raw_cards = _tokens(values.get("lead_card"), normalise_card, "card", counts)
+        play_layout = "played"
     play = None
     if passed_out:
         if any(card != "-" for card in raw_cards):

@@ -133,6 +133,18 @@ def _number(values: dict[str, Any] | None, key: str) -> int | None:
     return None
 
 
+def _fields(row: RawRow) -> dict[str, Any]:
+    """A readable record's fields, with a traveller's opening lead card (kept among the
+    record's extra fields: the only card of the play a traveller gives)."""
+    fields = {name: row[name] for name in RAW_FIELDS if row[name] is not None}
+    extra = row.get("extra")
+    if extra and '"lead_card"' in extra:
+        lead = json.loads(extra).get("lead_card")
+        if lead:
+            fields["lead_card"] = lead
+    return fields
+
+
 def _clean_chunk(
     rows: Sequence[RawRow],
     settings: CleanSettings,
@@ -142,10 +154,7 @@ def _clean_chunk(
 ) -> Iterator[Cleaned]:
     """:func:`clean_rows` on one chunk: its content keys are looked up in ``seen`` at once
     (and the places of the earlier records they copy), and added to it at the end."""
-    values = [
-        None if row["parse_error"] else {n: row[n] for n in RAW_FIELDS if row[n] is not None}
-        for row in rows
-    ]
+    values = [None if row["parse_error"] else _fields(row) for row in rows]
     keys = [_content_key(fields) if fields is not None else "" for fields in values]
     numbers = [_number(fields, key) for fields, key in zip(values, keys)]
     earlier = seen.find(number for number in numbers if number is not None)

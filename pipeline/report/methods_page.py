@@ -147,7 +147,8 @@ def _event_matches(conn: Connection) -> dict[str, Any] | None:
     and the reference that knows each event's later rounds."""
     if not _has(conn, "event_match_validation"):
         return None
-    from bridgerank.ratings.event_matches import HINDSIGHT, METHOD_DESCRIPTIONS, WITH_DEALS
+    from bridgerank.dds.lead_reading import read_lead_baselines
+    from bridgerank.ratings.event_matches import HINDSIGHT, LEADS, METHOD_DESCRIPTIONS, WITH_DEALS
 
     table = _frame(conn, f"select * from event_match_validation {_HEADLINE_FIRST}")
     subsets = []
@@ -174,19 +175,31 @@ def _event_matches(conn: Connection) -> dict[str, Any] | None:
         found = table[(table["subset"] == subset) & (table["method"] == method)]
         return None if found.empty else found.iloc[0].to_dict()
 
-    dd, headline = row(WITH_DEALS, "headline_dd"), row(WITH_DEALS, "headline")
-    answer = None
-    if dd is not None and headline is not None:
-        # the table holds the headline's gain over the variant: the measures' is its negative
-        low, high = dd["pearson_gain_high"], dd["pearson_gain_low"]
-        answer = {
-            "gain": dd["pearson"] - headline["pearson"],
+    headline = row(WITH_DEALS, "headline")
+
+    def added(method: str) -> dict[str, Any] | None:
+        """What a variant of the headline adds to its Pearson on the matches with deals."""
+        variant = row(WITH_DEALS, method)
+        if variant is None or headline is None:
+            return None
+        # the table holds the headline's gain over the variant: the variant's is its negative
+        low, high = variant["pearson_gain_high"], variant["pearson_gain_low"]
+        return {
+            "gain": variant["pearson"] - headline["pearson"],
             "low": None if pd.isna(low) else -low,
             "high": None if pd.isna(high) else -high,
-            "matches": int(dd["matches"]),
-            "events": int(dd["events"]),
+            "matches": int(variant["matches"]),
+            "events": int(variant["events"]),
         }
-    return {"subsets": subsets, "dd": answer, "hindsight": row("all", HINDSIGHT)}
+
+    leads = read_lead_baselines(conn) if _has(conn, "table_evidence") else None
+    return {
+        "subsets": subsets,
+        "dd": added("headline_dd"),
+        "leads": added(LEADS),
+        "baselines": leads if leads is not None and leads.leads else None,
+        "hindsight": row("all", HINDSIGHT),
+    }
 
 
 @section("checks", "What a selector must know, and fairness to partners", "checks.html.j2")

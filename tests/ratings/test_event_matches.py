@@ -291,6 +291,17 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
     assert hindsight[2] == 460 and 0.3 < hindsight[0] < 0.7
     assert f"later rounds included, reaches {hindsight[0]:.3f}" in words
     assert "on the 231 matches with deals" in words
+    # the opening leads: their measure alone, and their baselines beside a random lead
+    assert rows[("with deals", "headline_leads")][2] == 231
+    assert "opening leads alone" in words
+    with sqlite3.connect(database) as db:
+        leads, best, random_share = db.execute(
+            "select count(*), avg(lead_cost = 0), avg(lead_best_cards / 13.0) "
+            "from table_evidence where lead_best_cards is not null and board_id in "
+            "(select open_id from match_boards union select closed_id from match_boards)"
+        ).fetchone()
+    assert leads > 10_000 and best > random_share + 0.1  # leaders beat a random card
+    assert f"opening leads: {leads:,} valued, double dummy best {100 * best:.1f}%" in words
 
 
 def test_the_hindsight_reference_reads_each_teams_other_matches_worked_by_hand():
@@ -346,3 +357,6 @@ def test_the_methods_page_shows_the_world_championships_matches(world_championsh
     assert "On the 231 held-out matches of the 1 event whose deals are known" in words
     assert "All: 460 matches" in words and "With deals: 231 matches" in words
     assert "reach Pearson" in words
+    assert "The opening leads alone (each player's tricks lost" in words
+    assert "Opening leads against a random lead." in words
+    assert f"Of the {data['baselines'].leads:,} leads valued" in words
