@@ -37,13 +37,17 @@ __all__ = [
     "decode_deal",
     "encode_deal",
     "load_shipped",
+    "read_packed",
     "read_shipped",
     "shipped_path",
     "solve_into_store",
+    "write_packed",
     "write_shipped",
 ]
 
 MAGIC = b"bridgerank dd tables 1\n"
+# What each kind of shipped file holds, for its errors.
+_WHAT = {"deals": "double dummy tables", "leads": "opening-lead values"}
 RECORD = 23
 _CARDS = [suit + rank for suit in SUITS for rank in RANKS]
 
@@ -104,12 +108,8 @@ def shipped_path() -> Path:
 
 def write_shipped(path: Path, solver: str, tables: Iterable[tuple[str, DDTable]]) -> int:
     """Write ``tables`` (deal -> table) to ``path`` in the shipped form; returns the count."""
-    records = sorted((encode_deal(deal), _encode_table(table)) for deal, table in tables)
-    header = json.dumps({"solver": solver, "deals": len(records)}, sort_keys=True)
-    with open(path, "wb") as handle:
-        handle.write(MAGIC + header.encode() + b"\n")
-        for deal, table in records:
-            handle.write(deal + table)
+    records = sorted(encode_deal(deal) + _encode_table(table) for deal, table in tables)
+    write_packed(path, MAGIC, {"solver": solver, "deals": len(records)}, records)
     return len(records)
 
 
@@ -117,6 +117,42 @@ def _records(body: bytes) -> Iterator[tuple[str, DDTable]]:
     for start in range(0, len(body), RECORD):
         record = body[start : start + RECORD]
         yield decode_deal(record[:13]), _decode_table(record[13:])
+
+
+def read_packed(path: Path, magic: bytes, record: int, noun: str) -> tuple[dict, bytes, str]:
+    """A shipped file of fixed-size records: its JSON header, its records' bytes and its
+    digest (the store's record of having read it). The header counts the records under
+    ``noun`` (``deals``, ``leads``).
+
+    Raises
+    ------
+    BridgerankError
+        When the file cannot be read, is not one, or is cut short.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as problem:
+        raise BridgerankError(
+            f"{path}: cannot read the shipped {noun} ({problem.strerror})"
+        ) from None
+    header_end = data.find(b"\n", len(magic))
+    if not data.startswith(magic) or header_end < 0:
+        raise BridgerankError(f"{path}: not a file of shipped {_WHAT[noun]}")
+    header = json.loads(data[len(magic) : header_end])
+    body = data[header_end + 1 :]
+    if len(body) != record * header[noun]:
+        raise BridgerankError(
+            f"{path}: {header[noun]:,} {noun} announced, {len(body) / record:,.1f} present"
+        )
+    return header, body, hashlib.sha256(data).hexdigest()[:16]
+
+
+def write_packed(path: Path, magic: bytes, header: dict, records: Iterable[bytes]) -> None:
+    """Write a shipped file: ``magic``, the JSON ``header`` on one line, then the records."""
+    with open(path, "wb") as handle:
+        handle.write(magic + json.dumps(header, sort_keys=True).encode() + b"\n")
+        for record in records:
+            handle.write(record)
 
 
 def read_shipped(path: Path | None = None) -> ShippedTables:
@@ -127,23 +163,7 @@ def read_shipped(path: Path | None = None) -> ShippedTables:
     BridgerankError
         When the file is not one, or is cut short.
     """
-    path = path or shipped_path()
-    try:
-        data = path.read_bytes()
-    except OSError as problem:
-        raise BridgerankError(
-            f"{path}: cannot read the shipped tables ({problem.strerror})"
-        ) from None
-    header_end = data.find(b"\n", len(MAGIC))
-    if not data.startswith(MAGIC) or header_end < 0:
-        raise BridgerankError(f"{path}: not a file of shipped double dummy tables")
-    header = json.loads(data[len(MAGIC) : header_end])
-    body = data[header_end + 1 :]
-    if len(body) != RECORD * header["deals"]:
-        raise BridgerankError(
-            f"{path}: {header['deals']:,} deals announced, {len(body) / RECORD:,.1f} present"
-        )
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    header, body, digest = read_packed(path or shipped_path(), MAGIC, RECORD, "deals")
     return ShippedTables(header["solver"], digest, body)
 
 

@@ -19,16 +19,14 @@ into it, once per store and file, beside the tables.
 from __future__ import annotations
 
 import hashlib
-import json
 from importlib import resources
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from bridgerank.bridge.cards import RANKS, SUITS, parse_deal
 from bridgerank.bridge.ddtable import DDS_STRAINS
-from bridgerank.core.errors import BridgerankError
 from bridgerank.dds.dd_store import DDStore
-from bridgerank.dds.shipped import decode_deal, encode_deal
+from bridgerank.dds.shipped import decode_deal, encode_deal, read_packed, write_packed
 from bridgerank.dds.solver import LeadRequest, LeadValues
 
 __all__ = [
@@ -76,11 +74,7 @@ def write_shipped_leads(
 ) -> int:
     """Write ``leads`` to ``path`` in the shipped form; returns the count."""
     records = sorted(_encode(request, values) for request, values in leads)
-    header = json.dumps({"solver": solver, "leads": len(records)}, sort_keys=True)
-    with open(path, "wb") as handle:
-        handle.write(LEADS_MAGIC + header.encode() + b"\n")
-        for record in records:
-            handle.write(record)
+    write_packed(path, LEADS_MAGIC, {"solver": solver, "leads": len(records)}, records)
     return len(records)
 
 
@@ -98,23 +92,9 @@ def read_shipped_leads(path: Path | None = None) -> tuple[str, str, dict[LeadReq
     BridgerankError
         When the file is not one, or is cut short.
     """
-    path = path or shipped_leads_path()
-    try:
-        data = path.read_bytes()
-    except OSError as problem:
-        raise BridgerankError(
-            f"{path}: cannot read the shipped leads ({problem.strerror})"
-        ) from None
-    header_end = data.find(b"\n", len(LEADS_MAGIC))
-    if not data.startswith(LEADS_MAGIC) or header_end < 0:
-        raise BridgerankError(f"{path}: not a file of shipped opening-lead values")
-    header = json.loads(data[len(LEADS_MAGIC) : header_end])
-    body = data[header_end + 1 :]
-    if len(body) != LEAD_RECORD * header["leads"]:
-        raise BridgerankError(
-            f"{path}: {header['leads']:,} leads announced, {len(body) / LEAD_RECORD:,.1f} present"
-        )
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    header, body, digest = read_packed(
+        path or shipped_leads_path(), LEADS_MAGIC, LEAD_RECORD, "leads"
+    )
     return header["solver"], digest, dict(_records(body))
 
 
