@@ -19,7 +19,7 @@ import pandas as pd
 
 # role -> (what a mistake is, numerator counter, opportunities counter, opportunities in words)
 ROLES: dict[str, tuple[str, str, str, str]] = {
-    "Opening leads": ("gives away a trick", "lead_mistakes", "leads", "leads"),
+    "Opening leads": ("gives away a trick", "lead_mistakes", "leads", "leads"),  # LEADS
     "Declarer play": (
         "gives away a trick",
         "play_mistakes_as_declarer",
@@ -113,11 +113,19 @@ class RoleField:
         return (len(others) - bisect.bisect_right(others, rate)) / len(others) * 100
 
 
+# The role whose rate has a random baseline: a card drawn at random from the same hands.
+LEADS = "Opening leads"
+
+
 def role_rates(
-    player: Mapping[str, float], everyone: Sequence[Mapping[str, float]] | RoleField
+    player: Mapping[str, float],
+    everyone: Sequence[Mapping[str, float]] | RoleField,
+    random_lead: float | None = None,
 ) -> list[RoleRate]:
     """The player's rate per role (see :data:`ROLES`) beside the field's (``everyone``'s
-    rows, or their :class:`RoleField` made once for many players)."""
+    rows, or their :class:`RoleField` made once for many players) and, for his opening
+    leads, beside ``random_lead``: the chance that a card drawn at random from the hands he
+    led from gives away a trick, where every lead of them was valued."""
     field = everyone if isinstance(everyone, RoleField) else RoleField.of(everyone)
     out = []
     for role, (mistake, numerator, denominator, chance) in ROLES.items():
@@ -137,6 +145,8 @@ def role_rates(
             else f"never {mistake.replace('gives', 'gave').replace('claims', 'claimed')}"
         )
         words += f" ({mistakes:,} of {chances:,}); the field: {one_in(field_rate)}"
+        if role == LEADS and random_lead is not None:
+            words += f"; a random card from the same hands: {one_in(random_lead)}"
         out.append(
             RoleRate(role, mistakes, chances, rate, low, high, field_rate, percentile, words)
         )

@@ -294,6 +294,9 @@ class _PlayerPages:
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
+        # each leader's random-lead baseline, over the boards whose every lead was valued
+        random = data.measures[data.measures["role"] == "random_lead"]
+        self.random_lead = random.groupby("player")["value"].mean().to_dict()
         self.histories = (
             {player: list(rows["rating"]) for player, rows in data.history.groupby("player")}
             if len(data.history)
@@ -320,7 +323,7 @@ class _PlayerPages:
         """The template's context for ``player`` (a row of the player index)."""
         name = player["player"]
         stats = self.stats.get(name)
-        roles = role_rates(stats, self.role_field) if stats else []
+        roles = role_rates(stats, self.role_field, self.random_lead.get(name)) if stats else []
         if all(role.chances == 0 for role in roles):
             roles = []  # no play recorded: the results' measures below say what there is
         return {

@@ -14,6 +14,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
+from bridgerank.dds.lead_baselines import HAND
 
 SEAT_COLUMNS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -205,10 +206,16 @@ def _auction_mistakes(auctions: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFra
     return counted.groupby("player").size().rename("auction_mistakes").reset_index()
 
 
+# The opening leader sits after declarer.
+_LEADER = {"N": "E", "E": "S", "S": "W", "W": "N"}
+
+
 def _measures(evidence: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     """One row per player and board: ``declaring`` (declarer's tricks minus double dummy),
     ``defending`` (the same, for the defenders: minus), ``bidding`` (the side's contract
-    against par, IMPs)."""
+    against par, IMPs) and, where every lead was valued, ``random_lead`` (the chance that a
+    card drawn at random from the leader's hand gives away a trick: the baseline of his
+    leads)."""
     if evidence.empty or seats.empty:
         return pd.DataFrame(columns=["player", "role", "value"])
     side = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
@@ -237,4 +244,16 @@ def _measures(evidence: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
             {"player": bid["player"], "role": "bidding", "value": sign * bid["bidding_imps"]}
         ),
     ]
+    if "lead_best_cards" in sat:
+        valued = sat[sat["lead_best_cards"].notna() & sat["declarer"].isin(list(side))]
+        led = valued[valued["seat"] == valued["declarer"].map(_LEADER)]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "player": led["player"],
+                    "role": "random_lead",
+                    "value": (HAND - led["lead_best_cards"]) / HAND,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)

@@ -18,6 +18,9 @@ def test_rates_in_words_against_the_field():
     assert leads.words == "gives away a trick on 1 in 6 leads (5 of 30); the field: 1 in 5"
     assert leads.percentile == pytest.approx(100 / 3)
     assert one_in(0.0) == "never" and one_in(None) == "not seen"
+    # beside a random card from the hands he led from (where every lead was valued)
+    leads = role_rates(me, others, random_lead=0.34)[0]
+    assert leads.words.endswith("the field: 1 in 5; a random card from the same hands: 1 in 3")
     low, high = wilson(5, 30)
     assert low == pytest.approx(0.0734, abs=1e-4) and high == pytest.approx(0.3356, abs=1e-4)
 
@@ -169,3 +172,28 @@ def test_a_scorecard_row_carries_its_80_percent_interval_and_whether_it_held():
     assert (oldest["low_80"], oldest["high_80"]) == pytest.approx((44.874, 55.126), abs=1e-3)
     assert oldest["held"] is True and middle["held"] is False and newest["held"] is None
     assert oldest["partner"] == "Ann"
+
+
+def test_a_leaders_random_lead_baseline_from_the_boards_he_led_by_hand():
+    from bridgerank.pipeline.report.site_data import _measures
+
+    # board 1: 4S by West, North leads, 4 of his 13 cards best; board 2: 3N by North, East
+    # leads, every card best; board 3: no lead valued
+    evidence = pd.DataFrame(
+        {
+            "board_id": [1, 2, 3],
+            "declarer": ["W", "N", "S"],
+            "tricks_vs_dd": [0, -1, 0],
+            "bidding_imps": [0, 0, 0],
+            "lead_best_cards": [4, 13, None],
+        }
+    )
+    seats = pd.DataFrame(
+        {
+            "board_id": [1, 1, 2, 2, 3],
+            "seat": ["N", "W", "E", "N", "W"],
+            "player": ["nina", "walt", "eve", "nina", "walt"],
+        }
+    )
+    random = _measures(evidence, seats).query("role == 'random_lead'")
+    assert sorted(zip(random["player"], random["value"])) == [("eve", 0.0), ("nina", 9 / 13)]
