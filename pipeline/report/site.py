@@ -473,10 +473,13 @@ def _tricks(count: float) -> str:
 
 def _tricks_given(data: SiteData) -> pd.DataFrame:
     """board_id, player, cost_tricks: the tricks each player's own cards gave away on a board
-    (a dummy's cards are declarer's: declarer chose them)."""
+    whose play was recorded (a dummy's cards are declarer's: declarer chose them). A
+    traveller's lead card alone is no recorded play: its board's costs are the results'
+    (:func:`_play_cost`), and the lead counts in the player's rate of leads."""
     if data.cards.empty:
         return pd.DataFrame(columns=["board_id", "player", "cost_tricks"])
-    cards = data.cards[data.cards["cost_tricks"] > 0]
+    recorded = data.cards.loc[data.cards["card_index"] > 0, "board_id"]
+    cards = data.cards[(data.cards["cost_tricks"] > 0) & data.cards["board_id"].isin(recorded)]
     owner = cards["seat"].where(cards["role"] != "dummy", cards["seat"].map(PARTNER))
     lost = cards.assign(seat=owner).groupby(["board_id", "seat"])["cost_tricks"].sum()
     return lost.reset_index().merge(data.seats, on=["board_id", "seat"])
@@ -507,11 +510,14 @@ def _contract_against_field(data: SiteData) -> pd.DataFrame:
 
 def _play_cost(data: SiteData) -> pd.DataFrame:
     """board_id, player, imps: what declarer's play lost against double dummy, in IMPs (a
-    positive number), where the play was not recorded card by card."""
+    positive number), where the play was not recorded card by card (a traveller's lead card
+    alone is no record of declarer's play)."""
     if data.evidence.empty:
         return pd.DataFrame(columns=["board_id", "player", "imps"])
     played = data.evidence[data.evidence["play_imps"].notna()]
-    played = played[~played["board_id"].isin(data.cards.get("board_id", []))]
+    cards = data.cards
+    recorded = cards.loc[cards["card_index"] > 0, "board_id"] if len(cards) else []
+    played = played[~played["board_id"].isin(recorded)]
     played = played.rename(columns={"declarer": "seat"})
     sat = played[["board_id", "seat", "play_imps"]].merge(data.seats, on=["board_id", "seat"])
     sat["imps"] = -sat["play_imps"] * sat["seat"].map(SIDE_SIGN)
