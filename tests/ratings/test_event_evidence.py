@@ -44,7 +44,7 @@ def _evidence():
 
 
 def test_a_players_measures_come_from_earlier_periods_against_their_mean():
-    play, defence, bidding = dd_covariates(_tables(), _evidence(), players=4, periods=3)
+    play, defence, bidding, leads = dd_covariates(_tables(), _evidence(), players=4, periods=3)
     # period 0: nothing before it
     assert play[:, 0].tolist() == [0.0] * 4 and bidding[:, 0].tolist() == [0.0] * 4
     # period 1 reads board 10 alone: North is the only declarer, so he is the mean: 0
@@ -58,6 +58,26 @@ def test_a_players_measures_come_from_earlier_periods_against_their_mean():
     assert bidding[3, 2] == pytest.approx(-2 / (2 + SHRINK[2]))
     # the evidence of period 2 itself is never read (board 12's 4 IMPs)
     assert bidding[0, 1] == pytest.approx(2 / (1 + SHRINK[2]))
+    assert not leads.any()  # no lead valued
+
+
+def test_the_opening_leader_is_declarers_left_hand_opponent():
+    # North declares board 10 (East leads, losing a trick), East board 11 (South leads, best)
+    evidence = BoardEvidence.of(
+        {
+            "board_id": board,
+            "declarer": declarer,
+            "tricks_vs_dd": 0,
+            "bidding_imps": 0,
+            "lead_cost": cost,
+        }
+        for board, declarer, cost in ((10, "N", 1), (11, "E", 0))
+    )
+    leads = dd_covariates(_tables(), evidence, players=4, periods=3)[3]
+    # before period 2: East (player 2) -1, South (player 1) 0; mean -0.5 over the two leads
+    assert leads[2, 2] == pytest.approx((-1 + 0.5) / (1 + SHRINK[1]))
+    assert leads[1, 2] == pytest.approx((0 + 0.5) / (1 + SHRINK[1]))
+    assert leads[0, 2] == 0.0 and leads[3, 2] == 0.0  # North and West never led
 
 
 def test_measures_are_centred_on_the_earlier_mean():
