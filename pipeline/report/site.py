@@ -516,7 +516,9 @@ def _play_cost(data: SiteData) -> pd.DataFrame:
         return pd.DataFrame(columns=["board_id", "player", "imps"])
     played = data.evidence[data.evidence["play_imps"].notna()]
     cards = data.cards
-    recorded = cards.loc[cards["card_index"] > 0, "board_id"] if len(cards) else []
+    recorded = (
+        cards.loc[cards["card_index"] > 0, "board_id"] if len(cards) else pd.Series(dtype=int)
+    )
     played = played[~played["board_id"].isin(recorded)]
     played = played.rename(columns={"declarer": "seat"})
     sat = played[["board_id", "seat", "play_imps"]].merge(data.seats, on=["board_id", "seat"])

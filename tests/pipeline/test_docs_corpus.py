@@ -430,6 +430,12 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
     words = " ".join(output.split())
     assert "later rounds included, reaches 0.386" in words
     assert "add +0.001 [-0.002, +0.003] to its Pearson on the 4,460 matches with deals" in words
+    assert "opening leads alone -0.000 [-0.001, +0.001]" in words
+    assert (
+        "opening leads: 142,522 valued, double dummy best 80.4% (a random lead 65.9%); leaving "
+        "out the 36,400 where every lead ties 73.7% (a random lead 54.3%): suit 77.1% (a random "
+        "lead 55.2%), notrump 66.0% (a random lead 52.2%)"
+    ) in words
     rows = {
         (subset, method): rest
         for subset, method, *rest in _query(
@@ -442,33 +448,36 @@ def test_the_valet_team_events_matches_as_shown(valet, shared_data):
     shown = {
         "all": {
             "headline": ("0.425", "26.46", None),
-            "headline_plain": ("0.388", "26.95", ("0.48", "0.36", "0.61")),
-            "imp_average": ("0.373", "27.55", ("1.09", "0.87", "1.31")),
-            "ngs": ("0.321", "27.68", ("1.22", "0.96", "1.48")),
-            "openskill": ("0.328", "27.71", ("1.24", "0.91", "1.58")),
-            "glicko2": ("0.226", "28.64", ("2.18", "1.44", "2.92")),
-            "pair_elo": ("0.310", "31.38", ("4.91", "3.19", "6.64")),
-            "coin": (None, "29.22", ("2.76", "2.03", "3.49")),
+            "headline_plain": ("0.388", "26.95", ("0.48", "0.35", "0.61")),
+            "imp_average": ("0.373", "27.55", ("1.09", "0.86", "1.31")),
+            "ngs": ("0.321", "27.68", ("1.22", "0.95", "1.49")),
+            "openskill": ("0.328", "27.71", ("1.24", "0.90", "1.58")),
+            "glicko2": ("0.226", "28.64", ("2.18", "1.43", "2.93")),
+            "pair_elo": ("0.310", "31.38", ("4.91", "3.17", "6.66")),
+            "coin": (None, "29.22", ("2.76", "2.02", "3.50")),
             "headline_dd": ("0.425", "26.46", ("-0.00", "-0.02", "0.01")),
+            "headline_leads": ("0.425", "26.46", ("-0.00", "-0.01", "0.00")),
             "hindsight_form": ("0.386", "27.39", ("0.92", "0.46", "1.39")),
         },
         "championships": {
             "headline": ("0.476", "26.01", None),
-            "headline_plain": ("0.439", "26.54", ("0.53", "0.41", "0.65")),
+            "headline_plain": ("0.439", "26.54", ("0.53", "0.41", "0.66")),
             "imp_average": ("0.430", "27.05", ("1.04", "0.82", "1.27")),
-            "ngs": ("0.375", "27.41", ("1.39", "1.09", "1.70")),
+            "ngs": ("0.375", "27.41", ("1.39", "1.08", "1.71")),
             "openskill": ("0.383", "27.57", ("1.56", "1.19", "1.93")),
-            "glicko2": ("0.257", "28.68", ("2.66", "1.79", "3.54")),
-            "pair_elo": ("0.354", "32.09", ("6.08", "3.90", "8.26")),
-            "coin": (None, "29.54", ("3.53", "2.78", "4.28")),
-            "headline_dd": ("0.476", "26.01", ("-0.00", "-0.03", "0.02")),
-            "hindsight_form": ("0.440", "26.77", ("0.75", "0.23", "1.28")),
+            "glicko2": ("0.257", "28.68", ("2.66", "1.77", "3.55")),
+            "pair_elo": ("0.354", "32.09", ("6.08", "3.87", "8.29")),
+            "coin": (None, "29.54", ("3.53", "2.77", "4.29")),
+            "headline_dd": ("0.476", "26.01", ("-0.01", "-0.03", "0.02")),
+            "headline_leads": ("0.476", "26.01", ("-0.00", "-0.01", "0.01")),
+            "hindsight_form": ("0.440", "26.77", ("0.75", "0.22", "1.29")),
         },
         "leagues": {"headline": ("0.275", "28.59", None)},
         "open teams": {"headline": ("0.163", "22.20", None)},
         "with deals": {
             "headline": ("0.440", "26.21", None),
             "headline_dd": ("0.440", "26.19", ("-0.01", "-0.06", "0.03")),
+            "headline_leads": ("0.440", "26.21", ("0.00", "-0.01", "0.01")),
         },
     }
     for subset, methods in shown.items():
