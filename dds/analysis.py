@@ -77,7 +77,11 @@ def lead_request(board: Mapping[str, Any]) -> LeadRequest | None:
     """The opening lead to value when a board's play is its lead alone (a traveller's lead
     card): every lead of that deal, strain and leader is valued at once, and the one-card
     trace is read from those values (:func:`lead_trace`)."""
-    request = play_request(board)
+    return lead_of_play(play_request(board))
+
+
+def lead_of_play(request: PlayRequest | None) -> LeadRequest | None:
+    """The opening lead to value of a play that is its lead alone (else None)."""
     if request is None or len(request.cards) != 1:
         return None
     return LeadRequest(request.deal, request.leader, request.trump)

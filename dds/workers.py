@@ -28,6 +28,7 @@ from bridgerank.core.pool import in_order
 from bridgerank.dds.analysis import (
     BoardResult,
     analyse_board,
+    lead_of_play,
     lead_request,
     lead_trace,
     needs_table,
@@ -106,18 +107,19 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
         board_id: (trace, None) for board_id, trace in chunk.known_traces.items()
     }
     started = time.perf_counter()
-    leads = _lead_values(chunk, result)
-    for board in chunk.boards:
-        lead = lead_request(board)
-        if lead is not None and board["id"] not in traces:
+    requests = {board["id"]: play_request(board) for board in chunk.boards}
+    lead_of = {board_id: lead_of_play(request) for board_id, request in requests.items()}
+    leads = _lead_values(chunk, {lead for lead in lead_of.values() if lead is not None}, result)
+    for board_id, lead in lead_of.items():
+        if lead is not None and board_id not in traces:
             values, error = leads[lead]
-            trace = None if values is None else lead_trace(values, board["play"].split()[0])
-            traces[board["id"]] = (trace, error or (None if trace else "lead card not valued"))
-    requests = [(board, play_request(board)) for board in chunk.boards]
+            card = requests[board_id].cards[0]  # type: ignore[union-attr]
+            trace = None if values is None else lead_trace(values, card)
+            traces[board_id] = (trace, error or (None if trace else "lead card not valued"))
     to_solve = [
         (board, request)
-        for board, request in requests
-        if request is not None and board["id"] not in traces
+        for board in chunk.boards
+        if (request := requests[board["id"]]) is not None and board["id"] not in traces
     ]
     solved_plays = solve_plays([request for _, request in to_solve])
     result.play_seconds = time.perf_counter() - started
@@ -127,7 +129,7 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
             result.traces[request] = trace
     for board in chunk.boards:
         trace, trace_error = traces.get(board["id"], (None, None))
-        lead = lead_request(board)
+        lead = lead_of[board["id"]]
         result.boards.append(
             analyse_board(
                 board,
@@ -143,12 +145,11 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
 
 
 def _lead_values(
-    chunk: Chunk, result: ChunkResult
+    chunk: Chunk, wanted: set[LeadRequest], result: ChunkResult
 ) -> dict[LeadRequest, tuple[LeadValues | None, str | None]]:
-    """Every opening lead's values for the chunk's boards whose play is the lead alone:
+    """The values of the ``wanted`` opening leads (the chunk's plays that are a lead alone):
     from the DD store when it knew them, else solved here (once a deal, strain and leader,
     however many tables met them) and returned in ``result.leads``."""
-    wanted = {lead for board in chunk.boards if (lead := lead_request(board)) is not None}
     values: dict[LeadRequest, tuple[LeadValues | None, str | None]] = {
         lead: (chunk.known_leads[lead], None) for lead in wanted if lead in chunk.known_leads
     }
