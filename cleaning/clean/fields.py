@@ -57,7 +57,10 @@ _ARTIFICIAL_SCORE = re.compile(
 )
 _SIDE_SCORE = re.compile(r"^\s*(NS|EW|N-S|E-W)\s*:?\s*(-?\d+)\s*$", re.IGNORECASE)
 _NOT_PLAYED_CONTRACTS = frozenset({"NP", "LP", "NOTPLAYED"})
-_PLACEHOLDER_NAMES = frozenset({"", "?", "-", "#", "unknown", "n/a", "na", "none"})
+# "NN" (nomen nescio) is the German and Dutch leagues' name for a player not known.
+_PLACEHOLDER_NAMES = frozenset(
+    {"", "?", "-", "#", "unknown", "n/a", "na", "none", "nn", "n.n.", "n. n.", "n.n"}
+)
 
 
 def seat(raw: str | None) -> int | None:

@@ -17,7 +17,12 @@ tables are paired from the players seated, never from the order of the file:
    between which a team may change its line-up).
 4. Table ``a`` (units ``n``, ``e``) is matched with table ``b`` when ``b``'s East-West unit
    is ``n``'s teammate and ``b``'s North-South unit is ``e``'s, ``b`` is ``a``'s only such
-   table (the strongest support when several qualify, no tie) and ``a`` is ``b``'s.
+   table (the best when several qualify, no tie) and ``a`` is ``b``'s. The best candidate
+   is the one whose consequences hold (two teammates' opponents in every round both played
+   are teammates too, and so on: a candidate is refuted when a consequence is two units
+   that faced each other or sat the same direction), then the one with the most support.
+   In a field whose pairs keep their direction all event, every North-South unit has the
+   same support with every East-West unit it never met; only the consequences tell.
 
 A board of a match is one played at both of its tables; team A's score is the open table's
 North-South score less the closed table's, its IMPs by the IMP scale; the match's margin is
@@ -26,15 +31,16 @@ the sum over its boards. Every table not paired keeps its reason (the ``match`` 
 
 Notes
 -----
-The rule of step 3 needs no team names and no rosters; it fails only where two units of
-different teams happened to sit in opposite directions in every round both played and
-never met - then a table has two candidates, and is left out as ambiguous rather than
-guessed.
+The rules need no team names and no rosters. A table is left out as ambiguous rather than
+guessed when two candidates are equally good. A name that stands for two players in one
+round (:func:`_doubled_names`) is read as a person of each table, and a copy of a table
+already read - another file of the event, a name written another way, a later year's
+training file - is told before any pairing (:class:`_ReadAlready`).
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -63,7 +69,6 @@ _BOARD_A_MATCH = ("BAM",)
 _PARTNERS = 1 << 20
 # Boards from which a match's results alone identify it (a copy under other names).
 _SIGNATURE_BOARDS = 4
-_RECORD_KEY = ("event", "round", "board_no", *_SEATS, "contract", "declarer", "result", "lead_card")
 
 
 # The readers of a record's fields are pure and a folder repeats a few thousand names,
@@ -167,18 +172,21 @@ class TeamMatches:
 
 @dataclass
 class _Table:
-    """A line-up of a round and its records by board number."""
+    """A line-up of a round and its records by board number. ``persons`` are the seats as
+    the pairing reads them: a name that stands for two players (:func:`_doubled_names`) is
+    a person of this table alone."""
 
     seats: tuple[str, str, str, str]
+    persons: tuple[str, str, str, str]
     records: dict[int, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def north_south(self) -> frozenset[str]:
-        return frozenset((self.seats[0], self.seats[2]))
+        return frozenset((self.persons[0], self.persons[2]))
 
     @property
     def east_west(self) -> frozenset[str]:
-        return frozenset((self.seats[1], self.seats[3]))
+        return frozenset((self.persons[1], self.persons[3]))
 
 
 class _Units(DisjointSets[str]):
@@ -196,31 +204,97 @@ def _concurrent(one: _Table, two: _Table) -> bool:
     return not one.records.keys().isdisjoint(two.records.keys())
 
 
-def _teammates(
-    rounds: Iterable[Sequence[_Table]], units: _Units
-) -> tuple[Counter, set[frozenset[str]]]:
-    """Support for each pair of units being teammates (rounds in which they sat in opposite
-    directions at different tables) and the pairs that cannot be (ever faced each other, or
-    sat in the same direction)."""
-    support: Counter = Counter()
-    never: set[frozenset[str]] = set()
-    for tables in rounds:
-        north = [units.of(table.north_south) for table in tables]
-        east = [units.of(table.east_west) for table in tables]
-        for a, (n_a, e_a) in enumerate(zip(north, east)):
-            never.add(frozenset((n_a, e_a)))
-            for b in range(a + 1, len(tables)):
-                if not _concurrent(tables[a], tables[b]):
-                    continue  # another segment of the round: line-ups may have changed
-                never.add(frozenset((n_a, north[b])))
-                never.add(frozenset((e_a, east[b])))
-                support[frozenset((n_a, east[b]))] += 1
-                support[frozenset((e_a, north[b]))] += 1
-    return support, never
+class _Teamship:
+    """What an event's line-ups say of which units are teammates (module steps 3 and 4).
+
+    ``support`` counts, for two units, the rounds in which they sat in opposite directions
+    at different tables; ``never`` holds the pairs that cannot be teammates (they faced each
+    other, or sat in the same direction, while playing the same boards).
+    """
+
+    # Pairs of units a consequence check follows before it gives up (and finds no fault):
+    # a field of a few hundred teams closes well within it.
+    _CLOSURE_LIMIT = 400
+
+    def __init__(self, rounds: Mapping[str, Sequence[_Table]], units: _Units) -> None:
+        self.units = units
+        self.support: Counter = Counter()
+        self.never: set[frozenset[str]] = set()
+        self._rounds = rounds
+        # unit -> round -> the tables it sat at: (table, direction 0 NS / 1 EW, opponent).
+        self._places: dict[str, dict[str, list[tuple[int, int, str]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        for name, tables in rounds.items():
+            north = [units.of(table.north_south) for table in tables]
+            east = [units.of(table.east_west) for table in tables]
+            for a, (n_a, e_a) in enumerate(zip(north, east)):
+                self.never.add(frozenset((n_a, e_a)))
+                self._places[n_a][name].append((a, 0, e_a))
+                self._places[e_a][name].append((a, 1, n_a))
+                for b in range(a + 1, len(tables)):
+                    if not _concurrent(tables[a], tables[b]):
+                        continue  # another segment of the round: line-ups may have changed
+                    self.never.add(frozenset((n_a, north[b])))
+                    self.never.add(frozenset((e_a, east[b])))
+                    self.support[frozenset((n_a, east[b]))] += 1
+                    self.support[frozenset((e_a, north[b]))] += 1
+        self._consistent: dict[frozenset[str], bool] = {}
+
+    def strength(self, first: str, second: str) -> int:
+        """How well two units are known to be teammates (0: they cannot be)."""
+        if first == second:
+            return _PARTNERS  # one unit: partners somewhere in the event, so one team
+        key = frozenset((first, second))
+        return 0 if key in self.never else self.support[key]
+
+    def consistent(self, first: str, second: str) -> bool:
+        """Whether "``first`` and ``second`` are teammates" survives its consequences.
+
+        If they are, then in every round both played the same boards, each at one table,
+        their opponents are teammates too (the two rooms of one match), and so on. The
+        hypothesis fails when a consequence is two units that faced each other or sat in
+        the same direction. It ranks a table's candidates before their support (in a field
+        whose pairs keep their direction all event, every North-South unit has full support
+        with every East-West unit it never met, and only the consequences tell the true
+        teammate) and never rejects a table's only candidate.
+        """
+        key = frozenset((first, second))
+        if key not in self._consistent:
+            self._consistent[key] = self._closes(first, second)
+        return self._consistent[key]
+
+    def _closes(self, first: str, second: str) -> bool:
+        seen = {frozenset((first, second))}
+        queue = deque([(first, second)])
+        while queue and len(seen) < self._CLOSURE_LIMIT:
+            a, b = queue.popleft()
+            if a == b:
+                continue
+            if frozenset((a, b)) in self.never:
+                return False
+            places_a, places_b = self._places[a], self._places[b]
+            for name in places_a.keys() & places_b.keys():
+                if len(places_a[name]) != 1 or len(places_b[name]) != 1:
+                    continue  # segments of a round: line-ups may change between them
+                (table_a, side_a, against_a), (table_b, side_b, against_b) = (
+                    places_a[name][0],
+                    places_b[name][0],
+                )
+                tables = self._rounds[name]
+                if not _concurrent(tables[table_a], tables[table_b]):
+                    continue
+                if table_a == table_b or side_a == side_b:
+                    return False
+                implied = frozenset((against_a, against_b))
+                if against_a != against_b and implied not in seen:
+                    seen.add(implied)
+                    queue.append((against_a, against_b))
+        return True
 
 
 def _partners(
-    tables: Sequence[_Table], units: _Units, support: Counter, never: set[frozenset[str]]
+    tables: Sequence[_Table], teamship: _Teamship
 ) -> tuple[set[tuple[int, int]], dict[int, str]]:
     """The pairs of tables that are two rooms of one match, and the reason of each table in
     none.
@@ -228,15 +302,10 @@ def _partners(
     A table's other room may change line-up within the round (a substitution between
     segments): its candidates are taken best first, each for boards no better one holds; a
     pair stands when each table chose the other, and two equally good candidates for the
-    same boards leave the table ambiguous.
+    same boards leave the table ambiguous. A candidate whose consequences hold
+    (:meth:`_Teamship.consistent`) is better than one whose do not, whatever their support.
     """
-
-    def strength(first: str, second: str) -> int:
-        if first == second:
-            return _PARTNERS  # one unit: partners somewhere in the event, so one team
-        key = frozenset((first, second))
-        return 0 if key in never else support[key]
-
+    units = teamship.units
     north = [units.of(table.north_south) for table in tables]
     east = [units.of(table.east_west) for table in tables]
     chosen: dict[int, set[int]] = {}
@@ -246,14 +315,20 @@ def _partners(
         for b in range(len(tables)):
             if b == a or not _concurrent(tables[a], tables[b]):
                 continue
-            first, second = strength(north[a], east[b]), strength(east[a], north[b])
+            first = teamship.strength(north[a], east[b])
+            second = teamship.strength(east[a], north[b])
             if first and second:
-                scored.append((first + second, b))
+                scored.append(((first + second, True), b))
         if not scored:
             reason[a] = "match_other_table_missing"
             continue
+        if len(scored) > 1:
+            scored = [
+                ((_holds(teamship, north[a], east[b], east[a], north[b]), value[0]), b)
+                for value, b in scored
+            ]
         scored.sort(reverse=True)
-        held: dict[int, int] = {}  # board -> the strength that holds it
+        held: dict[int, tuple[int, bool]] = {}  # board -> the strength that holds it
         picks = set()
         for value, b in scored:
             boards = tables[a].records.keys() & tables[b].records.keys()
@@ -278,12 +353,37 @@ def _partners(
     return pairs, reason
 
 
+def _holds(teamship: _Teamship, *units: str) -> bool:
+    """Whether each of the pairs of units given in turn may be teammates."""
+    return all(teamship.consistent(units[i], units[i + 1]) for i in range(0, len(units), 2))
+
+
+def _seats(record: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(" ".join((record.get(seat) or "").split()) for seat in _SEATS)
+
+
+def _doubled_names(records: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Names seated at two line-ups on one board of a round: one name for two players (a
+    file whose player ids were given twice, as in the 2004 Olympiad's). Read as one person
+    they would join two teams' partnerships into one unit and leave both teams unpaired."""
+    seen: dict[tuple, tuple] = {}
+    doubled = set()
+    for record in records:
+        seats = _seats(record)
+        for name in filter(None, seats):
+            first = seen.setdefault((record.get("round"), record.get("board_no"), name), seats)
+            if first != seats:
+                doubled.add(name)
+    return doubled
+
+
 def _event_matches(event: str, records: Sequence[Mapping[str, Any]], found: TeamMatches) -> None:
     """The matches of one file's records (each with ``round`` and ``board_no``)."""
     rounds: dict[str, dict[tuple[str, ...], _Table]] = defaultdict(dict)
     units = _Units()
+    doubled = _doubled_names(records)
     for record in records:
-        seats = tuple(" ".join((record.get(seat) or "").split()) for seat in _SEATS)
+        seats = _seats(record)
         if not all(seats) or len(set(seats)) < 4:
             found.excluded[record["id"]] = "match_unknown_player"
             continue
@@ -291,17 +391,24 @@ def _event_matches(event: str, records: Sequence[Mapping[str, Any]], found: Team
             found.excluded[record["id"]] = "match_no_score"
             continue
         round_name = record.get("round") or ""
-        table = rounds[round_name].setdefault(seats, _Table(seats))  # type: ignore[arg-type]
+        tables = rounds[round_name]
+        table = tables.get(seats)
+        if table is None:
+            persons = tuple(
+                f"{name}\t{round_name}\t{len(tables)}" if name in doubled else name
+                for name in seats
+            )
+            table = tables[seats] = _Table(seats, persons)  # type: ignore[arg-type]
         if record["board_no"] in table.records:
             found.excluded[record["id"]] = "match_same_lineup"
             continue
         table.records[record["board_no"]] = record
         units.join(table.north_south)
         units.join(table.east_west)
-    ordered = {name: list(tables.values()) for name, tables in rounds.items()}
-    support, never = _teammates(ordered.values(), units)
+    ordered = {name: list(round_tables.values()) for name, round_tables in rounds.items()}
+    teamship = _Teamship(ordered, units)
     for round_name, tables in ordered.items():
-        pairs, reasons = _partners(tables, units, support, never)
+        pairs, reasons = _partners(tables, teamship)
         for a, why in reasons.items():
             for record in tables[a].records.values():
                 found.excluded[record["id"]] = why
@@ -408,20 +515,66 @@ def _parts_first(source: str) -> tuple[str, bool, str]:
     return folder, name.lower() == "scores.txt", name
 
 
-def _first_copies(
-    rows: Sequence[Mapping[str, Any]], seen: set[tuple], found: TeamMatches
-) -> list[Mapping[str, Any]]:
-    """The records of a file not already read from another (the same event, round, board,
-    players and result); each of the others is a copy."""
-    kept = []
-    for record in rows:
-        key = tuple(record.get(name) for name in _RECORD_KEY)
-        if key in seen and record.get("north"):
-            found.excluded[record["id"]] = "match_copy"
-            continue
-        seen.add(key)
-        kept.append(record)
-    return kept
+class _ReadAlready:
+    """The records of the files read so far, to tell a copy (module notes on copies).
+
+    A record is a copy of one already read when it has the same event, round, board and
+    result (contract, declarer, tricks, lead) and the same players in at least three of the
+    four seats: one player can play a board once a round, so a fourth name written another
+    way (``EL-KOURDY Adel`` in the file joining a championship's groups, ``KOURDY Adel El``
+    in the group's own file) is the same table. A table of a file is a copy of an earlier
+    year's when at least :data:`_SIGNATURE_BOARDS` of its records (all, if it has fewer)
+    have the players and results of records of that year, whatever their event, round and
+    board numbers: a training file re-dealing championship rounds under its own name and
+    year. (Within a year, a copy under other names - ``altnames/`` - is told by its matches'
+    results, :func:`_signature`.)
+    """
+
+    def __init__(self) -> None:
+        self._records: set[tuple] = set()
+        self._tables: dict[tuple, Any] = {}
+
+    @staticmethod
+    def _record_keys(record: Mapping[str, Any]) -> list[tuple]:
+        where = tuple(record.get(name) for name in ("event", "round", "board_no"))
+        seats = tuple(record.get(seat) or "" for seat in _SEATS)
+        keys = [(*where, _result(record), seats)]
+        for blank in range(len(_SEATS)):  # any one name written another way
+            keys.append((*where, _result(record), seats[:blank] + ("",) + seats[blank + 1 :]))
+        return keys
+
+    @staticmethod
+    def _table_key(record: Mapping[str, Any]) -> tuple:
+        return tuple(record.get(seat) or "" for seat in _SEATS), _result(record)
+
+    def first_reads(
+        self, rows: Sequence[Mapping[str, Any]], found: TeamMatches
+    ) -> list[Mapping[str, Any]]:
+        """The records of a file not already read; each of the others is a ``match_copy``."""
+        tables: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
+        for record in rows:
+            tables[(record.get("round"), *(record.get(seat) for seat in _SEATS))].append(record)
+        copied = set()
+        for records in tables.values():
+            known = [r for r in records if self._earlier_year(r)]
+            if known and len(known) >= min(_SIGNATURE_BOARDS, len(records)):
+                copied.update(record["id"] for record in known)
+        kept = []
+        for record in rows:
+            keys = self._record_keys(record)
+            named = record.get("north")
+            if named and (record["id"] in copied or not self._records.isdisjoint(keys)):
+                found.excluded[record["id"]] = "match_copy"
+            else:
+                kept.append(record)
+            self._records.update(keys)
+        for record in rows:
+            self._tables.setdefault(self._table_key(record), record.get("year"))
+        return kept
+
+    def _earlier_year(self, record: Mapping[str, Any]) -> bool:
+        year = self._tables.get(self._table_key(record))
+        return year is not None and record.get("year") is not None and year < record["year"]
 
 
 def _signature(match: TeamMatch) -> tuple:
@@ -468,10 +621,10 @@ def build_matches(
     by_source: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for record in records:
         by_source[record.get("source") or record["event"]].append(record)
-    copies: set[tuple] = set()
+    read_already = _ReadAlready()
     sources = sorted(by_source, key=_parts_first)
     for source in progress(sources, "team matches: files", len(sources)) if progress else sources:
-        rows = _first_copies(by_source[source], copies, found)
+        rows = read_already.first_reads(by_source[source], found)
         if not rows:
             continue
         if board_a_match(rows[0]["event"]):

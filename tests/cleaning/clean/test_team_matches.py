@@ -4,6 +4,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from bridgerank.bridge.scoring import imps
 from bridgerank.cleaning.clean.reasons import reasons_of_level
 from bridgerank.cleaning.clean.team_matches import (
@@ -13,6 +15,7 @@ from bridgerank.cleaning.clean.team_matches import (
     traveller_row,
 )
 from bridgerank.cleaning.ingest.valet import read_valet
+from bridgerank.core.disjoint import DisjointSets
 
 # Four teams of four; each team's partnerships change between rounds, as a team of four
 # rotating its pairs does (so its players are one unit of partners).
@@ -284,3 +287,125 @@ def test_a_championship_split_into_groups_gives_each_match_once_with_its_own_nam
     paired = 2 * sum(len(match.boards) for match in together.matches)
     copies = together.reasons()["match_copy"]
     assert paired >= 0.99 * (len(whole) + len(parts) - copies)
+
+
+def _fixed_direction_field(teams: int, rounds: int) -> list[dict]:
+    """A round robin whose pairs keep their direction: each team's first pair always
+    North-South, its second always East-West (the 2019 Open's field)."""
+    names = [f"T{team}" for team in range(teams)]
+    records, ident = [], 0
+    for round_no in range(1, rounds + 1):
+        # the circle method: round r pairs team i with team (r - i) mod (teams - 1) ...
+        order = [0] + [(i + round_no - 1) % (teams - 1) + 1 for i in range(teams - 1)]
+        for k in range(teams // 2):
+            home, away = names[order[k]], names[order[teams - 1 - k]]
+            tables = (
+                (f"{home}a", f"{away}c", f"{home}b", f"{away}d"),
+                (f"{away}a", f"{home}c", f"{away}b", f"{home}d"),
+            )
+            for table, seats in enumerate(tables):
+                ident += 1
+                lead = "SHDC"[table] + "AKQJT98765432"[(round_no * teams + k) % 13]
+                tricks = str(8 + (round_no + k + table) % 4)
+                records.append(
+                    _record(ident, "Open 2019", round_no, 1, seats, tricks=tricks, lead=lead)
+                )
+    return records
+
+
+def test_a_field_whose_pairs_keep_their_direction_is_paired_by_the_consequences():
+    # Each North-South pair has the same support with every East-West pair it never met;
+    # only "their opponents are teammates too" in the other rounds tells its teammates.
+    records = _fixed_direction_field(teams=8, rounds=3)
+    found = build_matches(records)
+    assert not found.excluded
+    assert len(found.matches) == 3 * 4
+    for match in found.matches:
+        team_a = {match.open[0][:-1], match.closed[1][:-1]}
+        team_b = {match.open[1][:-1], match.closed[0][:-1]}
+        assert len(team_a) == 1 and len(team_b) == 1 and team_a != team_b
+
+
+def test_a_name_seated_twice_on_one_board_is_two_players_and_their_teams_still_pair():
+    records = _event(rounds=TWO_ROUNDS)
+    # one name written for Alpha1 and Delta1 alike (a file giving two players one id)
+    twice = [
+        {seat: ("Zed" if r[seat] in ("Alpha1", "Delta1") else r[seat]) for seat in r}
+        for r in records
+    ]
+    found = build_matches(twice)
+    assert not found.excluded
+    assert len(found.matches) == 4
+
+
+def test_a_copy_under_one_name_written_another_way_is_a_copy():
+    records = _event(rounds=TWO_ROUNDS)
+    joined = [
+        dict(r, id=r["id"] + 1000, source="Cup 2010/scores.txt")
+        | {
+            seat: r[seat].replace("Alpha1", "ALPHA One")
+            for seat in ("north", "east", "south", "west")
+        }
+        for r in records
+    ]
+    parts = [dict(r, source="Cup 2010/scoresA.txt") for r in records]
+    found = build_matches(parts + joined)
+    assert len(found.matches) == 4
+    assert found.reasons() == {"match_copy": len(joined)}
+
+
+def test_a_later_year_replaying_a_round_under_its_own_name_is_a_copy():
+    records = _event(rounds=TWO_ROUNDS)
+    training = [
+        dict(r, id=r["id"] + 1000, event="Training", source="Training/scores.txt", year=2023)
+        | {"round": "round 7", "board_no": r["board_no"] + 10}
+        for r in records
+        if r["round"] == "round 1"  # one round replayed, its tables in another order
+    ][::-1]
+    found = build_matches(records + training)
+    assert len(found.matches) == 4
+    assert found.reasons() == {"match_copy": len(training)}
+
+
+def test_nn_is_no_player():
+    seats = ("NN", "Beta1", "Alpha2", "Beta2")
+    row = _record(1, "Cup 2010", 1, 1, seats)
+    assert row["north"] == ""
+    assert build_matches([row]).reasons() == {"match_unknown_player": 1}
+
+
+def _team_plays_itself(matches) -> int:
+    """Matches whose two teams are one, once every match's teammates are joined: what a
+    wrong pairing leaves (it joins two teams' pairs into one roster)."""
+    teams: DisjointSets[str] = DisjointSets()
+    for match in matches:
+        for board in match.boards:
+            open_, closed = board.open_seats, board.closed_seats
+            for first, second in ((0, 2), (1, 3)):
+                teams.union(open_[first], open_[second])
+                teams.union(closed[first], closed[second])
+            teams.union(open_[0], closed[1])
+            teams.union(open_[1], closed[0])
+    return sum(teams.find(m.open[0]) == teams.find(m.open[1]) for m in matches)
+
+
+@pytest.mark.parametrize(
+    ("event", "files", "share"),
+    [
+        # one scores.txt for every group; a few players' ids given twice
+        ("2004-Istanbul-Olympiad", ("scores.txt",), 0.999),
+        # its pairs keep their direction all event
+        ("2019-Open/2019-Open", ("scores.txt",), 0.999),
+        # the groups' own files and the file joining them, names written another way
+        ("2008-Mind/Men", ("scoresA.txt", "scoresB.txt", "scores.txt"), 0.99),
+    ],
+)
+def test_real_fields_pair_with_rosters_that_hold(shared_data, event, files, share):
+    folder = shared_data("travellers", "valet", *event.split("/"))
+    rows = [row for name in files for row in _valet_rows(folder / name)]
+    found = build_matches(rows)
+    paired = 2 * sum(len(match.boards) for match in found.matches)
+    reasons = found.reasons()
+    kept = len(rows) - reasons["match_copy"] - reasons["match_unknown_player"]
+    assert paired >= share * kept
+    assert _team_plays_itself(found.matches) <= 0.005 * len(found.matches)
