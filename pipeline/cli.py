@@ -573,7 +573,11 @@ def _print_forecasts(outcome, rows: Sequence[dict[str, Any]] = ()) -> None:
 
 
 # What an IMP forecast is of, in words: a match's margin, a pair's IMPs against par.
-_IMP_KINDS = {"match": ("team matches", "margin"), "pair": ("pairs", "IMPs vs par")}
+_IMP_KINDS = {
+    "match": ("team matches", "margin"),
+    "pair": ("pairs", "IMPs vs par"),
+    "event": ("team-event matches", "margin"),
+}
 
 
 def _surnames(side: str, shown: int = 3) -> str:
@@ -586,7 +590,7 @@ def _surnames(side: str, shown: int = 3) -> str:
 
 def _side_text(row) -> str:
     """A pair as named; a match as its two teams' surnames."""
-    if row["kind"] != "match":
+    if row["kind"] == "pair":
         return visible(row["side"])
     return visible(f"{_surnames(row['side'])} v {_surnames(row['opponents'])}")
 
@@ -606,17 +610,49 @@ def _print_imp_forecasts(outcome) -> None:
     """The IMP forecasts made now: one line each."""
     if not outcome.imp_forecast:
         return
-    click.echo(f"{_IMP_HEAD} {'boards':>6} {'IMPs':>6}  80% interval")
+    from bridgerank.ratings.event_forecast import win_probability
+
+    click.echo(f"{_IMP_HEAD} {'boards':>6} {'IMPs':>6} {'wins':>5}  80% interval")
     for row in outcome.imp_forecast:
-        unrated = row["players"] - row["rated"] if row["kind"] == "match" else 2 - row["rated"]
+        unrated = row["players"] - row["rated"] if row["kind"] != "pair" else 2 - row["rated"]
         note = f"  ({unrated} unrated)" if unrated else ""
+        # a match's chance of team A winning; a pair's IMPs against par win nothing
+        wins = (
+            f"{100 * win_probability(row['predicted'], row['sd']):>4.0f}%"
+            if row["kind"] != "pair"
+            else f"{'':>5}"
+        )
         click.echo(
-            f"{_imp_cells(row)} {row['boards']:>6} {row['predicted']:>+6.1f}  "
+            f"{_imp_cells(row)} {row['boards']:>6} {row['predicted']:>+6.1f} {wins}  "
             f"{row['low_80']:+.0f} to {row['high_80']:+.0f}{note}"
         )
     counts = Counter(row["kind"] for row in outcome.imp_forecast)
     made = ", ".join(f"{counts[kind]:,} {_IMP_KINDS[kind][0]}" for kind in sorted(counts))
     click.echo(f"{made} forecast in IMPs and stored")
+
+
+def _print_line_ups(session, team_a: list[str], team_b: list[str], boards: int) -> None:
+    """The forecast of a match between two line-ups named, in a few lines."""
+    from bridgerank.core.store import store_errors
+    from bridgerank.pipeline.predict import predict_line_ups
+
+    if not team_a or not team_b:
+        raise click.UsageError("--line-up and --against name the two teams' four players each")
+    with store_errors(session.url):
+        try:
+            found = predict_line_ups(session.engine, team_a, team_b, boards)
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
+    click.echo(
+        f"{visible(' - '.join(team_a))} v {visible(' - '.join(team_b))}, {boards} boards: "
+        f"{found.predicted:+.1f} IMPs, 80% interval {found.low_80:+.0f} to "
+        f"{found.high_80:+.0f}; wins {100 * found.win_probability:.0f}% of such matches"
+    )
+    if found.unrated:
+        click.echo(
+            f"unrated (a newcomer's strength): {visible(', '.join(found.unrated))} - no match "
+            "of a team event stored under that name"
+        )
 
 
 def _print_session_results(rows: Sequence[dict[str, Any]]) -> None:
@@ -653,15 +689,43 @@ def _print_imp_results(rows: Sequence[dict[str, Any]], outcome) -> None:
         )
 
 
+def _line_up(text: str | None) -> list[str]:
+    return [name.strip() for name in (text or "").split(",") if name.strip()]
+
+
 @main.command()
 @click.argument("sources", nargs=-1, type=click.Path())
+@click.option(
+    "--line-up",
+    "line_up",
+    metavar="NAMES",
+    help="Team A's four players, comma-separated: forecast a match against --against.",
+)
+@click.option("--against", metavar="NAMES", help="Team B's four players, comma-separated.")
+@click.option(
+    "--boards",
+    type=click.IntRange(min=1),
+    default=16,
+    show_default=True,
+    help="The match's boards.",
+)
 @_common
 @_fail_cleanly
-def predict(sources: tuple[str, ...], **common: Any) -> None:
+def predict(
+    sources: tuple[str, ...],
+    line_up: str | None,
+    against: str | None,
+    boards: int,
+    **common: Any,
+) -> None:
     """Forecast each pair's session percentage in SOURCES (an event not yet ingested) from
-    the stored headline ratings, and each team match's margin and each pair's IMPs against
-    par in an event played at one table a deal from the team ratings, with 80% intervals,
-    and keep the forecasts.
+    the stored headline ratings, each team match's margin and each pair's IMPs against par
+    in an event played at one table a deal from the team ratings, and each match of a team
+    event's round file (Valet's) from the team events' ratings, with 80% intervals, and keep
+    the forecasts.
+
+    With --line-up and --against, forecast a match between two line-ups named (team A's
+    margin, its chance to win, an 80% interval; nothing stored).
 
     Once the event has been run through the pipeline, `bridgerank predict` shows how the
     stored forecasts fared against the results.
@@ -669,6 +733,10 @@ def predict(sources: tuple[str, ...], **common: Any) -> None:
     session = _Session(**common)
     from bridgerank.core.store import store_errors
     from bridgerank.pipeline.predict import predict as forecast_event
+
+    if line_up or against:
+        _print_line_ups(session, _line_up(line_up), _line_up(against), boards)
+        return
 
     with store_errors(session.url):
         outcome = forecast_event(

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.rules import clean_record
+from bridgerank.cleaning.clean.tables import TeamMatchRow
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
 from bridgerank.cleaning.match.lookup import person_lookup
@@ -27,6 +28,8 @@ from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
 from bridgerank.ratings.stage import par_function, stored_boards
 from bridgerank.ratings.tables import (
+    EventFit,
+    EventStrength,
     FittedHeadline,
     HeadlineRating,
     ImpForecast,
@@ -53,6 +56,12 @@ class PredictOutcome:
     imp_score: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
+# The kinds of IMP forecast: a team match of boards in both rooms (the team headline), a pair
+# at one table a deal (the team headline), a match of a team event's round file (the team
+# events' headline).
+IMP_KINDS = ("match", "pair", "event")
+
+
 def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
     """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1."""
     number = 0
@@ -75,6 +84,34 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
                     board["id"] = number
                     board["round"] = record.values.get("stage")  # as the rate stage reads it
                     yield seated_persons(board)
+
+
+def read_travellers(sources: Sequence[str], settings: Settings) -> list[dict[str, Any]]:
+    """The traveller records (Valet's round files) of ``sources``, read in memory as the
+    clean stage pairs them into matches, numbered from 1; a record without a deal counts
+    (a match is forecast from its line-ups)."""
+    from bridgerank.cleaning.clean.team_matches import traveller_row
+
+    rows: list[dict[str, Any]] = []
+    limits = Limits.of(settings.ingest)
+    clean = settings.clean
+    for candidate in discover(list(sources), settings.ingest.extensions):
+        content = scan(candidate.path, limits)
+        if sniff(content.head) != "valet":
+            continue
+        with text_lines(candidate.path, content.encoding, limits) as lines:
+            for record in READERS["valet"](lines, candidate.path):
+                if not record.parse_error:
+                    rows.append(
+                        traveller_row(
+                            len(rows) + 1,
+                            record.values,
+                            str(candidate.path),
+                            clean.first_year,
+                            clean.latest_year,
+                        )
+                    )
+    return rows
 
 
 _SEATS = ("north", "south", "east", "west")
@@ -136,6 +173,36 @@ def _strengths(conn):
     )
 
 
+def _event_strengths(conn):
+    """The team events' headline as stored (None: no match of a team event was rated)."""
+    from bridgerank.ratings.event_forecast import StoredEventStrengths
+
+    fit = conn.execute(select(EventFit.__table__)).mappings().first()
+    if fit is None:
+        return None
+    rows = conn.execute(select(EventStrength.player, EventStrength.strength))
+    return StoredEventStrengths(
+        {player: value for player, value in rows}, fit["board_variance"], fit["newcomer"]
+    )
+
+
+def _rated_event_matches(conn) -> dict[tuple[str, str, str, str], float]:
+    """The stored matches of team events, keyed as their forecasts are (event, round, team
+    A, team B, each as its first line-up names it): their margins."""
+    from bridgerank.ratings.event_forecast import side_of
+
+    margins = {}
+    for row in conn.execute(select(TeamMatchRow.__table__)).mappings():
+        team_a = side_of(
+            row["open_north"], row["open_south"], row["closed_east"], row["closed_west"]
+        )
+        team_b = side_of(
+            row["open_east"], row["open_west"], row["closed_north"], row["closed_south"]
+        )
+        margins[(row["event"], row["round"], team_a, team_b)] = float(row["margin"])
+    return margins
+
+
 def _fitted_at(conn) -> str:
     """When the rate stage last ran, UTC."""
     fitted = conn.execute(
@@ -191,6 +258,52 @@ def _new(
     return fresh, rated
 
 
+def _event_forecasts(
+    travellers: Sequence[dict[str, Any]], events, lookup, names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The forecasts of the matches a round file's travellers make (none without the team
+    events' stored headline)."""
+    if events is None or not travellers:
+        return []
+    from bridgerank.cleaning.clean.team_matches import build_matches
+    from bridgerank.ratings.event_forecast import forecast_event_matches
+
+    def person_of(raw: str, event: str) -> str:
+        name, known = lookup.player(raw, event)
+        return name if known is not None else names.get(raw, raw)
+
+    return forecast_event_matches(build_matches(travellers).matches, events, person_of)
+
+
+def predict_line_ups(
+    engine: Engine, team_a: Sequence[str], team_b: Sequence[str], boards: int
+) -> Any:
+    """Team A's margin against team B over ``boards`` boards, from the team events' stored
+    headline (:func:`~bridgerank.ratings.event_forecast.forecast_line_ups`; not stored: a
+    question, not an event).
+
+    Raises
+    ------
+    StageNotReady
+        When no match of a team event has been rated.
+    ValueError
+        When a line-up is not four different players, or ``boards`` < 1.
+    """
+    from bridgerank.ratings.event_forecast import forecast_line_ups
+
+    with engine.connect() as conn:
+        events = _event_strengths(conn)
+        if events is None:
+            raise StageNotReady(
+                "predict",
+                "rate",
+                "Line-ups are forecast from the team events' matches (Valet's round files): "
+                "try bridgerank run FOLDER --to rate",
+            )
+        names = person_lookup(conn).global_names()
+    return forecast_line_ups(team_a, team_b, boards, events, lambda raw: names.get(raw, raw))
+
+
 def predict(
     engine: Engine, settings: Settings, sources: Sequence[str], what: str = ""
 ) -> PredictOutcome:
@@ -212,10 +325,13 @@ def predict(
     outcome = PredictOutcome()
     with engine.connect() as conn:
         ratings, strengths = _headline(conn), _strengths(conn)
-        if ratings is None and strengths is None:
+        events = _event_strengths(conn)
+        if ratings is None and strengths is None and events is None:
             raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
         fitted = _fitted_at(conn)
-        names = person_lookup(conn).global_names()  # the boards' names that are one person
+        lookup = person_lookup(conn)
+        names = lookup.global_names()  # the boards' names that are one person
+        event_margins = _rated_event_matches(conn)
         # named as files name them, as forecasts name sides
         written = [seated_persons(board) for board in stored_boards(conn)]
         par_of = par_function(conn)
@@ -230,10 +346,14 @@ def predict(
         }
         rows = forecast(boards, names, ratings, min_tables) if ratings is not None else []
         imp_rows = forecast_imps(boards, names, strengths) if strengths is not None else []
+        event_rows = _event_forecasts(read_travellers(sources, settings), events, lookup, names)
         outcome.forecast, rated = _new(rows, in_database, stamp)
         outcome.imp_forecast, imp_rated = _new(imp_rows, in_database, stamp)
-        outcome.already_rated = sorted(rated | imp_rated)
-        if not rows and not imp_rows:
+        rounds_in = {(event, session) for event, session, _, _ in event_margins}
+        event_forecast, event_rated = _new(event_rows, rounds_in, stamp)
+        outcome.imp_forecast += event_forecast
+        outcome.already_rated = sorted(rated | imp_rated | event_rated)
+        if not rows and not imp_rows and not event_rows:
             outcome.not_forecast = why_no_forecast(
                 boards, min_tables, ratings is not None, strengths is not None
             )
@@ -252,9 +372,10 @@ def predict(
         )
         for kept in conn.execute(query).mappings():
             key = (kept["event"], kept["session"], kept["side"], kept["opponents"])
-            outcome.imp_stored.append(dict(kept) | {"actual": imp_actual.get(key)})
+            actual = event_margins if kept["kind"] == "event" else imp_actual
+            outcome.imp_stored.append(dict(kept) | {"actual": actual.get(key)})
     outcome.score = forecast_score(outcome.stored)
-    for kind in ("match", "pair"):
+    for kind in IMP_KINDS:
         kept_rows = [row for row in outcome.imp_stored if row["kind"] == kind]
         if kept_rows:
             outcome.imp_score[kind] = forecast_score(kept_rows)

@@ -62,6 +62,7 @@ __all__ = [
     "PLAIN_SETTINGS",
     "EventMatchValidation",
     "EventMatches",
+    "EventStrengths",
     "FieldRows",
     "RoundRidge",
     "RoundSetting",
@@ -75,6 +76,7 @@ __all__ = [
     "event_methods",
     "event_target",
     "experience_covariates",
+    "experience_now",
     "imps_of",
     "round_number",
     "study_event_matches",
@@ -345,6 +347,7 @@ class RoundRidge:
         self.players = len(boards.players)
         if covariates is None:
             covariates = experience_covariates(boards)
+        self.covariates = list(covariates)
         size = self.players + len(covariates)
         board_design = _signed_design(
             boards.seats,
@@ -397,6 +400,53 @@ class RoundRidge:
             else float(np.var(self.match_boards.seen_outcomes()))
         )
         return Forecast(margin, boards * per_board)
+
+    def current(
+        self, covariates_now: Callable[[np.ndarray], list[np.ndarray]] | None = None
+    ) -> EventStrengths:
+        """Every player's strength after the last round: the setting the walk-forward chose
+        (the least squared error of its held-out rounds), fitted on every match.
+
+        ``covariates_now(boards_played)`` gives the covariates' values of players who have
+        played so many match boards, in the order of the constructor's (default: the
+        experience, :func:`experience_now`); a player never seen has played none. Call it
+        after the walk-forward: its errors choose the setting and give a match's noise.
+        """
+        if covariates_now is None:
+            covariates_now = experience_now
+        boards = self.data.boards
+        after = int(boards.period.max()) + 1
+        self.match_boards.add_before(after)
+        self.tables.add_before(after)
+        self._link(after)
+        self._score_pending()
+        best = int(np.argmin(self.squared_errors)) if self.squared_errors.any() else 0
+        laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
+        solution = self._solve(self.settings[best], laplacian, self.solutions[best])
+        terms, coefficients = solution[: self.players], solution[self.players :]
+        played = np.bincount(boards.seats.ravel(), minlength=self.players)
+
+        def from_covariates(counts: np.ndarray) -> np.ndarray:
+            if not len(coefficients):
+                return np.zeros(len(counts))
+            return np.column_stack(covariates_now(counts)) @ coefficients
+
+        strength = terms + from_covariates(played)
+        # a player never seen: no term of his own, the covariates of no boards
+        newcomer = float(from_covariates(np.zeros(1))[0])
+        per_board = (
+            self.board_errors[0] / self.board_errors[1]
+            if self.board_errors[1]
+            else float(np.var(self.match_boards.seen_outcomes()))
+        )
+        return EventStrengths(
+            {str(name): float(value) for name, value in zip(boards.players, strength)},
+            {str(name): int(count) for name, count in zip(boards.players, played)},
+            per_board,
+            newcomer,
+            len(boards.matches),
+            str(boards.periods[-1]),
+        )
 
     def _link(self, period: int) -> None:
         """Link the teammates of every match up to ``period``, its own line-ups included."""
@@ -471,6 +521,13 @@ def experience_covariates(boards: TeamBoards) -> list[np.ndarray]:
     np.add.at(played, (boards.seats.ravel(), np.repeat(boards.period, 8)), 1.0)
     before = np.cumsum(played, axis=1) - played
     return [np.log1p(before), (before == 0).astype(float)]
+
+
+def experience_now(boards_played: np.ndarray) -> list[np.ndarray]:
+    """:func:`experience_covariates` of players who have played ``boards_played`` match
+    boards: one value a player each."""
+    played = np.asarray(boards_played, dtype=float)
+    return [np.log1p(played), (played == 0).astype(float)]
 
 
 def _row_covariates(
@@ -633,11 +690,59 @@ METHOD_DESCRIPTIONS = {
 
 
 @dataclass
+class EventStrengths:
+    """The headline of the team events fitted on every match: what a forecast of a match
+    not yet rated needs (``bridgerank predict``).
+
+    Attributes
+    ----------
+    strength : dict
+        Player (person) -> IMPs a board he adds to his side now, his experience counted.
+    boards : dict
+        Player -> match boards he played.
+    board_variance : float
+        A match's squared error a board, from the walk-forward's held-out rounds (the
+        players' rating uncertainty and the boards' luck together).
+    newcomer : float
+        The strength of a player never seen.
+    matches : int
+        Matches fitted.
+    through : str
+        The last round fitted (its year and round).
+    """
+
+    strength: dict[str, float]
+    boards: dict[str, int]
+    board_variance: float
+    newcomer: float
+    matches: int
+    through: str
+
+    def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The rows of ``event_strengths`` and ``event_fit``."""
+        players = [
+            {"player": name, "strength": value, "boards": self.boards[name]}
+            for name, value in self.strength.items()
+        ]
+        fit = {
+            "id": 1,
+            "board_variance": self.board_variance,
+            "newcomer": self.newcomer,
+            "matches": self.matches,
+            "players": len(players),
+            "through": self.through,
+        }
+        return players, [fit]
+
+
+@dataclass
 class EventMatchValidation:
-    """The study's rows (``event_match_validation``) and each subset's headline figures."""
+    """The study's rows (``event_match_validation``), each subset's headline figures and
+    the headline fitted on every match (None: no round was held out)."""
 
     rows: list[dict[str, Any]]
     headline: dict[str, dict[str, Any]]
+    strengths: EventStrengths | None = None
 
 
 def study_event_matches(
@@ -663,9 +768,10 @@ def study_event_matches(
     if tests == 0 or len(np.unique(data.event)) < 2:
         return EventMatchValidation([], {})
     kind = event_match_kind(data.event)
+    methods = event_methods(data, points, rivals, dd)
     run = walk_forward(
         boards,
-        event_methods(data, points, rivals, dd),
+        methods,
         kind.target,
         test_share=(tests - 0.5) / len(years),
         progress=progress,
@@ -708,7 +814,8 @@ def study_event_matches(
             "leads": next((row for row in found if row["method"] == LEADS), None),
             "hindsight": next(row["pearson"] for row in found if row["method"] == HINDSIGHT),
         }
-    return EventMatchValidation(rows, headline)
+    strengths = methods["headline"].current()
+    return EventMatchValidation(rows, headline, strengths)
 
 
 def _masked(values: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:

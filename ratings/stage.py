@@ -41,7 +41,9 @@ from bridgerank.ratings.summaries import (
 )
 from bridgerank.ratings.tables import (
     DiscPoint,
+    EventFit,
     EventMatchValidation,
+    EventStrength,
     FittedHeadline,
     GameMethodScore,
     GameStructure,
@@ -282,6 +284,7 @@ def run(context: StageContext) -> RateSummary:
     )
     if match_leads.leads and summary.event_matches is not None:
         summary.event_matches.leads = match_leads
+    event_players, event_fit = event_study.strengths.rows() if event_study.strengths else ([], [])
     with context.engine.begin() as conn:
         context.finish(
             conn,
@@ -304,6 +307,8 @@ def run(context: StageContext) -> RateSummary:
                 RatingCheck: headline.checks,
                 MatchValidation: match_rows,
                 EventMatchValidation: event_study.rows,
+                EventStrength: event_players,
+                EventFit: event_fit,
                 OneTableValidation: pair_rows,
                 GameStructure: cycles.structure,
                 GameMethodScore: cycles.scores,
@@ -341,6 +346,8 @@ RATE_STAGE = Stage(
         ValidationCeiling,
         MatchValidation,
         EventMatchValidation,
+        EventStrength,
+        EventFit,
         OneTableValidation,
         TeamStrength,
         TeamFit,

@@ -230,6 +230,30 @@ class MatchValidation(Base):
     boards: Mapped[int] = mapped_column(Integer)
 
 
+class EventStrength(Base):
+    """Every player of the team events' matches as the events' headline rates him after the
+    last round (:meth:`~bridgerank.ratings.event_matches.RoundRidge.current`): the IMPs a
+    board he adds to his side, experience counted, and the match boards he played."""
+
+    __tablename__ = "event_strengths"
+    player: Mapped[str] = mapped_column(Text, primary_key=True)
+    strength: Mapped[float] = mapped_column(Float)
+    boards: Mapped[int] = mapped_column(Integer)
+
+
+class EventFit(Base):
+    """The team events' headline fitted on every match: a match's squared error a board
+    (from the walk-forward's held-out rounds), a newcomer's strength, what was fitted."""
+
+    __tablename__ = "event_fit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board_variance: Mapped[float] = mapped_column(Float)
+    newcomer: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    through: Mapped[str] = mapped_column(Text)  # the last round fitted: its year and round
+
+
 class EventMatchValidation(Base):
     """Held-out matches of team events rebuilt from traveller files, walk-forward by round
     (:mod:`bridgerank.ratings.event_matches`): per ``subset`` (``all``, ``championships``,

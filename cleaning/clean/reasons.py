@@ -136,8 +136,9 @@ REASONS: tuple[Reason, ...] = (
     Reason(
         "match_copy",
         "match",
-        "The same table or match (players and every result) is already read, from another "
-        "file of the event or under other board numbers.",
+        "The same table or match (players and every result) is already read: from another "
+        "file of the event, with one name written another way, under other board numbers, "
+        "or replayed in a later year's file.",
     ),
     Reason(
         "match_board_a_match",

@@ -414,9 +414,12 @@ def record_team_matches(
     ``exclusions`` row, the summary its counts; returns the rows of ``team_matches`` and
     ``match_boards`` for the run's :meth:`~bridgerank.core.stage.StageContext.finish`.
     ``progress(items, label, total)`` wraps the files as they are paired (the CLI's bar)."""
+    from bridgerank.cleaning.clean.team_matches import teams_against_themselves
+
     matches, match_boards, unpaired = _team_matches(conn, settings, progress)
     _insert(conn, Exclusion.__table__, unpaired)
     summary.team_matches, summary.match_boards = len(matches), len(match_boards)
+    summary.teams_against_themselves = teams_against_themselves(matches, match_boards)
     if unpaired:
         counted = Counter(row["reason"] for row in unpaired)
         summary.reasons["match"] = dict(counted.most_common())

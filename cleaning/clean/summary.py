@@ -61,6 +61,9 @@ class CleanSummary(StageSummary):
     team_matches, match_boards : int
         Team matches rebuilt from traveller files, and their boards (each played at both
         tables); ``reasons["match"]`` says why the other tables are in none.
+    teams_against_themselves : int
+        Matches whose two teams are one once every match's teammates are joined (a check of
+        the pairing, :func:`~bridgerank.cleaning.clean.team_matches.teams_against_themselves`).
     """
 
     records: int = 0
@@ -72,6 +75,16 @@ class CleanSummary(StageSummary):
     boards_changed: BoardChanges = field(default_factory=BoardChanges)
     team_matches: int = 0
     match_boards: int = 0
+    teams_against_themselves: int = 0
+
+    def paired_share(self) -> float:
+        """The share of the team events' table records paired into matches, of those of the
+        events kept: copies, board-a-match events and tables with an unknown player left
+        out (each has its reason, and is no table of a match to be found)."""
+        outside = ("match_copy", "match_board_a_match", "match_unknown_player")
+        left = sum(n for code, n in self.reasons.get("match", {}).items() if code not in outside)
+        paired = 2 * self.match_boards
+        return paired / (paired + left) if paired else 0.0
 
     def lines(self) -> list[str]:
         """The counts, then a block per level of reason: each reason with its description."""
@@ -83,7 +96,10 @@ class CleanSummary(StageSummary):
         if self.team_matches:
             found.append(
                 f"  team matches rebuilt from travellers: {self.team_matches:,} "
-                f"({self.match_boards:,} boards played at both tables)"
+                f"({self.match_boards:,} boards played at both tables; "
+                f"{100 * self.paired_share():.1f}% of the kept events' tables paired; "
+                f"{self.teams_against_themselves:,} a team against itself once teammates "
+                "are joined)"
             )
         for level, title in _TITLES.items():
             counts = self.reasons.get(level, {})

@@ -57,6 +57,7 @@ __all__ = [
     "board_a_match",
     "build_matches",
     "match_rows",
+    "teams_against_themselves",
     "traveller_row",
 ]
 
@@ -318,17 +319,17 @@ def _partners(
             first = teamship.strength(north[a], east[b])
             second = teamship.strength(east[a], north[b])
             if first and second:
-                scored.append(((first + second, True), b))
+                scored.append(((True, first + second), b))
         if not scored:
             reason[a] = "match_other_table_missing"
             continue
         if len(scored) > 1:
             scored = [
-                ((_holds(teamship, north[a], east[b], east[a], north[b]), value[0]), b)
+                ((_holds(teamship, north[a], east[b], east[a], north[b]), value[1]), b)
                 for value, b in scored
             ]
         scored.sort(reverse=True)
-        held: dict[int, tuple[int, bool]] = {}  # board -> the strength that holds it
+        held: dict[int, tuple[bool, int]] = {}  # board -> the strength that holds it
         picks = set()
         for value, b in scored:
             boards = tables[a].records.keys() & tables[b].records.keys()
@@ -391,14 +392,14 @@ def _event_matches(event: str, records: Sequence[Mapping[str, Any]], found: Team
             found.excluded[record["id"]] = "match_no_score"
             continue
         round_name = record.get("round") or ""
-        tables = rounds[round_name]
-        table = tables.get(seats)
+        lineups = rounds[round_name]
+        table = lineups.get(seats)
         if table is None:
             persons = tuple(
-                f"{name}\t{round_name}\t{len(tables)}" if name in doubled else name
+                f"{name}\t{round_name}\t{len(lineups)}" if name in doubled else name
                 for name in seats
             )
-            table = tables[seats] = _Table(seats, persons)  # type: ignore[arg-type]
+            table = lineups[seats] = _Table(seats, persons)  # type: ignore[arg-type]
         if record["board_no"] in table.records:
             found.excluded[record["id"]] = "match_same_lineup"
             continue
@@ -553,8 +554,9 @@ class _ReadAlready:
         """The records of a file not already read; each of the others is a ``match_copy``."""
         tables: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
         for record in rows:
-            tables[(record.get("round"), *(record.get(seat) for seat in _SEATS))].append(record)
-        copied = set()
+            seated = tuple(record.get(seat) for seat in _SEATS)
+            tables[(record.get("round"),) + seated].append(record)
+        copied: set[int] = set()
         for records in tables.values():
             known = [r for r in records if self._earlier_year(r)]
             if known and len(known) >= min(_SIGNATURE_BOARDS, len(records)):
@@ -683,6 +685,45 @@ def match_rows(found: TeamMatches) -> tuple[list[dict], list[dict], list[dict]]:
         for raw_id, reason in sorted(found.excluded.items())
     ]
     return matches, boards, exclusions
+
+
+def teams_against_themselves(
+    matches: Sequence[Mapping[str, Any]], boards: Sequence[Mapping[str, Any]]
+) -> int:
+    """The matches whose two teams are one team, once every match of its event has joined
+    its teammates into teams: what a wrong pairing leaves, and a check of the pairing that
+    needs no rosters (a right one leaves none but where one name stands for two players).
+
+    Parameters
+    ----------
+    matches, boards : sequences of mappings
+        Rows of ``team_matches`` (``id``, ``event``, ``open_north``, ``open_east``) and of
+        ``match_boards`` (``match_id`` and the eight seats, ``open_north`` ... ``closed_west``),
+        as :func:`match_rows` makes them and the tables keep them.
+    """
+    event_of = {match["id"]: match["event"] for match in matches}
+    teams: DisjointSets[tuple[str, str]] = DisjointSets()
+    for board in boards:
+        event = event_of[board["match_id"]]
+        seat = {
+            (room, name): (event, board[f"{room}_{name}"])
+            for room in ("open", "closed")
+            for name in _SEATS
+        }
+        # team A: the open room's North-South and the closed room's East-West
+        for first, second in (
+            (("open", "north"), ("open", "south")),
+            (("open", "north"), ("closed", "east")),
+            (("closed", "east"), ("closed", "west")),
+            (("open", "east"), ("open", "west")),
+            (("open", "east"), ("closed", "north")),
+            (("closed", "north"), ("closed", "south")),
+        ):
+            teams.union(seat[first], seat[second])
+    return sum(
+        teams.find((m["event"], m["open_north"])) == teams.find((m["event"], m["open_east"]))
+        for m in matches
+    )
 
 
 def _seat_columns(room: str, seats: Sequence[str]) -> dict[str, str]:

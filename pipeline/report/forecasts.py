@@ -1,8 +1,9 @@
 """Every stored forecast beside its result, one row each: what ``bridgerank predict`` prints,
 writes to ``forecasts.csv`` and the site's forecasts page shows.
 
-A row is a pair's session percentage (``kind`` "session"), a team match's margin ("match") or
-a pair's IMPs against par in an event played at one table a deal ("pair"), with the forecast,
+A row is a pair's session percentage (``kind`` "session"), a team match's margin ("match"), a
+pair's IMPs against par in an event played at one table a deal ("pair") or a match of a team
+event's round file ("event"), with the forecast,
 its 80% interval, the result once the event has been run through the pipeline (None before),
 and whether the result fell inside the interval.
 """

@@ -107,6 +107,16 @@ RUN_BY = {
     "test_the_valet_travellers_to_match_then_rate_as_shown",
     "bridgerank run ../shared/data/travellers/valet --to rate": f"{CORPUS}::"
     "test_the_valet_travellers_to_rate_as_shown",
+    # docs/ratings.md: the team events' forecasts of a round file and of two line-ups
+    "bridgerank run ../shared/data/travellers/valet/2011-World "
+    "../shared/data/travellers/valet/2013-World --to rate": "tests/ratings/"
+    "test_event_matches.py::test_world_championships_are_forecast_round_by_round",
+    "bridgerank predict ../shared/data/travellers/valet/2015-World/Men": "tests/ratings/"
+    "test_event_matches.py::test_a_round_file_not_yet_rated_is_forecast_match_by_match",
+    'bridgerank predict --line-up "A1, A2, A3, A4" --against "B1, B2, B3, B4" --boards 32': (
+        "tests/ratings/test_event_matches.py::"
+        "test_two_line_ups_named_are_forecast_with_a_chance_to_win"
+    ),
 }
 
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", re.S | re.M)

@@ -3,6 +3,7 @@ kinds by hand, the walk-forward reads nothing of a round's or a later round's re
 simulated set of events where the strengths are known, and a real slice of Valet's world
 championships through ``bridgerank run --to rate``."""
 
+import re
 import sqlite3
 
 import numpy as np
@@ -269,16 +270,16 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
             "select count(*) from event_match_validation where pearson_gain is not null"
         ).fetchone()[0]
     assert gains == 0  # two events held out: too few to resample (five at least)
-    assert built == (922, 4)  # 21 teams, 11 rounds: 231 matches an event (one with a bye less)
+    assert built == (924, 4)  # 22 teams, a round robin: 231 matches an event
     headline = rows[("all", "headline")]
     # the two events of 2013 held out, every one of their matches; resampled as two events
-    assert headline[2] == 460 and headline[3] == 2
+    assert headline[2] == 462 and headline[3] == 2
     assert rows[("championships", "headline")] == headline  # all of them championships
     assert {method for subset, method in rows} >= {"headline", "headline_plain", "coin"}
     # a forecast, better than a coin, under the margins' ceiling's reach
     assert 0.3 < headline[0] < 0.6 and headline[1] < rows[("all", "coin")][1]
     assert 0.4 < headline[4] < 0.7
-    assert "team events' matches (460 of 922 held out" in output
+    assert "team events' matches (462 of 924 held out" in output
     # the double dummy question, asked on 2013's open event (its deals are in hands/*.pbn;
     # the women's are not)
     with_deals = rows[("with deals", "headline_dd")]
@@ -288,7 +289,7 @@ def test_world_championships_are_forecast_round_by_round(world_championships):
     assert "double dummy measures of earlier play add" in words
     # the reference that knows the rest of each event
     hindsight = rows[("all", "hindsight_form")]
-    assert hindsight[2] == 460 and 0.3 < hindsight[0] < 0.7
+    assert hindsight[2] == 462 and 0.3 < hindsight[0] < 0.7
     assert f"later rounds included, reaches {hindsight[0]:.3f}" in words
     assert "on the 231 matches with deals" in words
     # the opening leads: their measure alone, and their baselines beside a random lead
@@ -355,8 +356,107 @@ def test_the_methods_page_shows_the_world_championships_matches(world_championsh
     html = environment().get_template(section.template).render(data=data, root="")
     words = " ".join(html.split())
     assert "On the 231 held-out matches of the 1 event whose deals are known" in words
-    assert "All: 460 matches" in words and "With deals: 231 matches" in words
+    assert "All: 462 matches" in words and "With deals: 231 matches" in words
     assert "reach Pearson" in words
     assert "The opening leads alone (each player's tricks lost" in words
     assert "Opening leads against a random lead." in words
     assert f"Of the {data['baselines'].leads:,} leads valued" in words
+
+
+def test_the_team_events_players_are_stored_as_rated_after_the_last_round(world_championships):
+    database, _ = world_championships
+    with sqlite3.connect(database) as db:
+        fit = db.execute(
+            "select board_variance, newcomer, matches, players, through from event_fit"
+        ).fetchall()
+        strengths = dict(db.execute("select player, strength from event_strengths"))
+        boards = dict(db.execute("select player, boards from event_strengths"))
+        seated = db.execute(
+            "select count(*) from (select open_north p from match_boards union "
+            "select open_east from match_boards union select open_south from match_boards "
+            "union select open_west from match_boards union select closed_north from "
+            "match_boards union select closed_east from match_boards union select "
+            "closed_south from match_boards union select closed_west from match_boards)"
+        ).fetchone()[0]
+    assert len(fit) == 1
+    variance, newcomer, matches, players, through = fit[0]
+    assert matches == 924 and players == len(strengths) == seated
+    assert through.startswith("2013")
+    # a match's error a board: IMPs squared, the order of a board's swing
+    assert 20 < variance < 80
+    # every player of the four events has played a round robin's boards
+    assert min(boards.values()) >= 16
+    assert np.std(list(strengths.values())) > 0.1 and abs(newcomer) < 2
+
+
+def test_a_round_file_not_yet_rated_is_forecast_match_by_match(world_championships, shared_data):
+    database, _ = world_championships
+    folder = shared_data("travellers", "valet", "2015-World", "Men")
+    result = CliRunner().invoke(main, ["predict", str(folder), "--db", str(database)])
+    assert result.exit_code == 0, result.output
+    assert "team-event matches forecast in IMPs and stored" in result.output
+    with sqlite3.connect(database) as db:
+        rows = db.execute(
+            "select session, side, opponents, boards, players, rated, predicted, sd, low_80, "
+            "high_80 from imp_forecasts where kind = 'event'"
+        ).fetchall()
+    # 22 teams, a round robin of 21 rounds, 16 boards a match (a board of one missing)
+    assert len(rows) == 231 and {row[3] for row in rows} <= {15, 16}
+    assert all(row[4] >= 8 and row[5] <= row[4] for row in rows)
+    # two players in five played the Bermuda Bowl or Venice Cup of 2011 or 2013
+    assert sum(row[5] for row in rows) > 0.4 * sum(row[4] for row in rows)
+    for _, _, _, _, _, _, predicted, sd, low, high in rows:
+        assert low < predicted < high and abs(high - low - 2 * 1.28155 * sd) < 1e-3 * sd
+    # the 2015 margins as the files give them: the forecasts of 2011 and 2013 tell them
+    from bridgerank.cleaning.clean.team_matches import build_matches, traveller_row
+    from bridgerank.cleaning.ingest.valet import read_valet
+    from bridgerank.ratings.event_forecast import side_of
+
+    path = folder / "scores.txt"
+    found = build_matches(
+        traveller_row(number, record.values, str(path), 1900, 2100)
+        for number, record in enumerate(read_valet(path.read_text(encoding="utf-8"), path))
+    )
+    margin = {(m.round, side_of(*m.open[0::2], *m.closed[1::2])): m.margin for m in found.matches}
+    pairs = [(row[6], margin[(row[0], row[1])]) for row in rows]
+    assert np.corrcoef(np.array(pairs).T)[0, 1] > 0.2
+    # run again: the stored forecasts stand, nothing is forecast twice
+    again = CliRunner().invoke(main, ["predict", str(folder), "--db", str(database)])
+    assert again.exit_code == 0, again.output
+    with sqlite3.connect(database) as db:
+        assert (
+            db.execute("select count(*) from imp_forecasts where kind = 'event'").fetchone()[0]
+            == 231
+        )
+
+
+def test_two_line_ups_named_are_forecast_with_a_chance_to_win(world_championships):
+    database, _ = world_championships
+    with sqlite3.connect(database) as db:
+        # the strongest four and the weakest four of the fit
+        ranked = [
+            name
+            for (name,) in db.execute("select player from event_strengths order by strength desc")
+        ]
+    strong, weak = ranked[:4], ranked[-4:]
+    args = ["predict", "--db", str(database), "--line-up", ", ".join(strong)]
+    result = CliRunner().invoke(main, [*args, "--against", ", ".join(weak), "--boards", "32"])
+    assert result.exit_code == 0, result.output
+    found = re.search(
+        r"32 boards: \+([\d.]+) IMPs, 80% interval ([+-]\d+) to \+(\d+); wins (\d+)% of such",
+        result.output,
+    )
+    assert found, result.output
+    assert float(found[1]) > 10 and int(found[4]) > 80
+    assert "unrated" not in result.output
+    # a name no match holds plays as a newcomer, and says so
+    newcomer = CliRunner().invoke(
+        main, [*args, "--against", "Nobody One, Nobody Two, Nobody Three, Nobody Four"]
+    )
+    assert newcomer.exit_code == 0, newcomer.output
+    assert "unrated (a newcomer's strength): Nobody One, Nobody Two" in newcomer.output
+    # three players are no line-up: one line, no traceback
+    short = CliRunner().invoke(main, [*args, "--against", "A, B, C"])
+    assert short.exit_code == 2
+    assert "a line-up is four different players" in short.output
+    assert "Traceback" not in short.output

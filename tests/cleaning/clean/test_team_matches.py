@@ -11,11 +11,12 @@ from bridgerank.cleaning.clean.reasons import reasons_of_level
 from bridgerank.cleaning.clean.team_matches import (
     board_a_match,
     build_matches,
+    match_rows,
     table_score,
+    teams_against_themselves,
     traveller_row,
 )
 from bridgerank.cleaning.ingest.valet import read_valet
-from bridgerank.core.disjoint import DisjointSets
 
 # Four teams of four; each team's partnerships change between rounds, as a team of four
 # rotating its pairs does (so its players are one unit of partners).
@@ -374,19 +375,28 @@ def test_nn_is_no_player():
     assert build_matches([row]).reasons() == {"match_unknown_player": 1}
 
 
-def _team_plays_itself(matches) -> int:
-    """Matches whose two teams are one, once every match's teammates are joined: what a
-    wrong pairing leaves (it joins two teams' pairs into one roster)."""
-    teams: DisjointSets[str] = DisjointSets()
-    for match in matches:
-        for board in match.boards:
-            open_, closed = board.open_seats, board.closed_seats
-            for first, second in ((0, 2), (1, 3)):
-                teams.union(open_[first], open_[second])
-                teams.union(closed[first], closed[second])
-            teams.union(open_[0], closed[1])
-            teams.union(open_[1], closed[0])
-    return sum(teams.find(m.open[0]) == teams.find(m.open[1]) for m in matches)
+def _against_themselves(found) -> int:
+    matches, boards, _ = match_rows(found)
+    return teams_against_themselves(matches, boards)
+
+
+def test_a_wrong_pairing_shows_as_a_team_against_itself():
+    found = build_matches(_event(rounds=TWO_ROUNDS))
+    assert _against_themselves(found) == 0
+    # round 2's matches with their closed rooms swapped: Alpha's pairs now teammates of
+    # Delta's, and Beta's of Gamma's, though Alpha met Beta and Gamma met Delta in round 1
+    matches, boards, _ = match_rows(found)
+    second = [m["id"] for m in matches if m["round"] == "round 2"]
+    swapped = []
+    for board in boards:
+        if board["match_id"] in second:
+            other = second[1 - second.index(board["match_id"])]
+            twin = next(
+                b for b in boards if b["match_id"] == other and b["board_no"] == board["board_no"]
+            )
+            board = board | {k: v for k, v in twin.items() if k.startswith("closed_")}
+        swapped.append(board)
+    assert teams_against_themselves(matches, swapped) > 0
 
 
 @pytest.mark.parametrize(
@@ -408,4 +418,4 @@ def test_real_fields_pair_with_rosters_that_hold(shared_data, event, files, shar
     reasons = found.reasons()
     kept = len(rows) - reasons["match_copy"] - reasons["match_unknown_player"]
     assert paired >= share * kept
-    assert _team_plays_itself(found.matches) <= 0.005 * len(found.matches)
+    assert _against_themselves(found) <= 0.005 * len(found.matches)
