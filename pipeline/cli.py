@@ -566,9 +566,16 @@ def _print_forecasts(outcome, rows: Sequence[dict[str, Any]] = ()) -> None:
     waiting += sum(row["actual"] is None for row in outcome.imp_stored)
     if waiting:
         click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
+    if outcome.not_forecast_matches:
+        click.echo(f"no match forecast: {outcome.not_forecast_matches}")
     if outcome.not_forecast:
         click.echo(f"no forecast: {outcome.not_forecast}")
-    elif not (outcome.stored or outcome.imp_stored or outcome.already_rated):
+    elif not (
+        outcome.stored
+        or outcome.imp_stored
+        or outcome.already_rated
+        or outcome.not_forecast_matches
+    ):
         click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
 
 

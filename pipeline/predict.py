@@ -51,6 +51,8 @@ class PredictOutcome:
     stored: list[dict[str, Any]] = field(default_factory=list)
     score: dict[str, Any] = field(default_factory=dict)
     not_forecast: str = ""  # why the files given gave no forecast, when they gave none
+    # why a round file's traveller records gave no team-event match forecast
+    not_forecast_matches: str = ""
     imp_forecast: list[dict[str, Any]] = field(default_factory=list)
     imp_stored: list[dict[str, Any]] = field(default_factory=list)
     imp_score: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -260,11 +262,17 @@ def _new(
 
 def _event_forecasts(
     travellers: Sequence[dict[str, Any]], events, lookup, names: Mapping[str, str]
-) -> list[dict[str, Any]]:
-    """The forecasts of the matches a round file's travellers make (none without the team
-    events' stored headline)."""
-    if events is None or not travellers:
-        return []
+) -> tuple[list[dict[str, Any]], str]:
+    """The forecasts of the matches a round file's travellers make, or why there are none
+    (empty when no traveller was read)."""
+    if not travellers:
+        return [], ""
+    if events is None:
+        return [], (
+            f"the files' {len(travellers):,} traveller records are forecast as team matches "
+            "from the team events' ratings, and the database has none (rate a folder of "
+            "team events first: bridgerank run FOLDER --to rate)"
+        )
     from bridgerank.cleaning.clean.team_matches import build_matches
     from bridgerank.ratings.event_forecast import forecast_event_matches
 
@@ -272,7 +280,11 @@ def _event_forecasts(
         name, known = lookup.player(raw, event)
         return name if known is not None else names.get(raw, raw)
 
-    return forecast_event_matches(build_matches(travellers).matches, events, person_of)
+    found = build_matches(travellers)
+    if not found.matches:
+        reasons = ", ".join(f"{code} {count:,}" for code, count in found.reasons().most_common())
+        return [], f"the files' tables pair into no team match ({reasons})"
+    return forecast_event_matches(found.matches, events, person_of), ""
 
 
 def predict_line_ups(
@@ -346,14 +358,16 @@ def predict(
         }
         rows = forecast(boards, names, ratings, min_tables) if ratings is not None else []
         imp_rows = forecast_imps(boards, names, strengths) if strengths is not None else []
-        event_rows = _event_forecasts(read_travellers(sources, settings), events, lookup, names)
+        travellers = read_travellers(sources, settings)
+        event_rows, no_event_forecast = _event_forecasts(travellers, events, lookup, names)
         outcome.forecast, rated = _new(rows, in_database, stamp)
         outcome.imp_forecast, imp_rated = _new(imp_rows, in_database, stamp)
         rounds_in = {(event, session) for event, session, _, _ in event_margins}
         event_forecast, event_rated = _new(event_rows, rounds_in, stamp)
         outcome.imp_forecast += event_forecast
         outcome.already_rated = sorted(rated | imp_rated | event_rated)
-        if not rows and not imp_rows and not event_rows:
+        outcome.not_forecast_matches = no_event_forecast
+        if not rows and not imp_rows and not event_rows and not no_event_forecast:
             outcome.not_forecast = why_no_forecast(
                 boards, min_tables, ratings is not None, strengths is not None
             )

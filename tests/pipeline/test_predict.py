@@ -117,6 +117,13 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
         "events of one table a deal are forecast from the team ratings, and the database has "
         "none (no board of it was played in both rooms of a team match)" in printed
     )
+    # a team event's round file, with club ratings only: why its matches are not forecast
+    round_file = shared_data("travellers", "valet", "2015-World", "Men")
+    printed = _invoke("predict", str(round_file), "--out", out, *fast)
+    assert (
+        "no match forecast: the files' 7,388 traveller records are forecast as team matches from "
+        "the team events' ratings, and the database has none" in " ".join(printed.split())
+    )
     engine.dispose()
 
 
