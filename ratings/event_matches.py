@@ -39,7 +39,7 @@ of the earlier held-out matches (the first test round: the training boards' vari
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -152,6 +152,8 @@ class EventMatches:
     events: list[str]
     kinds: list[str]
     tables: FieldRows
+    # each match's row id in ``team_matches`` (empty where the rows gave none)
+    match_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def kind_of_match(self) -> np.ndarray:
         """Each match's event kind."""
@@ -239,7 +241,12 @@ def event_matches(
     )
     names = sorted(events, key=events.__getitem__)
     return EventMatches(
-        data, np.array(match_event, dtype=np.int64), names, [event_kind(e) for e in names], tables
+        data,
+        np.array(match_event, dtype=np.int64),
+        names,
+        [event_kind(e) for e in names],
+        tables,
+        np.array(sorted(match_index, key=match_index.__getitem__), dtype=np.int64),
     )
 
 
@@ -743,6 +750,8 @@ class EventMatchValidation:
     rows: list[dict[str, Any]]
     headline: dict[str, dict[str, Any]]
     strengths: EventStrengths | None = None
+    # the headline's forecast of each held-out match (``event_match_forecasts``)
+    forecasts: list[dict[str, Any]] = field(default_factory=list)
 
 
 def study_event_matches(
@@ -815,7 +824,23 @@ def study_event_matches(
             "hindsight": next(row["pearson"] for row in found if row["method"] == HINDSIGHT),
         }
     strengths = methods["headline"].current()
-    return EventMatchValidation(rows, headline, strengths)
+    return EventMatchValidation(rows, headline, strengths, _held_out_forecasts(data, run, held))
+
+
+def _held_out_forecasts(data: EventMatches, run: Any, held: np.ndarray) -> list[dict[str, Any]]:
+    """The headline's walk-forward forecast of each held-out match, team A's margin with its
+    standard deviation, by ``team_matches`` row (none where the rows gave no ids)."""
+    if len(data.match_ids) != len(data.boards.matches):
+        return []
+    predicted, variance = run.predicted("headline"), run.variance("headline")
+    return [
+        {
+            "match_id": int(data.match_ids[match]),
+            "predicted": float(predicted[number]),
+            "sd": float(np.sqrt(variance[number])) if variance is not None else None,
+        }
+        for number, match in enumerate(held)
+    ]
 
 
 def _masked(values: np.ndarray | None, mask: np.ndarray) -> np.ndarray | None:

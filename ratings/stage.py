@@ -42,6 +42,7 @@ from bridgerank.ratings.summaries import (
 from bridgerank.ratings.tables import (
     DiscPoint,
     EventFit,
+    EventMatchForecast,
     EventMatchValidation,
     EventStrength,
     FittedHeadline,
@@ -309,6 +310,7 @@ def run(context: StageContext) -> RateSummary:
                 EventMatchValidation: event_study.rows,
                 EventStrength: event_players,
                 EventFit: event_fit,
+                EventMatchForecast: event_study.forecasts,
                 OneTableValidation: pair_rows,
                 GameStructure: cycles.structure,
                 GameMethodScore: cycles.scores,
@@ -348,6 +350,7 @@ RATE_STAGE = Stage(
         EventMatchValidation,
         EventStrength,
         EventFit,
+        EventMatchForecast,
         OneTableValidation,
         TeamStrength,
         TeamFit,

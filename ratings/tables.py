@@ -254,6 +254,17 @@ class EventFit(Base):
     through: Mapped[str] = mapped_column(Text)  # the last round fitted: its year and round
 
 
+class EventMatchForecast(Base):
+    """The team events' headline's walk-forward forecast of each held-out match (from the
+    earlier rounds and years only): team A's margin (``team_matches.margin``'s side) and its
+    standard deviation, IMPs."""
+
+    __tablename__ = "event_match_forecasts"
+    match_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    predicted: Mapped[float] = mapped_column(Float)
+    sd: Mapped[float | None] = mapped_column(Float)
+
+
 class EventMatchValidation(Base):
     """Held-out matches of team events rebuilt from traveller files, walk-forward by round
     (:mod:`bridgerank.ratings.event_matches`): per ``subset`` (``all``, ``championships``,

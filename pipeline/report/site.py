@@ -28,6 +28,11 @@ from bridgerank.core.batches import batches
 from bridgerank.core.pool import in_order
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
 from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid, team_imps
+from bridgerank.pipeline.report.event_pages import (
+    championship_record,
+    event_index,
+    event_page,
+)
 from bridgerank.pipeline.report.player_view import (
     FieldMeasures,
     RoleField,
@@ -83,10 +88,16 @@ def write_site(
         writer.write(asset, env.get_template(f"site/{asset}").render())
     writer.write("methods.html", methods_html)
     players = _player_index(data)
+    events = event_index(data.event_matches)
     front = env.get_template("site/index.html.j2").render(
-        **_front(data, players), has_forecasts=bool(forecasts)
+        **_front(data, players),
+        has_forecasts=bool(forecasts),
+        team_events=len(events),
+        team_matches=len(data.event_matches),
     )
     writer.write("index.html", front)
+    if events:
+        _write_events(writer, env, data, events, set(players["player"]))
     if forecasts:
         page = env.get_template("site/forecasts.html.j2").render(root="", rows=forecasts)
         writer.write("forecasts.html", page)
@@ -97,6 +108,21 @@ def write_site(
         writer.write(f"players/{player['file']}", template.render(root="../", **context))
     pages, size = _write_boards(folder, data, set(players["player"]), jobs)
     return SiteSummary(writer.pages + pages, writer.bytes + size, time.perf_counter() - began)
+
+
+def _write_events(
+    writer: _Writer, env: Any, data: SiteData, events: list[dict[str, Any]], with_pages: set[str]
+) -> None:
+    """The team events' index and a page per event (:mod:`event_pages`)."""
+    (writer.folder / "events").mkdir(exist_ok=True)
+    page = env.get_template("site/events.html.j2").render(
+        root="", events=events, matches=len(data.event_matches)
+    )
+    writer.write("events.html", page)
+    template = env.get_template("site/event.html.j2")
+    for event in events:
+        context = event_page(event["event"], data.event_matches, with_pages, player_file)
+        writer.write(f"events/{event['file']}", template.render(root="../", **context))
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -318,6 +344,7 @@ class _PlayerPages:
         )
         self.costly_results = _ranked_boards(lost, "imps", keep=["what"])
         self.best = _ranked_boards(against_field[against_field["imps"] > 0], "imps")
+        self.championships = championship_record(data.event_matches, data.event_strengths)
 
     def of(self, player: dict[str, Any]) -> dict[str, Any]:
         """The template's context for ``player`` (a row of the player index)."""
@@ -352,6 +379,7 @@ class _PlayerPages:
                 for row in self.scorecards.get(name, [])
             ],
             "aliases": self.aliases.get(name, []),
+            "championships": self.championships.get(name),
             "costly": [
                 self._link(board, f"{_tricks(value)} given away")
                 for board, value in self.costly.get(name, [])

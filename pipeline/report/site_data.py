@@ -45,6 +45,11 @@ class SiteData:
     scorecards: pd.DataFrame = field(default_factory=pd.DataFrame)
     # deal_hash -> the deal's double dummy tricks (20 hex digits), where the dds stage ran
     dd_tables: dict[str, str] = field(default_factory=dict)
+    # the team events' matches (``team_matches``), each seat of the first line-up also as
+    # its person (``person_open_north`` ...), with the walk-forward's forecast where held out
+    event_matches: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # player, strength, boards: the team events' headline after the last round
+    event_strengths: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def _table(conn: Connection, present: set[str], name: str, query: str) -> pd.DataFrame:
@@ -69,7 +74,8 @@ def read_site_data(conn: Connection) -> SiteData:
             lambda path: PurePath(path).name
         )
         boards = boards.drop(columns="source_path")
-    seats = _seats(boards, person_lookup(conn))
+    lookup = person_lookup(conn)
+    seats = _seats(boards, lookup)
     ratings, kind = _ratings(conn, present)
     auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")
     stats = _table(conn, present, "player_stats", "select * from player_stats")
@@ -111,7 +117,36 @@ def read_site_data(conn: Connection) -> SiteData:
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
         scorecards=_table(conn, present, "pair_scorecards", "select * from pair_scorecards"),
         dd_tables=_dd_tables(conn, present),
+        event_matches=_event_matches(conn, present, lookup),
+        event_strengths=_table(
+            conn, present, "event_strengths", "select player, strength, boards from event_strengths"
+        ),
     )
+
+
+def _event_matches(conn: Connection, present: set[str], lookup: PersonLookup) -> pd.DataFrame:
+    """The team events' matches with their held-out forecasts (none before rate), each
+    seat of the first line-up also as its person."""
+    if "team_matches" not in present:
+        return pd.DataFrame()
+    forecasts = "event_match_forecasts" in present
+    matches = pd.read_sql(
+        text(
+            "select m.*, f.predicted, f.sd from team_matches m "
+            "left join event_match_forecasts f on f.match_id = m.id"
+            if forecasts
+            else "select m.*, null as predicted, null as sd from team_matches m"
+        ),
+        conn,
+    )
+    for room in ("open", "closed"):
+        for seat in ("north", "east", "south", "west"):
+            column = f"{room}_{seat}"
+            matches[f"person_{column}"] = [
+                lookup.name(raw, event) or raw
+                for raw, event in zip(matches[column], matches["event"])
+            ]
+    return matches
 
 
 def _dd_tables(conn: Connection, present: set[str]) -> dict[str, str]:

@@ -460,3 +460,67 @@ def test_two_line_ups_named_are_forecast_with_a_chance_to_win(world_championship
     assert short.exit_code == 2
     assert "a line-up is four different players" in short.output
     assert "Traceback" not in short.output
+
+
+def test_the_site_shows_each_team_events_forecasts_and_each_players_record(
+    world_championships, chromium
+):
+    from playwright.sync_api import sync_playwright
+
+    from bridgerank.pipeline.report.event_pages import event_file
+    from bridgerank.pipeline.report.site import player_file
+
+    database, _ = world_championships
+    site = database.parent / "report"
+    result = CliRunner().invoke(
+        main, ["report", "--db", str(database), "--out", str(database.parent)]
+    )
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(database) as db:
+        held = dict(
+            db.execute(
+                "select m.event, count(*) from team_matches m join event_match_forecasts f "
+                "on f.match_id = m.id group by m.event"
+            )
+        )
+        first = db.execute(
+            "select m.round, m.margin, f.predicted from team_matches m join "
+            "event_match_forecasts f on f.match_id = m.id where m.event = '2013-World/Men' "
+            "and m.round = 'round 1' order by m.id limit 1"
+        ).fetchone()
+        best, strength = db.execute(
+            "select player, strength from event_strengths order by strength desc limit 1"
+        ).fetchone()
+    assert held == {"2013-World/Men": 231, "2013-World/Women": 231}  # 2011: nothing before
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto((site / "events.html").as_uri())
+        rows = [
+            [cell.inner_text() for cell in row.locator("td").all()]
+            for row in page.locator("table tbody tr").all()
+        ]
+        assert len(rows) == 4
+        forecast = {row[0]: row[5] for row in rows}
+        assert forecast == {
+            "2013-World/Men": "231",
+            "2013-World/Women": "231",
+            "2011-World/Men": "0",
+            "2011-World/Women": "0",
+        }
+        page.goto((site / "events" / event_file("2013-World/Men")).as_uri())
+        assert "231 matches. 231 were forecast before their round was played" in " ".join(
+            page.inner_text("p.lead").split()
+        )
+        cells = [
+            cell.inner_text() for cell in page.locator("table tbody tr").first.locator("td").all()
+        ]
+        assert cells[0] == "round 1"
+        assert cells[4] == f"{first[2]:+.1f}" and cells[6] == f"{first[1]:+d}"
+        page.goto((site / "players" / player_file(best)).as_uri())
+        text = " ".join(page.inner_text("body").split())
+        assert "Team events" in text
+        assert f"puts this player at {strength:+.2f} IMPs a board" in text
+        browser.close()

@@ -1,9 +1,11 @@
-"""The team events' players as rated now: ``event_strengths`` and ``event_fit``.
+"""The team events' players as rated now, and each held-out match's forecast:
+``event_strengths``, ``event_fit`` and ``event_match_forecasts``.
 
 The rate stage now keeps the headline of the team events' matches fitted on every match
 (each player's IMPs a board, a newcomer's, a match's noise), which ``bridgerank predict``
-reads to forecast a match of a round file not yet rated, or of two line-ups named. The rate
-stage runs again to fill the two new tables.
+reads to forecast a match of a round file not yet rated, or of two line-ups named; and the
+walk-forward's forecast of every held-out match, which the site's team-event pages set
+against the margins. The rate stage runs again to fill the three new tables.
 
 Revision ID: 0012
 Revises: 0011
@@ -21,7 +23,8 @@ rerun: tuple[str, ...] = ("rate",)
 
 
 def upgrade() -> None:
-    """Create ``event_strengths`` and ``event_fit`` (where not present)."""
+    """Create ``event_strengths``, ``event_fit`` and ``event_match_forecasts`` (where not
+    present)."""
     present = set(sa.inspect(op.get_bind()).get_table_names())
     if "event_strengths" not in present:
         op.create_table(
@@ -41,4 +44,12 @@ def upgrade() -> None:
             sa.Column("players", sa.Integer(), nullable=False),
             sa.Column("through", sa.Text(), nullable=False),
             sa.PrimaryKeyConstraint("id"),
+        )
+    if "event_match_forecasts" not in present:
+        op.create_table(
+            "event_match_forecasts",
+            sa.Column("match_id", sa.Integer(), nullable=False),
+            sa.Column("predicted", sa.Float(), nullable=False),
+            sa.Column("sd", sa.Float(), nullable=True),
+            sa.PrimaryKeyConstraint("match_id"),
         )
