@@ -588,9 +588,11 @@ _IMP_KINDS = {
 
 
 def _surnames(side: str, shown: int = 3) -> str:
-    """A side's players by surname (the last word of each name as written), the first
-    ``shown`` of them and how many more."""
-    names = [name.split()[-1] if name.split() else name for name in side.split(" - ")]
+    """A side's players by surname (as :func:`~bridgerank.pipeline.report.event_pages.
+    surname` reads a name), the first ``shown`` of them and how many more."""
+    from bridgerank.pipeline.report.event_pages import surname
+
+    names = [surname(name) for name in side.split(" - ")]
     more = f"+{len(names) - shown}" if len(names) > shown else ""
     return "/".join(names[:shown]) + more
 

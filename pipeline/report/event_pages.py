@@ -21,7 +21,7 @@ import pandas as pd
 from bridgerank.ratings.event_matches import event_kind, round_number
 from bridgerank.ratings.holdout import Z80
 
-__all__ = ["championship_record", "event_file", "event_index", "event_page"]
+__all__ = ["championship_record", "event_file", "event_index", "event_page", "surname"]
 
 _TEAM_A = ("open_north", "open_south", "closed_east", "closed_west")
 _TEAM_B = ("open_east", "open_west", "closed_north", "closed_south")
@@ -32,9 +32,15 @@ def event_file(event: str) -> str:
     return hashlib.sha1(event.encode("utf-8")).hexdigest()[:12] + ".html"
 
 
-def _surnames(names: list[str]) -> str:
-    """A team's line-up by surname (the last word of each name as written)."""
-    return "/".join(name.split()[-1] if name.split() else name for name in names)
+def surname(name: str) -> str:
+    """A player's surname as a name is written: the words in capitals where there are
+    (``VAN PROOIJEN Ricco`` -> ``Van Prooijen``, the championships' style), else the last
+    word (``Ricco van Prooijen`` -> ``Prooijen``)."""
+    words = name.split()
+    capitals = [word for word in words if len(word) > 1 and word.isupper()]
+    if capitals and len(capitals) < len(words):
+        return " ".join(word.capitalize() for word in capitals)
+    return words[-1] if words else name
 
 
 def _forecast_figures(rows: pd.DataFrame) -> dict[str, Any]:
@@ -117,7 +123,7 @@ def _team(
         team.append(
             {
                 "name": match[seat],
-                "surname": _surnames([match[seat]]),
+                "surname": surname(match[seat]),
                 "file": player_file(person) if person in with_pages else "",
             }
         )
@@ -133,30 +139,32 @@ def championship_record(
     if matches.empty:
         return {}
     now = dict(zip(strengths.get("player", []), strengths.get("strength", [])))
-    per_event: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    # player -> event -> (his team's margin, boards) of each match
+    per_event: dict[str, dict[str, list[tuple[float, int]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for match in matches.to_dict("records"):
         for seats, sign in ((_TEAM_A, 1), (_TEAM_B, -1)):
             for seat in seats:
-                per_event[match[f"person_{seat}"]][match["event"]].append(
-                    (sign * match["margin"], match["boards"])  # type: ignore[arg-type]
-                )
+                played = (float(sign * match["margin"]), int(match["boards"]))
+                per_event[str(match[f"person_{seat}"])][str(match["event"])].append(played)
     records = {}
     for player, events in per_event.items():
-        listed = [
-            {
-                "event": event,
-                "file": event_file(event),
-                "matches": len(played),
-                "boards": int(sum(boards for _, boards in played)),
-                "per_board": sum(margin for margin, _ in played)
-                / max(sum(boards for _, boards in played), 1),
-            }
-            for event, played in events.items()
-        ]
-        listed.sort(key=lambda row: row["event"], reverse=True)
+        listed = []
+        for event in sorted(events, reverse=True):
+            boards = sum(count for _, count in events[event])
+            listed.append(
+                {
+                    "event": event,
+                    "file": event_file(event),
+                    "matches": len(events[event]),
+                    "boards": boards,
+                    "per_board": sum(margin for margin, _ in events[event]) / max(boards, 1),
+                }
+            )
         records[player] = {
-            "matches": sum(row["matches"] for row in listed),
-            "boards": sum(row["boards"] for row in listed),
+            "matches": sum(len(played) for played in events.values()),
+            "boards": sum(count for played in events.values() for _, count in played),
             "events": listed,
             "strength": now.get(player),
         }

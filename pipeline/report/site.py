@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -425,16 +426,25 @@ def scorecards(table: pd.DataFrame) -> dict[str, list[dict[str, Any]]]:
             table.rename(columns={"player_b": "player", "player_a": "partner"}),
         ],
         ignore_index=True,
-    ).sort_values(
-        ["player", "session", "event", "partner"],
+    )
+    # newest first by the numbers in the session's name: "2013 round 21" after "2013 round 9"
+    both["_when"] = both["session"].map(_natural)
+    both = both.sort_values(
+        ["player", "_when", "event", "partner"],
         ascending=[True, False, True, True],
         kind="stable",
-    )
+    ).drop(columns="_when")
     rows = both.astype(object).where(both.notna(), None)
     return {
         str(player): group.drop(columns="player").to_dict("records")
         for player, group in rows.groupby("player", sort=False)
     }
+
+
+def _natural(text: Any) -> tuple:
+    """A text's order with its numbers read as numbers (dates and rounds alike)."""
+    parts = re.split(r"(\d+)", str(text))
+    return tuple(int(part) if index % 2 else part for index, part in enumerate(parts))
 
 
 def _partner_counts(seats: pd.DataFrame, most: int = 20) -> dict[str, list[tuple[str, int]]]:
