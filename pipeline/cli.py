@@ -533,15 +533,15 @@ def _print_forecasts(outcome, rows: Sequence[dict[str, Any]] = ()) -> None:
     :func:`~bridgerank.pipeline.report.forecasts.forecast_rows` of the outcome)."""
     if outcome.forecast:
         click.echo(
-            f"{'event':<28} {'session':<10} {'pair':<44} {'boards':>6} {'forecast':>8}"
+            f"{'event':<28} {'session':<13} {'pair':<41} {'boards':>6} {'forecast':>8}"
             "  80% interval"
         )
         for row in outcome.forecast:
             pair = visible(f"{row['player_a']} - {row['player_b']}")
             unrated = "" if row["rated"] == 2 else f"  ({2 - row['rated']} unrated)"
             click.echo(
-                f"{visible(row['event'])[:28]:<28} {visible(row['session'])[:10]:<10} "
-                f"{pair[:44]:<44} "
+                f"{visible(row['event'])[:28]:<28} {visible(row['session'])[:13]:<13} "
+                f"{pair[:41]:<41} "
                 f"{row['boards']:>6} {row['predicted']:>7.1f}%  "
                 f"{row['low_80']:.1f} to {row['high_80']:.1f}{unrated}"
             )

@@ -313,7 +313,24 @@ def predict_line_ups(
                 "try bridgerank run FOLDER --to rate",
             )
         names = person_lookup(conn).global_names()
-    return forecast_line_ups(team_a, team_b, boards, events, lambda raw: names.get(raw, raw))
+    return forecast_line_ups(team_a, team_b, boards, events, _typed_names(events, names))
+
+
+def _typed_names(events, names: Mapping[str, str]) -> Any:
+    """A name as a captain types it -> the person the stored strengths know: the match
+    stage's person of that name, else the rated name with the same words in any order and
+    case (``Jeff Meckstroth`` is ``MECKSTROTH Jeff``) where only one has them."""
+    by_words: dict[frozenset[str], list[str]] = {}
+    for player in events.strength:
+        by_words.setdefault(frozenset(player.lower().split()), []).append(player)
+
+    def person(raw: str) -> str:
+        if raw in names or raw in events.strength:
+            return names.get(raw, raw)
+        same = by_words.get(frozenset(raw.lower().split()), [])
+        return same[0] if len(same) == 1 else raw
+
+    return person
 
 
 def predict(

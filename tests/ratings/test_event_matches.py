@@ -449,6 +449,13 @@ def test_two_line_ups_named_are_forecast_with_a_chance_to_win(world_championship
     assert found, result.output
     assert float(found[1]) > 10 and int(found[4]) > 80
     assert "unrated" not in result.output
+    # a name typed as a captain types it: the same words in another order and case
+    typed = [" ".join(reversed(name.lower().split())) for name in strong]
+    again = CliRunner().invoke(
+        main, [*args[:-1], ", ".join(typed), "--against", ", ".join(weak), "--boards", "32"]
+    )
+    assert again.exit_code == 0, again.output
+    assert found[0] in again.output and "unrated" not in again.output
     # a name no match holds plays as a newcomer, and says so
     newcomer = CliRunner().invoke(
         main, [*args, "--against", "Nobody One, Nobody Two, Nobody Three, Nobody Four"]
