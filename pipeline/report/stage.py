@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine
 
-from bridgerank.cleaning.clean.tables import Board, Exclusion, TokenCount
+from bridgerank.cleaning.clean.tables import Board, Exclusion, TeamMatchRow, TokenCount
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.sections import Settings
@@ -35,7 +35,9 @@ from bridgerank.pipeline.report.summary import ReportSummary
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.tables import (
     DiscPoint,
+    EventMatchForecast,
     EventMatchValidation,
+    EventStrength,
     FittedHeadline,
     GameMethodScore,
     GameStructure,
@@ -92,6 +94,10 @@ REPORTED_TABLES = (
     GameMethodScore,
     DiscPoint,
     PairScorecard,
+    # the team events' pages: the matches, their forecasts, each player's strength now
+    TeamMatchRow,
+    EventMatchForecast,
+    EventStrength,
     StoredDDTable,  # the deal pages' double dummy tables
     # kept by `bridgerank predict`: a new forecast, or its result, reruns the report
     StoredForecast,
