@@ -191,15 +191,15 @@ def _event_strengths(conn):
 def _rated_event_matches(conn) -> dict[tuple[str, str, str, str], float]:
     """The stored matches of team events, keyed as their forecasts are (event, round, team
     A, team B, each as its first line-up names it): their margins."""
-    from bridgerank.ratings.event_forecast import side_of
+    from bridgerank.ratings.imp_forecast import side_name
 
     margins = {}
     for row in conn.execute(select(TeamMatchRow.__table__)).mappings():
-        team_a = side_of(
-            row["open_north"], row["open_south"], row["closed_east"], row["closed_west"]
+        team_a = side_name(
+            row[seat] for seat in ("open_north", "open_south", "closed_east", "closed_west")
         )
-        team_b = side_of(
-            row["open_east"], row["open_west"], row["closed_north"], row["closed_south"]
+        team_b = side_name(
+            row[seat] for seat in ("open_east", "open_west", "closed_north", "closed_south")
         )
         margins[(row["event"], row["round"], team_a, team_b)] = float(row["margin"])
     return margins

@@ -21,13 +21,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bridgerank.cleaning.clean.team_matches import TeamMatch
 from bridgerank.ratings.holdout import Z80
+from bridgerank.ratings.imp_forecast import forecast_row, side_name
 
 __all__ = [
     "LineUpForecast",
     "StoredEventStrengths",
     "forecast_event_matches",
     "forecast_line_ups",
-    "side_of",
     "win_probability",
 ]
 
@@ -88,11 +88,6 @@ def win_probability(predicted: float, sd: float) -> float:
     if sd <= 0:
         return 0.5 if predicted == 0 else float(predicted > 0)
     return 0.5 * (1.0 + math.erf(predicted / (sd * math.sqrt(2.0))))
-
-
-def side_of(*names: str) -> str:
-    """A side as the files name its players: sorted, joined (as ``imp_forecasts`` keeps it)."""
-    return " - ".join(sorted(set(names)))
 
 
 def forecast_line_ups(
@@ -162,21 +157,16 @@ def forecast_event_matches(
                 for name in names:
                     players[name] = stored.of(person_of(name, match.event))
                     predicted += sign * players[name][0]
-        sd = math.sqrt(len(match.boards) * stored.board_variance)
         rows.append(
-            {
-                "event": match.event,
-                "session": match.round,
-                "side": side_of(*match.open[0::2], *match.closed[1::2]),
-                "opponents": side_of(*match.open[1::2], *match.closed[0::2]),
-                "kind": "event",
-                "boards": len(match.boards),
-                "players": len(players),
-                "rated": sum(known for _, known in players.values()),
-                "predicted": predicted,
-                "sd": sd,
-                "low_80": predicted - Z80 * sd,
-                "high_80": predicted + Z80 * sd,
-            }
+            forecast_row(
+                (match.event, match.round, side_name(match.open[0::2] + match.closed[1::2])),
+                "event",
+                side_name(match.open[1::2] + match.closed[0::2]),
+                boards=len(match.boards),
+                players=len(players),
+                rated=sum(known for _, known in players.values()),
+                predicted=predicted,
+                sd=math.sqrt(len(match.boards) * stored.board_variance),
+            )
         )
     return rows

@@ -354,7 +354,6 @@ class RoundRidge:
         self.players = len(boards.players)
         if covariates is None:
             covariates = experience_covariates(boards)
-        self.covariates = list(covariates)
         size = self.players + len(covariates)
         board_design = _signed_design(
             boards.seats,
@@ -401,12 +400,14 @@ class RoundRidge:
         )
         margin = forecasts[best]
         boards = np.bincount(np.unique(test.match, return_inverse=True)[1])
-        per_board = (
-            self.board_errors[0] / self.board_errors[1]
-            if self.board_errors[1]
-            else float(np.var(self.match_boards.seen_outcomes()))
-        )
-        return Forecast(margin, boards * per_board)
+        return Forecast(margin, boards * self._board_variance())
+
+    def _board_variance(self) -> float:
+        """A match's squared error a board: the earlier held-out rounds' (before the first:
+        the training boards' variance)."""
+        if self.board_errors[1]:
+            return self.board_errors[0] / self.board_errors[1]
+        return float(np.var(self.match_boards.seen_outcomes()))
 
     def current(
         self, covariates_now: Callable[[np.ndarray], list[np.ndarray]] | None = None
@@ -441,15 +442,10 @@ class RoundRidge:
         strength = terms + from_covariates(played)
         # a player never seen: no term of his own, the covariates of no boards
         newcomer = float(from_covariates(np.zeros(1))[0])
-        per_board = (
-            self.board_errors[0] / self.board_errors[1]
-            if self.board_errors[1]
-            else float(np.var(self.match_boards.seen_outcomes()))
-        )
         return EventStrengths(
             {str(name): float(value) for name, value in zip(boards.players, strength)},
             {str(name): int(count) for name, count in zip(boards.players, played)},
-            per_board,
+            self._board_variance(),
             newcomer,
             len(boards.matches),
             str(boards.periods[-1]),
@@ -526,13 +522,12 @@ def experience_covariates(boards: TeamBoards) -> list[np.ndarray]:
     players, periods = len(boards.players), len(boards.periods)
     played = np.zeros((players, periods))
     np.add.at(played, (boards.seats.ravel(), np.repeat(boards.period, 8)), 1.0)
-    before = np.cumsum(played, axis=1) - played
-    return [np.log1p(before), (before == 0).astype(float)]
+    return experience_now(np.cumsum(played, axis=1) - played)
 
 
 def experience_now(boards_played: np.ndarray) -> list[np.ndarray]:
-    """:func:`experience_covariates` of players who have played ``boards_played`` match
-    boards: one value a player each."""
+    """The experience of players who have played ``boards_played`` match boards (any
+    shape): ``log(1 + boards)`` and whether that is none."""
     played = np.asarray(boards_played, dtype=float)
     return [np.log1p(played), (played == 0).astype(float)]
 

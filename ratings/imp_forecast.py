@@ -39,7 +39,7 @@ from bridgerank.ratings.team_matches import (
     team_boards,
 )
 
-__all__ = ["StoredStrengths", "actual_imps", "forecast_imps"]
+__all__ = ["StoredStrengths", "actual_imps", "forecast_imps", "forecast_row", "side_name"]
 
 
 @dataclass(frozen=True)
@@ -75,12 +75,14 @@ class StoredStrengths:
         )
 
 
-def _side(names: Iterable[Hashable]) -> str:
+def side_name(names: Iterable[Hashable]) -> str:
     """A side as the file names its players: sorted, joined."""
     return " - ".join(sorted({str(name) for name in names}))
 
 
-def _row(key: tuple[str, str, str], kind: str, opponents: str, **values: Any) -> dict[str, Any]:
+def forecast_row(
+    key: tuple[str, str, str], kind: str, opponents: str, **values: Any
+) -> dict[str, Any]:
     """A forecast row: its key (event, session, side), what it forecasts, and its values
     (``boards``, ``players``, ``rated``, ``predicted``, ``sd``), with the 80% interval."""
     event, session, side = key
@@ -110,8 +112,8 @@ def _match_sides(data: TeamBoards) -> list[tuple[str, str, np.ndarray]]:
         other[match].update(second.tolist())
     return [
         (
-            _side(data.players[index] for index in own[match]),
-            _side(data.players[index] for index in other[match]),
+            side_name(data.players[index] for index in own[match]),
+            side_name(data.players[index] for index in other[match]),
             np.array(sorted(own[match] | other[match]), dtype=np.int64),
         )
         for match in range(count)
@@ -130,7 +132,7 @@ def _match_forecasts(
     assert variance is not None  # strengths with deviations: the forecast has its variance
     _, played = match_margins(data, data.imps)
     return [
-        _row(
+        forecast_row(
             (*data.matches[match], side),
             "match",
             opponents,
@@ -157,7 +159,7 @@ def _pair_sessions(
 def _pair_key(data: PairBoards, units: PairUnits, unit: int) -> tuple[str, str, str]:
     """A pair-session's event, period and pair as written."""
     event, period = data.sessions[int(units.session[unit])]
-    return event, period, _side(data.players[player] for player in units.pairs[unit])
+    return event, period, side_name(data.players[player] for player in units.pairs[unit])
 
 
 def _pair_forecasts(
@@ -174,7 +176,7 @@ def _pair_forecasts(
     variance = forecast.variance
     assert variance is not None  # strengths with deviations: the forecast has its variance
     rows = [
-        _row(
+        forecast_row(
             _pair_key(data, units, unit),
             "pair",
             "",

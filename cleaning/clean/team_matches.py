@@ -312,22 +312,33 @@ def _partners(
     chosen: dict[int, set[int]] = {}
     reason: dict[int, str] = {}
     for a in range(len(tables)):
-        scored = []
+        candidates = []  # (b, support)
         for b in range(len(tables)):
             if b == a or not _concurrent(tables[a], tables[b]):
                 continue
             first = teamship.strength(north[a], east[b])
             second = teamship.strength(east[a], north[b])
             if first and second:
-                scored.append(((True, first + second), b))
-        if not scored:
+                candidates.append((b, first + second))
+        if not candidates:
             reason[a] = "match_other_table_missing"
             continue
-        if len(scored) > 1:
-            scored = [
-                ((_holds(teamship, north[a], east[b], east[a], north[b]), value[1]), b)
-                for value, b in scored
-            ]
+        # the consequences are asked only where there is a choice to make
+        several = len(candidates) > 1
+        scored = [
+            (
+                (
+                    not several
+                    or (
+                        teamship.consistent(north[a], east[b])
+                        and teamship.consistent(east[a], north[b])
+                    ),
+                    support,
+                ),
+                b,
+            )
+            for b, support in candidates
+        ]
         scored.sort(reverse=True)
         held: dict[int, tuple[bool, int]] = {}  # board -> the strength that holds it
         picks = set()
@@ -352,11 +363,6 @@ def _partners(
         if not any(a in pair for pair in pairs):
             reason[a] = "match_ambiguous"
     return pairs, reason
-
-
-def _holds(teamship: _Teamship, *units: str) -> bool:
-    """Whether each of the pairs of units given in turn may be teammates."""
-    return all(teamship.consistent(units[i], units[i + 1]) for i in range(0, len(units), 2))
 
 
 def _seats(record: Mapping[str, Any]) -> tuple[str, ...]:

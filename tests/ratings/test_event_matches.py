@@ -410,14 +410,14 @@ def test_a_round_file_not_yet_rated_is_forecast_match_by_match(world_championshi
     # the 2015 margins as the files give them: the forecasts of 2011 and 2013 tell them
     from bridgerank.cleaning.clean.team_matches import build_matches, traveller_row
     from bridgerank.cleaning.ingest.valet import read_valet
-    from bridgerank.ratings.event_forecast import side_of
+    from bridgerank.ratings.imp_forecast import side_name
 
     path = folder / "scores.txt"
     found = build_matches(
         traveller_row(number, record.values, str(path), 1900, 2100)
         for number, record in enumerate(read_valet(path.read_text(encoding="utf-8"), path))
     )
-    margin = {(m.round, side_of(*m.open[0::2], *m.closed[1::2])): m.margin for m in found.matches}
+    margin = {(m.round, side_name(m.open[0::2] + m.closed[1::2])): m.margin for m in found.matches}
     pairs = [(row[6], margin[(row[0], row[1])]) for row in rows]
     assert np.corrcoef(np.array(pairs).T)[0, 1] > 0.2
     # run again: the stored forecasts stand, nothing is forecast twice
