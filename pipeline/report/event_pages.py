@@ -11,7 +11,6 @@ before them). File names come from hashes of the events' names, never from the t
 from __future__ import annotations
 
 import hashlib
-import math
 from collections import defaultdict
 from typing import Any
 
@@ -83,16 +82,15 @@ def event_index(matches: pd.DataFrame) -> list[dict[str, Any]]:
 def event_page(
     event: str, matches: pd.DataFrame, with_pages: set[str], player_file: Any
 ) -> dict[str, Any]:
-    """An event page's context: each match by round, team A and team B by surname (each
-    player linked where he has a page), its forecast, 80% interval, margin, and whether it
-    held."""
-    rows = matches[matches["event"] == event].copy()
-    rows["_round"] = rows["round"].map(round_number)
+    """An event page's context from the event's ``matches``: each match by round, team A and
+    team B by surname (each player linked where he has a page), its forecast, 80% interval,
+    margin, and whether it held."""
+    rows = matches.assign(_round=matches["round"].map(round_number))
     listed = []
     for match in rows.sort_values(["_round", "id"]).to_dict("records"):
         predicted, sd = match["predicted"], match["sd"]
-        known = predicted is not None and not _missing(predicted)
-        spread = known and sd is not None and not _missing(sd)
+        known = not pd.isna(predicted)
+        spread = known and not pd.isna(sd)
         listed.append(
             {
                 "round": match["round"],
@@ -107,10 +105,6 @@ def event_page(
             }
         )
     return {"event": event, "matches": listed, **_forecast_figures(rows)}
-
-
-def _missing(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
 
 
 def _team(

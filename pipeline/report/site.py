@@ -121,8 +121,9 @@ def _write_events(
     )
     writer.write("events.html", page)
     template = env.get_template("site/event.html.j2")
+    by_event = dict(tuple(data.event_matches.groupby("event", sort=False)))
     for event in events:
-        context = event_page(event["event"], data.event_matches, with_pages, player_file)
+        context = event_page(event["event"], by_event[event["event"]], with_pages, player_file)
         writer.write(f"events/{event['file']}", template.render(root="../", **context))
 
 
