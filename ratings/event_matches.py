@@ -667,7 +667,7 @@ def event_form_in_hindsight(data: EventMatches) -> np.ndarray:
 MIN_EVENTS = 5
 
 # The ratings players know that learn one match at a time (team_play's forms of them).
-ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL")
+ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL", "ELO", "ELO_OPPONENTS")
 
 
 METHOD_DESCRIPTIONS = {
@@ -688,6 +688,10 @@ METHOD_DESCRIPTIONS = {
     "ngs": "the EBU's National Grading Scheme, each match graded",
     "glicko2": "Glicko-2, a pair its players' mean, each match one game",
     "openskill": "OpenSkill (Plackett-Luce, teams of two), each match board a deal at two tables",
+    "elo": "multiplayer Elo, a pair its players' mean, each match board a ranking of the two "
+    "North-South pairs and of the two East-West pairs",
+    "elo_opponents": "multiplayer Elo as above, a pair judged by its rating less its "
+    "opponents' at the table",
 }
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals import glicko2, ngs, openskill_pairs, pair_elo, ttt
+from bridgerank.ratings.rivals import glicko2, multiplayer_elo, ngs, openskill_pairs, pair_elo, ttt
 from bridgerank.ratings.rivals.online import (
     Rival,
     Schedule,
@@ -44,6 +44,8 @@ from bridgerank.ratings.rivals.online import (
 from bridgerank.ratings.team_matches import TeamBoards, match_margins
 
 __all__ = [
+    "ELO",
+    "ELO_OPPONENTS",
     "GLICKO2",
     "MATCHES",
     "NGS",
@@ -165,6 +167,19 @@ OPENSKILL = _on_team_boards(
     openskill_pairs.OpenSkillPairs,
     BETA_GRID,
     package="openskill",
+)
+ELO = _on_team_boards(
+    "elo",
+    "multiplayer Elo (multielo and Elo by ranking probabilities: one model on two tables), "
+    "a pair its players' mean" + _BOARDS,
+    multiplayer_elo.MultiplayerElo,
+    multiplayer_elo.K_GRID,
+)
+ELO_OPPONENTS = _on_team_boards(
+    "elo_opponents",
+    "multiplayer Elo, a pair judged by its rating less its opponents' at the table" + _BOARDS,
+    lambda k: multiplayer_elo.MultiplayerElo(k, opponents=True),
+    multiplayer_elo.K_GRID,
 )
 TTT = _on_team_boards(
     "ttt",

@@ -180,6 +180,8 @@ def test_on_simulated_events_the_forecast_finds_the_strengths():
         "ngs",
         "glicko2",
         "openskill",
+        "elo",
+        "elo_opponents",
         "hindsight_form",  # the reference, beside the forecasts
     }
     headline = by_method["headline"]

@@ -49,6 +49,44 @@ def test_a_team_win_moves_the_pair_elo_of_both_its_partnerships():
     assert rival.rating[(6, 7)] == pytest.approx(-10.0)
 
 
+def test_multiplayer_elo_ranks_each_directions_two_pairs_of_a_team_board():
+    """On two tables both multiplayer Elos move a pair by K (a - e): level newcomers expect
+    half a pair beaten; A's pairs beat theirs on the first board (+K/2 each), tie the second
+    (no move)."""
+    from bridgerank.ratings.rivals.multiplayer_elo import MultiplayerElo
+
+    rival = MultiplayerElo(k=16.0)
+    tables = team_play.board_tables(TWO_BOARDS)
+    rival.learn(tables, np.arange(len(tables)))
+    assert rival.rating[:4].tolist() == pytest.approx([8.0] * 4)
+    assert rival.rating[4:].tolist() == pytest.approx([-8.0] * 4)
+    # forecast: A's North-South (rating 8) against B's (-8), 16 points apart
+    alone = rival.north_south_share(tables, np.arange(2))
+    assert alone[0] == pytest.approx(1 / (1 + 10 ** (-16 / 400)))
+    # judged less the opponents at the table: 8 - (-8) against -8 - 8, 32 points apart
+    judged = MultiplayerElo(k=16.0, opponents=True)
+    judged.rating = rival.rating.copy()
+    assert judged.north_south_share(tables, np.arange(2))[0] == pytest.approx(
+        1 / (1 + 10 ** (-32 / 400))
+    )
+
+
+def test_multiplayer_elo_pairs_every_table_of_a_deal_with_the_others():
+    from bridgerank.ratings.rivals.multiplayer_elo import deal_pairs
+
+    i, j = deal_pairs(np.array([5, 2, 5, 5, 2]))
+    assert sorted(zip(i.tolist(), j.tolist())) == [
+        (0, 2),
+        (0, 3),
+        (1, 4),
+        (2, 0),
+        (2, 3),
+        (3, 0),
+        (3, 2),
+        (4, 1),
+    ]
+
+
 def test_through_time_plays_each_line_up_of_a_match_as_one_game():
     # the same match: a line-up of 0-7 wins one board and ties one; then 8-11 replace B
     seats = np.array([[0, 1, 2, 3, 4, 5, 6, 7]] * 2 + [[8, 9, 10, 11, 0, 1, 2, 3]] * 3)
@@ -103,7 +141,15 @@ def fixed_partnerships(partnerships=24, rounds=30, boards=8, seed=3):
 
 @pytest.mark.parametrize(
     "method",
-    [team_play.PAIR_ELO, team_play.NGS, team_play.OPENSKILL, team_play.GLICKO2, team_play.TTT],
+    [
+        team_play.PAIR_ELO,
+        team_play.NGS,
+        team_play.OPENSKILL,
+        team_play.GLICKO2,
+        team_play.TTT,
+        team_play.ELO,
+        team_play.ELO_OPPONENTS,
+    ],
     ids=lambda m: m.name,
 )
 def test_each_rival_learns_simulated_team_matches(method):
@@ -123,6 +169,11 @@ def test_every_rival_of_the_sessions_is_a_rival_of_the_matches():
     sessions = {method.name for method in registry("sessions")}
     matches = {method.name for method in registry("matches")}
     assert {"pair_elo", "openskill", "ngs", "glicko2", "ttt"} <= sessions & matches
+    # the team events' matches score the multiplayer Elos too, as the sessions read them
+    from bridgerank.ratings.event_matches import ONLINE_RIVALS
+
+    assert {"elo", "elo_opponents"} <= sessions
+    assert {"ELO", "ELO_OPPONENTS"} <= set(ONLINE_RIVALS)
 
 
 def test_glicko2_reads_a_match_as_one_game_of_the_boards_won():
