@@ -570,8 +570,8 @@ def event_methods(
     with ``dd`` the headline with the players' double dummy measures beside experience
     (:mod:`~bridgerank.ratings.event_evidence`) and, with
     ``rivals``, the online ratings players know, each reading a match board as a deal at
-    two tables (:mod:`~bridgerank.ratings.rivals.team_play`; TrueSkill Through Time is not
-    among them: it refits the whole history at every one of some 400 rounds)."""
+    two tables (:mod:`~bridgerank.ratings.rivals.team_play`; TrueSkill Through Time refits
+    its history once a year, not at each of some 400 rounds)."""
     from bridgerank.ratings.baselines import wbf_listed, wbf_standing
     from bridgerank.ratings.registry import StudyInputs
     from bridgerank.ratings.rivals import team_play
@@ -667,7 +667,7 @@ def event_form_in_hindsight(data: EventMatches) -> np.ndarray:
 MIN_EVENTS = 5
 
 # The ratings players know that learn one match at a time (team_play's forms of them).
-ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL", "ELO", "ELO_OPPONENTS")
+ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL", "ELO", "ELO_OPPONENTS", "TTT_YEARLY")
 
 
 METHOD_DESCRIPTIONS = {
@@ -690,6 +690,8 @@ METHOD_DESCRIPTIONS = {
     "openskill": "OpenSkill (Plackett-Luce, teams of two), each match board a deal at two tables",
     "elo": "multiplayer Elo, a pair its players' mean, each match board a ranking of the two "
     "North-South pairs and of the two East-West pairs",
+    "ttt": "TrueSkill Through Time, each line-up of a match a game of two teams of four, "
+    "refitted once a year, TrueSkill's one-game update between",
     "elo_opponents": "multiplayer Elo as above, a pair judged by its rating less its "
     "opponents' at the table",
 }

@@ -52,6 +52,7 @@ __all__ = [
     "OPENSKILL",
     "PAIR_ELO",
     "TTT",
+    "TTT_YEARLY",
     "board_tables",
     "line_up_games",
 ]
@@ -186,6 +187,14 @@ TTT = _on_team_boards(
     "TrueSkill Through Time, each line-up of a match a game of two teams of four, the "
     "winner of more boards first",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games),
+    GAMMA_GRID,
+    package="trueskillthroughtime",
+)
+TTT_YEARLY = _on_team_boards(
+    "ttt",
+    "TrueSkill Through Time, each line-up of a match a game of two teams of four, the "
+    "history refitted once a year and TrueSkill's one-game update between",
+    lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games, yearly=True),
     GAMMA_GRID,
     package="trueskillthroughtime",
 )

@@ -18,6 +18,13 @@ refits the history of every session it has learned (the walk-forward's training 
 few sweeps of the package's message passing. Time is the period's index (one step a date);
 the drift ``gamma`` per step is chosen on the training dates
 (:mod:`~bridgerank.ratings.rivals.online`), the rest are the package's defaults.
+
+Where a walk-forward holds out hundreds of dates (the team events' rounds: some 400), a refit
+at each would cost hours; there the rival refits the whole history once a year (``yearly``:
+at its first forecast after a session of a new year is learned) and between refits learns
+each game as TrueSkill does, the package's one-game update from the players' latest
+posteriors, each widened by the drift of the steps since the player's last game. The refit
+then replaces what the one-game updates learned with the smoothed history.
 """
 
 from __future__ import annotations
@@ -61,20 +68,47 @@ class ThroughTimePairs:
     ``games(tables, rows)`` reads one session's games, each its teams best first
     (:func:`session_games` by default: the session one game of its pairs)."""
 
-    def __init__(self, gamma: float, games: Games = session_games) -> None:
+    def __init__(self, gamma: float, games: Games = session_games, yearly: bool = False) -> None:
         self.gamma = gamma
         self.games = games
+        self.yearly = yearly
         self.composition: list[list[list[int]]] = []
         self.times: list[int] = []
         self.posterior: dict[int, tuple[float, float]] = {}
+        self.last_time: dict[int, int] = {}  # each player's latest game's time
+        self.fitted_year: str | None = None  # yearly: the year of the latest refit's games
         self.stale = False
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
-        """Add one session's games; the history is refitted at the next forecast."""
+        """Add one session's games; the history is refitted at the next forecast (yearly: in
+        the year of the latest refit, the games are learned one by one instead)."""
         games = [game for game in self.games(tables, rows) if len(game) >= 2]  # one team: none
+        time = int(tables.period[rows[0]])
         self.composition += games
-        self.times += [int(tables.period[rows[0]])] * len(games)
-        self.stale = self.stale or bool(games)
+        self.times += [time] * len(games)
+        year = tables.periods[time][:4]
+        if self.yearly and year == self.fitted_year and not self.stale:
+            for game in games:
+                self._one_game(game, time)
+        else:
+            self.stale = self.stale or bool(games)
+            self.fitted_year = year if self.yearly else None
+
+    def _one_game(self, teams: list[list[int]], time: int) -> None:
+        """TrueSkill's update of one game's players (teams best first), from their latest
+        posteriors widened by the drift since their last game."""
+        from trueskillthroughtime import MU, SIGMA, Game, Gaussian, Player
+
+        def prior(player: int) -> Player:
+            mu, sigma = self.posterior.get(player, (MU, SIGMA))
+            steps = time - self.last_time.get(player, time)
+            return Player(Gaussian(mu, math.sqrt(sigma**2 + steps * self.gamma**2)), BETA)
+
+        game = Game([[prior(player) for player in team] for team in teams])
+        for team, posteriors in zip(teams, game.posteriors()):
+            for player, posterior in zip(team, posteriors):
+                self.posterior[player] = (posterior.mu, posterior.sigma)
+                self.last_time[player] = time
 
     def _refit(self) -> None:
         from trueskillthroughtime import History
@@ -85,10 +119,11 @@ class ThroughTimePairs:
         )
         history.convergence(iterations=SWEEPS, verbose=False)
         # each player's latest posterior (curves are in time order)
+        curves = history.learning_curves()
         self.posterior = {
-            player: (curve[-1][1].mu, curve[-1][1].sigma)
-            for player, curve in history.learning_curves().items()
+            player: (curve[-1][1].mu, curve[-1][1].sigma) for player, curve in curves.items()
         }
+        self.last_time = {player: int(curve[-1][0]) for player, curve in curves.items()}
         self.stale = False
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -182,6 +182,7 @@ def test_on_simulated_events_the_forecast_finds_the_strengths():
         "openskill",
         "elo",
         "elo_opponents",
+        "ttt",
         "hindsight_form",  # the reference, beside the forecasts
     }
     headline = by_method["headline"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bridgerank.ratings.field import FieldTables
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
 from bridgerank.ratings.rivals import team_play
@@ -69,6 +70,39 @@ def test_multiplayer_elo_ranks_each_directions_two_pairs_of_a_team_board():
     assert judged.north_south_share(tables, np.arange(2))[0] == pytest.approx(
         1 / (1 + 10 ** (-32 / 400))
     )
+
+
+def test_yearly_through_time_refits_at_a_new_year_and_learns_games_one_by_one_between():
+    pytest.importorskip("trueskillthroughtime")
+    from bridgerank.ratings.rivals.ttt import ThroughTimePairs
+
+    seats = np.array([[0, 1, 2, 3, 4, 5, 6, 7]] * 2)
+    days = ["2001.1", "2001.2", "2002.1"]
+
+    def match(day: int, imps: float) -> FieldTables:
+        data = TeamBoards(
+            players=list(range(8)),
+            seats=seats,
+            imps=np.array([imps, imps]),
+            match=np.zeros(2, dtype=np.int64),
+            sign=np.ones(2),
+            period=np.full(2, day),
+            periods=days,
+        )
+        return team_play.board_tables(data)
+
+    rival = ThroughTimePairs(0.03, games=team_play.line_up_games, yearly=True)
+    first = match(0, 5.0)
+    rival.learn(first, np.arange(4))
+    assert rival.stale  # the first year: refitted at the next forecast
+    rival.north_south_share(first, np.arange(2))
+    assert not rival.stale and rival.posterior[0][0] > 0 > rival.posterior[4][0]
+    before = rival.posterior[0]
+    rival.learn(match(1, -5.0), np.arange(4))  # the same year: one game learned, no refit
+    assert not rival.stale and rival.posterior[0][0] < before[0]
+    assert rival.posterior[0][1] < before[1]  # one more game: surer
+    rival.learn(match(2, 5.0), np.arange(4))  # a new year: the whole history refitted
+    assert rival.stale and len(rival.composition) == 3
 
 
 def test_multiplayer_elo_pairs_every_table_of_a_deal_with_the_others():
@@ -147,6 +181,7 @@ def fixed_partnerships(partnerships=24, rounds=30, boards=8, seed=3):
         team_play.OPENSKILL,
         team_play.GLICKO2,
         team_play.TTT,
+        team_play.TTT_YEARLY,
         team_play.ELO,
         team_play.ELO_OPPONENTS,
     ],
@@ -173,7 +208,7 @@ def test_every_rival_of_the_sessions_is_a_rival_of_the_matches():
     from bridgerank.ratings.event_matches import ONLINE_RIVALS
 
     assert {"elo", "elo_opponents"} <= sessions
-    assert {"ELO", "ELO_OPPONENTS"} <= set(ONLINE_RIVALS)
+    assert {"ELO", "ELO_OPPONENTS", "TTT_YEARLY"} <= set(ONLINE_RIVALS)
 
 
 def test_glicko2_reads_a_match_as_one_game_of_the_boards_won():
