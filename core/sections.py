@@ -272,6 +272,7 @@ class StoreSettings:
 
     out: str = allowed(non_empty=True, trimmed=True)
     db: str = allowed(trimmed=True)
+    backups: int = allowed(at_least=1, at_most=1000)
 
 
 @section

@@ -100,7 +100,9 @@ class _Session:
         self.url = database_url(store.db or None, store.out)
         notes: list[str] = []
         what = shlex.join(["bridgerank", *sys.argv[1:]])
-        self.engine = open_store(self.url, create=not read_only, notes=notes, what=what)
+        self.engine = open_store(
+            self.url, create=not read_only, notes=notes, what=what, backups=store.backups
+        )
         click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
         for note in notes:
             _echo_wrapped(note)

@@ -17,6 +17,11 @@ On every command that writes, under the writer lock:
    predict`` keeps) hold the user's records, so their rows are kept and the stages after
    ingest run again.
 
+A database stamped with a revision this version does not know was made by a newer
+bridgerank: it is refused in one line, untouched and with no copy taken. A copy is written
+under a temporary name and renamed when complete, so a file named as a copy is a whole one;
+the oldest copies beyond ``[store] backups`` are removed.
+
 Each step says what it did in one line, which the CLI prints.
 """
 
@@ -34,6 +39,7 @@ from sqlalchemy import Column, Connection, delete, inspect, text
 
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFile
 from bridgerank.core import ledger
+from bridgerank.core.errors import StoreError
 from bridgerank.core.lock import run_lock
 from bridgerank.core.store import Base, StageRun, TableVersion
 from bridgerank.pipeline.schema_check import (
@@ -83,6 +89,29 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
+def known_revision(revision: str) -> bool:
+    """Whether ``revision`` is one of this version's (a database stamped otherwise was made
+    by a newer bridgerank)."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_config())
+    try:
+        return script.get_revision(revision) is not None
+    except Exception:  # alembic's ResolutionError or CommandError: not ours
+        return False
+
+
+def newer_database(revision: str) -> StoreError:
+    """The refusal of a database stamped with ``revision``, which this version does not know."""
+    refusal = StoreError(
+        f"the database was made by a newer bridgerank (schema revision {revision}; this "
+        f"version knows up to {head_revision()})",
+        hint="upgrade bridgerank (pip install -U bridgerank), or give --db another database",
+    )
+    refusal.resumable = False  # no rerun of this version can help
+    return refusal
+
+
 def _reruns_between(current: str, head: str) -> dict[str, str]:
     """Stage -> why it runs again, from the ``rerun`` of each revision after ``current``."""
     from alembic.script import ScriptDirectory
@@ -95,22 +124,37 @@ def _reruns_between(current: str, head: str) -> dict[str, str]:
     return reruns
 
 
-def _backup(engine: Engine, label: str) -> Path | None:
+def _backup(engine: Engine, label: str, keep: int) -> Path | None:
     """A copy of a SQLite database file beside it (SQLite's online backup: consistent with
-    the write-ahead log), or None for other databases, which have their own tools."""
+    the write-ahead log), or None for other databases, which have their own tools. Written
+    under a temporary name and renamed when whole; the oldest copies beyond ``keep`` go."""
     database = engine.url.database
     if engine.dialect.name != "sqlite" or not database or database == ":memory:":
         return None
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
     path = Path(database)
     copy = path.with_name(f"{path.name}.backup-{label}-{stamp}")
-    source, target = sqlite3.connect(path), sqlite3.connect(copy)
+    partial = path.with_name(f".partial-{copy.name}")
+    for leftover in path.parent.glob(f".partial-{path.name}.backup-*"):
+        leftover.unlink(missing_ok=True)  # a copy killed before it was whole
+    source, target = sqlite3.connect(path), sqlite3.connect(partial)
     try:
         source.backup(target)
     finally:
         source.close()
         target.close()
+    partial.replace(copy)
+    _prune_backups(path, keep)
     return copy
+
+
+def _prune_backups(path: Path, keep: int) -> None:
+    """Remove all but the newest ``keep`` copies of the database at ``path``."""
+    copies = sorted(
+        path.parent.glob(f"{path.name}.backup-*"), key=lambda copy: copy.stat().st_mtime
+    )
+    for old in copies[: max(len(copies) - keep, 0)]:
+        old.unlink(missing_ok=True)
 
 
 def _add_column(conn: Connection, table: str, column: Column[Any]) -> None:
@@ -258,7 +302,9 @@ def _upgrade(conn: Connection) -> None:
     command.upgrade(_config(conn), "head")
 
 
-def prepare_database(engine: Engine, stages: Sequence[Stage], what: str = "") -> list[str]:
+def prepare_database(
+    engine: Engine, stages: Sequence[Stage], what: str = "", backups: int = 3
+) -> list[str]:
     """Bring a database to this version's schema (see the module docstring).
 
     Parameters
@@ -268,6 +314,8 @@ def prepare_database(engine: Engine, stages: Sequence[Stage], what: str = "") ->
         Every stage, in pipeline order: the owners of the tables.
     what : str
         The command running, named to a run refused while this one holds the lock.
+    backups : int
+        Copies of a SQLite database taken before changing its schema to keep (the newest).
 
     Returns
     -------
@@ -278,6 +326,8 @@ def prepare_database(engine: Engine, stages: Sequence[Stage], what: str = "") ->
     ------
     DatabaseInUse
         When another run holds the database's writer lock.
+    StoreError
+        When a newer bridgerank made the database.
     """
     head = head_revision()
     with run_lock(engine, what or "bridgerank (schema check)"):
@@ -288,11 +338,13 @@ def prepare_database(engine: Engine, stages: Sequence[Stage], what: str = "") ->
                 _stamp(conn, head)
             return []
         current = current_revision(engine)
+        if current is not None and current != head and not known_revision(current):
+            raise newer_database(current)
         problems = schema_problems(engine, stages)
         if current == head and not problems:
             return []
         notes: list[str] = []
-        copy = _backup(engine, current or "unversioned")
+        copy = _backup(engine, current or "unversioned", backups)
         kept = f" (a copy of it before: {copy})" if copy else ""
         if current != head:
             notes.append(

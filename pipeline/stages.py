@@ -101,7 +101,11 @@ def all_stages() -> list[Stage]:
 
 
 def open_store(
-    url: str, create: bool = True, notes: list[str] | None = None, what: str = ""
+    url: str,
+    create: bool = True,
+    notes: list[str] | None = None,
+    what: str = "",
+    backups: int = 3,
 ) -> Engine:
     """The engine of the database at ``url``, brought to this version's schema (``create``)
     or, for commands that only read, nothing created or changed.
@@ -116,6 +120,8 @@ def open_store(
         Receives one line for each thing done to an existing database's schema.
     what : str
         The command, named to a run refused while the schema is being checked.
+    backups : int
+        Copies of a SQLite database to keep from schema changes (``[store] backups``).
     """
     from bridgerank.core.store import open_engine, store_errors
     from bridgerank.pipeline.schema import prepare_database
@@ -125,7 +131,7 @@ def open_store(
     if create:
         try:
             with store_errors(url):
-                found = prepare_database(engine, stages, what)
+                found = prepare_database(engine, stages, what, backups)
         except BaseException:
             engine.dispose()  # the caller never gets it: no connection left open
             raise

@@ -14,7 +14,7 @@ from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
-from bridgerank.pipeline.schema import current_revision, head_revision
+from bridgerank.pipeline.schema import current_revision, head_revision, known_revision
 from bridgerank.pipeline.schema_check import (
     KERNEL,
     SchemaProblem,
@@ -114,6 +114,11 @@ def database_state(engine: Engine) -> DatabaseState:
         schema = f"schema revision {head}"
     elif "stage_runs" not in inspect(engine).get_table_names():
         schema = "no table yet"
+    elif current is not None and not known_revision(current):
+        schema = (
+            f"schema {current}: made by a newer bridgerank (this version knows up to {head}); "
+            "no command of this version changes it - upgrade bridgerank"
+        )
     else:
         schema = f"schema {current or 'unversioned'}: the next run upgrades it to {head}"
     if engine.dialect.name != "sqlite":

@@ -308,3 +308,58 @@ def test_a_database_at_revision_0007_gets_the_familiarity_term_and_rates_again(
     assert _named_rows(database, "headline_fit") == fitted
     # one session: no pair had played together before, so no bonus to learn
     assert fitted[0]["familiarity"] is None
+
+
+def test_a_database_of_a_newer_bridgerank_is_refused_untouched_by_every_command(analysed):
+    """Review 4's defect 6: a revision this version does not know is a newer bridgerank's;
+    `status` says so instead of promising an upgrade, and every command that writes refuses
+    in one line, exit 3, no traceback and no copy taken."""
+    out = ["--out", str(analysed.parent)]
+    with sqlite3.connect(analysed) as conn:
+        conn.execute("update alembic_version set version_num = '0099'")
+    before = analysed.read_bytes()
+    status = CliRunner().invoke(main, ["status", *out])
+    assert "schema 0099: made by a newer bridgerank" in status.output
+    assert "upgrades" not in status.output
+    for command in (["run", "--to", "dds"], ["ingest", str(TESTS / "data")], ["rate"]):
+        result = CliRunner().invoke(main, [*command, *out])
+        assert result.exit_code == 3, result.output
+        lines = result.output.strip().splitlines()
+        assert lines == [
+            "error: the database was made by a newer bridgerank (schema revision 0099; this "
+            f"version knows up to {schema.head_revision()})",
+            "upgrade bridgerank (pip install -U bridgerank), or give --db another database",
+        ]
+    assert analysed.read_bytes() == before
+    assert not list(analysed.parent.glob("*backup*"))
+
+
+def test_copies_before_a_schema_change_are_whole_and_the_oldest_go(analysed, tmp_path):
+    """Review 4's defect 15: a copy is written under a temporary name and renamed when whole
+    (a leftover of a killed copy is removed), and only the newest ``[store] backups`` stay."""
+    import os
+
+    out = ["--out", str(analysed.parent)]
+    settings = tmp_path / "two.toml"
+    settings.write_text("[store]\nbackups = 2\n")
+    torn = analysed.parent / f".partial-{analysed.name}.backup-0001-20000101-000000"
+    torn.write_bytes(b"half a copy")
+    old = [
+        analysed.parent / f"{analysed.name}.backup-0001-2000010{day}-000000" for day in (1, 2, 3)
+    ]
+    for day, copy in enumerate(old, start=1):
+        shutil.copy(analysed, copy)
+        os.utime(copy, (946_684_800 + day * 86_400,) * 2)
+    with sqlite3.connect(analysed) as conn:
+        conn.execute("alter table boards drop column contract")
+    output = _run("run", "--to", "dds", *out, "--config", str(settings))
+    assert "a copy of it before" in output
+    copies = set(analysed.parent.glob(f"{analysed.name}.backup-*"))
+    [new] = copies - set(old)
+    assert copies == {old[2], new} and new.name.startswith(
+        f"{analysed.name}.backup-{schema.head_revision()}-"
+    )
+    assert not torn.exists()
+    # the new copy is whole: the database before the run, its boards without a contract
+    assert "contract" not in {row[1] for row in _query(new, "pragma table_info(boards)")}
+    assert _query(new, "select count(*) from boards") == [(12,)]
