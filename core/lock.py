@@ -102,7 +102,8 @@ def run_lock(engine: Engine, what: str) -> Iterator[None]:
     database = engine.url.database
     on_file = bool(database) and database != ":memory:" and not str(database).startswith("file:")
     if engine.dialect.name == "sqlite" and fcntl is not None and on_file:
-        with _sqlite_lock(Path(str(database)), what):
+        # keyed by the file itself: a run through a symbolic link takes the same lock
+        with _sqlite_lock(Path(str(database)).resolve(), what):
             yield
     elif engine.dialect.name == "postgresql":
         with _postgres_lock(engine, what):

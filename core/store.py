@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import errno
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
@@ -94,6 +95,12 @@ def database_url(db: str | None, out: str | Path) -> str:
         return db
     path = Path(db) if db else Path(out) / "bridgerank.db"
     return f"sqlite:///{path}"
+
+
+def shown_url(url: str) -> str:
+    """A database URL as printed: its password replaced by ``***`` (terminals and CI logs keep
+    what is printed)."""
+    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -185,7 +192,8 @@ def _is_missing_driver(problem: ImportError) -> bool:
 
 def _hint_for(problem: BaseException, url: str) -> tuple[str, str]:
     """What went wrong with the database or the disk, in a line, and what to do about it."""
-    text = str(getattr(problem, "orig", None) or problem).strip().splitlines()[0]
+    url = shown_url(url)
+    text = shown_url(str(getattr(problem, "orig", None) or problem).strip().splitlines()[0])
     lowered = text.lower()
     scheme = url.split(":", 1)[0].split("+", 1)[0]
     if isinstance(problem, exc.NoSuchModuleError):

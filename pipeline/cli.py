@@ -262,10 +262,10 @@ def _run(
         click.echo(f"\ninterrupted during {stage.name}; {kept}.", err=True)
         _echo_line(f"Resume with: {_resume_command(stage.name, selected, sources)}", err=True)
         sys.exit(130)
-    from bridgerank.core.store import sqlite_file
+    from bridgerank.core.store import shown_url, sqlite_file
     from bridgerank.pipeline.report.stage import report_path
 
-    database = sqlite_file(session.url) or session.url
+    database = sqlite_file(session.url) or shown_url(session.url)
     click.echo(f"done in {time.perf_counter() - began:.1f} s; database: {database}")
     report_page = report_path(session.settings)
     if report_page.exists() and any(stage.name == "report" for stage in selected):
@@ -438,12 +438,12 @@ def status(**common: Any) -> None:
     """Show each stage's last run and whether it is up to date; exit 1 when a stage is not
     (as ``make -q`` does), so scripts can test it."""
     session = _Session(**common, read_only=True)
-    from bridgerank.core.store import store_errors
+    from bridgerank.core.store import shown_url, store_errors
     from bridgerank.pipeline.status import database_state, skipped_files, stage_status
 
     with store_errors(session.url):
         state = database_state(session.engine)
-        click.echo(f"database: {session.url} ({state.schema}; {state.pages})")
+        click.echo(f"database: {shown_url(session.url)} ({state.schema}; {state.pages})")
         if state.damage:
             raise StoreError(
                 f"the database is damaged: {state.damage}",

@@ -23,3 +23,26 @@ def test_an_import_failing_in_our_own_code_is_not_called_a_missing_driver() -> N
             raise ModuleNotFoundError(
                 "No module named 'bridgerank.ratings.nowhere'", name="bridgerank.ratings.nowhere"
             )
+
+
+@pytest.mark.parametrize("command", [["status"], ["run", "--to", "ingest"]])
+def test_a_database_password_is_never_printed(command, tmp_path) -> None:
+    """Review 4's defect 8: the URL under an error (and in status and the run's last line,
+    through the same shown_url) has its password masked."""
+    from click.testing import CliRunner
+
+    from bridgerank.pipeline.cli import main
+
+    url = "postgresql+psycopg://br:WRONGsecret@127.0.0.1:1/brdb"  # nothing listens on port 1
+    result = CliRunner().invoke(main, [*command, "--db", url, "--out", str(tmp_path)])
+    assert result.exit_code == 3
+    assert "WRONGsecret" not in result.output
+    assert "Database: postgresql+psycopg://br:***@127.0.0.1:1/brdb" in result.output
+
+
+def test_a_shown_url_hides_the_password_alone() -> None:
+    from bridgerank.core.store import shown_url
+
+    assert shown_url("postgresql://u:p%40ss@h:5432/d") == "postgresql://u:***@h:5432/d"
+    assert shown_url("postgresql://u@h/d") == "postgresql://u@h/d"
+    assert shown_url("sqlite:///a:b@c/db.sqlite") == "sqlite:///a:b@c/db.sqlite"

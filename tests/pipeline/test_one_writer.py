@@ -64,6 +64,28 @@ def test_a_second_run_on_sqlite_is_refused_and_a_killed_one_holds_nothing(tmp_pa
     _check_refusal_and_release(url, tmp_path)
 
 
+def test_a_run_through_a_symbolic_link_takes_the_same_lock(tmp_path):
+    """Review 4's defect 7: the lock is the file's, not the path's as typed."""
+    database = tmp_path / "real" / "bridgerank.db"
+    database.parent.mkdir()
+    open_engine(f"sqlite:///{database}").dispose()
+    link = tmp_path / "elsewhere" / "link.db"
+    link.parent.mkdir()
+    link.symlink_to(database)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, f"sqlite:///{database}"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        error, _ = _second_run(f"sqlite:///{link}", link.parent)
+        assert f"pid {holder.pid} on " in error
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)
+        holder.wait()
+        holder.stdout.close()
+    assert not (link.parent / "link.db.lock").exists()
+
+
 @pytest.mark.postgres
 def test_a_second_run_on_postgresql_is_refused_and_a_killed_one_holds_nothing(
     postgres_url, tmp_path
