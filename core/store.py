@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime as _dt
 import errno
 import re
-from contextlib import contextmanager
+import sqlite3
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
 from urllib.parse import quote
@@ -111,6 +112,40 @@ def sqlite_file(url: str) -> Path | None:
     return Path(file)
 
 
+# Tables only a bridgerank database holds (its ledger, its version, its records): a database
+# with tables but none of these is someone else's.
+OWN_MARKS = frozenset({"stage_runs", "alembic_version", "table_versions", "raw_boards"})
+
+
+def foreign_database(tables: set[str]) -> StoreError:
+    """The refusal of a database that holds tables, none of them a bridgerank database's."""
+    shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+    refusal = StoreError(
+        f"the database is not a bridgerank database (it holds other tables: {shown}); "
+        "nothing was written to it",
+        hint="give --db a new file or an empty database",
+    )
+    refusal.resumable = False
+    return refusal
+
+
+def _foreign_sqlite(file: Path) -> None:
+    """Refuse an existing SQLite file with tables, none of them a bridgerank database's,
+    before anything (even the journal mode) is changed in it."""
+    if not file.is_file() or file.stat().st_size == 0:
+        return
+    try:
+        with closing(
+            sqlite3.connect(f"file:{quote(str(file.resolve()))}?mode=ro", uri=True)
+        ) as peek:
+            rows = peek.execute("select name from sqlite_master where type = 'table'").fetchall()
+    except sqlite3.Error:
+        return  # no database, or not readable: open_engine says so in one line
+    present = {name for (name,) in rows}
+    if present and not present & OWN_MARKS:
+        raise foreign_database(present)
+
+
 _sqlite_pragmas = sqlite_pragmas("foreign_keys=ON", "journal_mode=WAL", "synchronous=NORMAL")
 
 
@@ -142,6 +177,7 @@ def open_engine(url: str, create: bool = True, tables: bool = True) -> Engine:
                 "Run `bridgerank run` to create it, or pass --db to an existing one",
             )
         if file is not None and create:
+            _foreign_sqlite(file)
             file.parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":

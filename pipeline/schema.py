@@ -17,7 +17,9 @@ On every command that writes, under the writer lock:
    predict`` keeps) hold the user's records, so their rows are kept and the stages after
    ingest run again.
 
-A database stamped with a revision this version does not know was made by a newer
+A database that holds tables but none of a bridgerank database's (someone else's file, a DD
+store) is refused in one line, untouched. A database stamped with a revision this version
+does not know was made by a newer
 bridgerank: it is refused in one line, untouched and with no copy taken. A copy is written
 under a temporary name and renamed when complete, so a file named as a copy is a whole one;
 the oldest copies beyond ``[store] backups`` are removed.
@@ -41,7 +43,7 @@ from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SourceFil
 from bridgerank.core import ledger
 from bridgerank.core.errors import StoreError
 from bridgerank.core.lock import run_lock
-from bridgerank.core.store import Base, StageRun, TableVersion
+from bridgerank.core.store import OWN_MARKS, Base, StageRun, TableVersion, foreign_database
 from bridgerank.pipeline.schema_check import (
     COMMANDS,
     KERNEL,
@@ -332,6 +334,8 @@ def prepare_database(
     head = head_revision()
     with run_lock(engine, what or "bridgerank (schema check)"):
         present = set(inspect(engine).get_table_names())
+        if present and not present & OWN_MARKS:
+            raise foreign_database(present)
         if not present & set(Base.metadata.tables):  # a new database
             with _transaction(engine) as conn:
                 Base.metadata.create_all(conn)
