@@ -11,7 +11,7 @@ import re
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Callable, Iterator, NamedTuple, Sequence, cast
+from typing import IO, Any, Callable, Iterator, NamedTuple, Sequence, cast
 
 from bridgerank.cleaning.ingest.limits import Limits, OverLimit
 from bridgerank.cleaning.ingest.lin import read_lin
@@ -249,24 +249,62 @@ def _bounded(path: Path, text: IO[str], limits: Limits, gzipped: bool) -> Iterat
         yield line
 
 
+class _Hashing(io.RawIOBase):
+    """A byte stream that hashes what is read through it (the parse pass's own digest)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream, self.digest, self.size = stream, hashlib.sha256(), 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk = self.stream.read(len(buffer))
+        buffer[: len(chunk)] = chunk
+        self.digest.update(chunk)
+        self.size += len(chunk)
+        return len(chunk)
+
+
 @contextmanager
-def text_lines(path: Path, encoding: str, limits: Limits | None = None) -> Iterator[Iterator[str]]:
+def text_lines(
+    path: Path, encoding: str, limits: Limits | None = None, expected: Content | None = None
+) -> Iterator[Iterator[str]]:
     """A file's decoded lines, streamed, line ends kept as written, none past ``limits``.
+
+    With ``expected`` (the file's :func:`scan`), the bytes read are hashed as they are parsed
+    and, once the caller is done, set against it: a file that changed between the two passes
+    (a download in progress, an editor saving) is refused, so what is stored under a digest
+    is what has it.
 
     Raises
     ------
     SourceError
         When reading fails part way (the caller's transaction then stores nothing), a line
-        or the content outgrows ``limits`` (the shipped defaults when not given), or a
-        reader of these lines finds more than it bounds (:class:`OverLimit`).
+        or the content outgrows ``limits`` (the shipped defaults when not given), a reader of
+        these lines finds more than it bounds (:class:`OverLimit`), or the file is not the
+        one ``expected`` describes.
     """
     limits = limits or _default_limits()
     with _reading(path) as stream:
-        text = io.TextIOWrapper(stream, encoding=_CODECS[encoding], newline="")
+        hashing = _Hashing(stream)
+        buffered = io.BufferedReader(hashing, _CHUNK)
+        text = io.TextIOWrapper(buffered, encoding=_CODECS[encoding], newline="")
         try:
             yield _bounded(path, text, limits, isinstance(stream, gzip.GzipFile))
         except OverLimit as problem:
             raise SourceError(path, str(problem)) from None
+        if expected is not None:
+            while buffered.read(_CHUNK):  # what the readers left unread counts too
+                if hashing.size > limits.file_bytes:
+                    raise SourceError(path, limits.too_large(isinstance(stream, gzip.GzipFile)))
+            if (hashing.digest.hexdigest(), hashing.size) != (expected.sha256, expected.size):
+                raise SourceError(
+                    path,
+                    "the file changed while it was read (its content is not what was "
+                    "hashed a moment before); nothing of it was stored, run again once it "
+                    "is complete",
+                )
 
 
 def decode(data: bytes) -> tuple[str, str]:

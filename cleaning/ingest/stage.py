@@ -155,7 +155,7 @@ def ingest_file(
             )
         ).inserted_primary_key[0]
         stored_records = 0
-        with text_lines(path, content.encoding, limits) as lines:
+        with text_lines(path, content.encoding, limits, content) as lines:
             for batch in record_batches(READERS[fmt](lines, path)):
                 conn.execute(RawBoard.__table__.insert(), [_row(source_id, r) for r in batch])
                 stored_records += len(batch)

@@ -394,3 +394,30 @@ def test_over_limit_is_a_plain_exception_the_reading_turns_into_a_source_error(t
     with pytest.raises(SourceError, match=f"{path}: too much"):
         with text_lines(path, "utf-8"):
             raise OverLimit("too much")
+
+
+def test_a_file_changed_between_its_hash_and_its_parse_is_refused_and_read_again_later(
+    engine, tmp_path, monkeypatch, test_data
+):
+    """Review 4's defect 5: the file is overwritten after ingest hashed it and before it is
+    parsed (another event's boards in place of its own). Nothing is stored under the first
+    digest; the next run, on the file as it now is, stores it."""
+    from bridgerank.cleaning.ingest import stage
+
+    path = tmp_path / "growing.pbn"
+    path.write_text(GOOD_GAME)
+    other = (test_data / "bermuda1955_head.pbn").read_bytes()
+    real_scan = stage.scan
+
+    def scan_then_change(scanned, limits=None):
+        content = real_scan(scanned, limits)
+        path.write_bytes(other)  # an editor saving, a download going on
+        return content
+
+    monkeypatch.setattr(stage, "scan", scan_then_change)
+    _refused(engine, path, "the file changed while it was read")
+    monkeypatch.undo()
+    assert ingest_file(engine, path) == ("ingested", 12)
+    with engine.connect() as conn:
+        stored = conn.execute(select(SourceFile.sha256)).scalar_one()
+    assert stored == scan(path).sha256
