@@ -349,6 +349,7 @@ class DdsSettings:
     dds_threads: int = allowed(at_least=0, at_most=256)
     retries: int = allowed(at_least=0, at_most=10)
     store: str = allowed(trimmed=True, changes_results=False)
+    verify: int = allowed(at_least=0, at_most=1_000_000, changes_results=False)
 
 
 @section

@@ -62,6 +62,8 @@ class StageContext:
     parts: dict[str, Any] = field(default_factory=dict)
     sources: Sequence[str] = ()
     jobs: int = 1
+    # run with --force: a stage that keeps work between runs (dds) redoes it all
+    force: bool = False
     progress: Progress = no_progress
     started_at: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
     _clock: float = field(default_factory=time.perf_counter)

@@ -41,6 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
+from bridgerank.core.errors import BridgerankError
 from bridgerank.core.store import insert_missing, sqlite_pragmas
 from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
 
@@ -148,8 +149,17 @@ def trace_text(trace: Sequence[int]) -> str:
 
 
 def trace_from_text(text: str) -> list[int]:
-    """The values of a stored trace."""
-    return [int(digit, 16) for digit in text]
+    """The values of a stored trace.
+
+    Raises
+    ------
+    ValueError
+        When it is not hex digits, each 0 to 13 (a damaged row).
+    """
+    values = [int(digit, 16) for digit in text]
+    if not values or max(values) > 13:
+        raise ValueError(f"a trace is values of 0 to 13, not {text[:60]!r}")
+    return values
 
 
 def lead_text(values: LeadValues) -> str:
@@ -158,8 +168,54 @@ def lead_text(values: LeadValues) -> str:
 
 
 def leads_from_text(text: str) -> LeadValues:
-    """The values of stored opening leads (card -> declarer side's tricks)."""
-    return {item[:2]: int(item[2:], 16) for item in text.split()}
+    """The values of stored opening leads (card -> declarer side's tricks).
+
+    Raises
+    ------
+    ValueError
+        When it is not 13 cards, each with a value of 0 to 13 (a damaged row).
+    """
+    values = {item[:2]: int(item[2:], 16) for item in text.split()}
+    if len(values) != 13 or any(len(card) != 2 or not 0 <= v <= 13 for card, v in values.items()):
+        raise ValueError(f"opening-lead values are 13 cards valued 0 to 13, not {text[:60]!r}")
+    return values
+
+
+def parse_table(text: str) -> DDTable:
+    """A stored table, every entry 0 to 13.
+
+    Raises
+    ------
+    BridgerankError, ValueError
+        When it is not 20 hex digits of 0 to 13 (a damaged row).
+    """
+    table = DDTable.from_hex(text)
+    if max(max(row) for row in table.rows) > 13:
+        raise ValueError(f"a table's tricks are 0 to 13, not {text!r}")
+    return table
+
+
+# The largest par score in absolute value: seven notrump, vulnerable (2,220), or a sacrifice
+# doubled down thirteen, vulnerable (3,800): a stored par beyond it is a damaged row.
+MAX_PAR = 3800
+
+
+def _par_of(row: tuple[Any, ...]) -> int:
+    par = row[3]
+    if isinstance(par, bool) or not isinstance(par, int) or abs(par) > MAX_PAR:
+        raise ValueError(f"a par score is a whole number of at most {MAX_PAR}, not {par!r}")
+    return par
+
+
+def _trace_of(row: tuple[Any, ...]) -> list[int]:
+    trace = trace_from_text(str(row[4]))
+    if len(trace) != len(str(row[3]).split()) + 1:
+        raise ValueError(f"a trace of {len(trace)} values for {len(str(row[3]).split())} cards")
+    return trace
+
+
+def _leads_of(row: tuple[Any, ...]) -> LeadValues:
+    return leads_from_text(str(row[3]))
 
 
 def default_location() -> Path:
@@ -219,6 +275,7 @@ class DDStore:
         self.location = location
         self.solver = solver
         self.warning: str | None = None
+        self.malformed = 0  # rows that did not read as values, removed
         self._writable = True
         self._engine: Engine | None = None
         for attempt in range(_OPEN_ATTEMPTS):
@@ -254,6 +311,8 @@ class DDStore:
             self.warning = self._message("cannot be written", problem)
         with engine.connect() as conn:
             schema = conn.execute(select(_info.c.value).where(_info.c.key == "schema")).scalar()
+        if schema is not None and not str(schema).isdigit():
+            raise OSError(f"its layout is {str(schema)[:20]!r}, not a number")
         if schema is not None and int(schema) > SCHEMA:
             raise OSError(f"it was written by a newer bridgerank (layout {schema})")
         return engine
@@ -286,27 +345,79 @@ class DDStore:
     def tables(self, deals: Iterable[str]) -> dict[str, DDTable]:
         """Known tables of ``deals`` (canonical PBN): deal -> table."""
         rows = self._by_deal(_tables, (_tables.c.tricks,), {(deal,): None for deal in deals})
-        return {deal: DDTable.from_hex(tricks) for deal, tricks in rows}
+        return dict(self._parsed(_tables, rows, 1, lambda row: parse_table(row[1])))
 
     def pars(self, keys: Iterable[ParKey]) -> dict[ParKey, int]:
         """Known par scores (North-South's) of ``keys``."""
         by_row = {(key.deal, _SEATS[key.dealer], key.vulnerable): key for key in set(keys)}
         rows = self._by_deal(_pars, (_pars.c.dealer, _pars.c.vulnerable, _pars.c.par), by_row)
-        return {by_row[row[:3]]: row[3] for row in rows if row[:3] in by_row}
+        rows = [row for row in rows if row[:3] in by_row]
+        return {by_row[key]: par for key, par in self._parsed(_pars, rows, 3, _par_of)}
 
     def traces(self, requests: Iterable[PlayRequest]) -> dict[PlayRequest, list[int]]:
         """Known play traces of ``requests``."""
         by_row = {_trace_key(request): request for request in set(requests)}
         columns = (_traces.c.trump, _traces.c.leader, _traces.c.cards, _traces.c.trace)
-        rows = self._by_deal(_traces, columns, by_row)
-        return {by_row[row[:4]]: trace_from_text(row[4]) for row in rows if row[:4] in by_row}
+        rows = [row for row in self._by_deal(_traces, columns, by_row) if row[:4] in by_row]
+        return {by_row[key]: trace for key, trace in self._parsed(_traces, rows, 4, _trace_of)}
 
     def leads(self, requests: Iterable[LeadRequest]) -> dict[LeadRequest, LeadValues]:
         """Known opening-lead values of ``requests``."""
         by_row = {_lead_key(request): request for request in set(requests)}
         columns = (_leads.c.trump, _leads.c.leader, _leads.c.leads)
-        rows = self._by_deal(_leads, columns, by_row)
-        return {by_row[row[:3]]: leads_from_text(row[3]) for row in rows if row[:3] in by_row}
+        rows = [row for row in self._by_deal(_leads, columns, by_row) if row[:3] in by_row]
+        return {by_row[key]: values for key, values in self._parsed(_leads, rows, 3, _leads_of)}
+
+    def _parsed(
+        self, table: Table, rows: list[tuple[Any, ...]], key_size: int, parse: Any
+    ) -> Iterator[tuple[Any, Any]]:
+        """(key, value) of each row whose value reads as one; a row that does not (damaged,
+        or written by hand) is counted in :attr:`malformed` and removed from the store, so
+        the value solved live in its place can be kept."""
+        bad = []
+        for row in rows:
+            try:
+                value = parse(row)
+            except (ValueError, TypeError, BridgerankError):
+                bad.append(row[:key_size])
+                continue
+            yield (row[0] if key_size == 1 else row[:key_size]), value
+        if bad:
+            self.malformed += len(bad)
+            self._remove(table, bad)
+
+    def _remove(self, table: Table, keys: Sequence[tuple[Any, ...]]) -> int:
+        """Delete the rows of ``keys`` (each the key's columns after ``solver``, in order)."""
+        if self._engine is None or not self._writable or not keys:
+            return 0
+        columns = [column for column in table.primary_key.columns if column.name != "solver"]
+        try:
+            with self._engine.begin() as conn:
+                for key in keys:
+                    match = table.c.solver == self.solver
+                    for column, value in zip(columns, key):
+                        match = match & (column == value)
+                    conn.execute(table.delete().where(match))
+        except SQLAlchemyError as problem:
+            self._fail("cannot be written", problem)
+            return 0
+        return len(keys)
+
+    def remove_tables(self, deals: Iterable[str]) -> int:
+        """Remove the tables of ``deals`` (found wrong); how many were asked to go."""
+        return self._remove(_tables, [(deal,) for deal in deals])
+
+    def remove_pars(self, keys: Iterable[ParKey]) -> int:
+        """Remove the par scores of ``keys``."""
+        return self._remove(_pars, [(key.deal, _SEATS[key.dealer], key.vulnerable) for key in keys])
+
+    def remove_traces(self, requests: Iterable[PlayRequest]) -> int:
+        """Remove the play traces of ``requests``."""
+        return self._remove(_traces, [_trace_key(request) for request in requests])
+
+    def remove_leads(self, requests: Iterable[LeadRequest]) -> int:
+        """Remove the opening-lead values of ``requests``."""
+        return self._remove(_leads, [_lead_key(request) for request in requests])
 
     def _by_deal(
         self, table: Table, columns: Sequence[Any], keys: Iterable[tuple[str, ...]]

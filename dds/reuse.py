@@ -6,17 +6,25 @@ the plays that are a lead alone and the par scores of the boards to analyse; the
 them with their boards and solve only the rest. As each chunk is committed,
 :meth:`StoreReuse.keep` offers the store what that chunk solved. The counts say, for the
 run's summary, what came from the store and what was solved.
+
+Nothing the store gives is used unchecked (:mod:`~bridgerank.dds.store_checks`): a value that
+breaks what double dummy values obey is removed from the store and solved live; a sample
+solved live that contradicts the store makes the run take nothing from it, and each value the
+solver then contradicts is removed from the store as the run keeps the solver's. Either way
+the run's summary carries one warning naming the store and what was wrong.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.analysis import lead_request, needs_table, play_request
-from bridgerank.dds.dd_store import DDStore, ParKey
-from bridgerank.dds.solver import LeadRequest, LeadValues
+from bridgerank.dds.dd_store import DDStore, ParKey, shown_location
+from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
+from bridgerank.dds.store_checks import Findings, contradicted, violations
 from bridgerank.dds.table_evidence import dealer_of, has_result
 from bridgerank.dds.workers import ChunkResult
 
@@ -53,13 +61,20 @@ class StoreReuse:
         The boards this run analyses (``boards`` rows).
     """
 
-    def __init__(self, store: DDStore | None, boards: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, store: DDStore | None, boards: list[dict[str, Any]], verify: int = 300
+    ) -> None:
         self.store = store
+        self.verify = verify
         self._boards = {board["id"]: board for board in boards}
         self._deals = {board["deal_hash"]: board["deal"] for board in boards}
         self.tables_solved = 0
         self.traces_solved = 0
         self.leads_solved = 0
+        self.checked: dict[str, int] = {}  # values solved live to check the store, by kind
+        self.wrong: Counter[str] = Counter()  # the store's values found wrong, by kind
+        # set when a sample contradicted the store: what it gave, to compare with the solver
+        self.suspects: Reused | None = None
 
     def lookup(self, known: Mapping[str, DDTable]) -> Reused:
         """What the store holds of this run's boards; ``known`` are the tables the database
@@ -92,16 +107,113 @@ class StoreReuse:
         reused.pars = {board_id: pars[key] for board_id, key in keys.items() if key in pars}
         leads = {lead for board in self._boards.values() if (lead := lead_request(board))}
         reused.leads = self.store.leads(leads)
+        self._screen(reused, known)
         return reused
 
+    def _screen(self, reused: Reused, known: Mapping[str, DDTable]) -> None:
+        """Check what the store gave (see the module docstring); leave in ``reused`` only
+        what may be used."""
+        bad = violations(
+            reused.tables, reused.traces, reused.pars, reused.leads, self._boards, known
+        )
+        self._drop(reused, bad)
+        self.checked = dict(bad.checked)
+        sampled = (
+            contradicted(reused.tables, reused.traces, reused.leads, self._boards, self.verify)
+            if self.verify
+            else Findings()
+        )
+        self.checked = dict(Counter(self.checked) + sampled.checked)
+        if len(sampled):
+            self.suspects = Reused(
+                dict(reused.tables), dict(reused.traces), dict(reused.pars), 0, dict(reused.leads)
+            )
+            reused.tables, reused.traces, reused.pars, reused.leads = {}, {}, {}, {}
+        reused.plays = len({self._play(board_id) for board_id in reused.traces})
+
+    def _play(self, board_id: int) -> PlayRequest | None:
+        return play_request(self._boards[board_id])
+
+    def _drop(self, reused: Reused, bad: Findings) -> None:
+        """Take values found wrong out of ``reused`` and out of the store, and count them."""
+        for deal_hash in bad.tables:
+            reused.tables.pop(deal_hash, None)
+        for board_id in bad.traces:
+            reused.traces.pop(board_id, None)
+        for board_id in bad.pars | bad.unchecked:
+            reused.pars.pop(board_id, None)
+        for request in bad.leads:
+            reused.leads.pop(request, None)
+        # counted as the store's rows: boards that share a deal share its trace and par
+        traces = {request for board_id in bad.traces if (request := self._play(board_id))}
+        pars = {key for board_id in bad.pars if (key := _par_key(self._boards[board_id]))}
+        self.wrong.update(
+            tables=len(bad.tables), traces=len(traces), pars=len(pars), leads=len(bad.leads)
+        )
+        if self.store is None or not len(bad):
+            return
+        self.store.remove_tables(self._deals[deal_hash] for deal_hash in bad.tables)
+        self.store.remove_traces(traces)
+        self.store.remove_pars(pars)
+        self.store.remove_leads(bad.leads)
+
+    def _contradicted(self, result: ChunkResult) -> Findings:
+        """What the store gave and this chunk's solver contradicts (after a sample did)."""
+        found = Findings()
+        suspects = self.suspects
+        if suspects is None:
+            return found
+        for deal_hash, table, _ in result.tables:
+            if table is not None and suspects.tables.get(deal_hash, table) != table:
+                found.tables.add(deal_hash)
+        solved_traces = dict(result.traces)
+        for board_id, trace in suspects.traces.items():
+            request = self._play(board_id)
+            if request in solved_traces and solved_traces[request] != trace:
+                found.traces.add(board_id)
+        for request, values in result.leads.items():
+            if suspects.leads.get(request, values) != values:
+                found.leads.add(request)
+        for board in result.boards:
+            par = None if board.evidence is None else board.evidence["ns_par"]
+            if par is not None and suspects.pars.get(board.board_id, par) != par:
+                found.pars.add(board.board_id)
+        return found
+
+    def warning(self) -> str | None:
+        """One line on what the store gave that was wrong or damaged, or None."""
+        if self.store is None:
+            return None
+        wrong = {kind: count for kind, count in self.wrong.items() if count}
+        parts = []
+        if wrong:
+            listed = ", ".join(f"{count:,} {kind}" for kind, count in wrong.items())
+            parts.append(f"{sum(wrong.values()):,} wrong values ({listed})")
+        if self.store.malformed:
+            parts.append(f"{self.store.malformed:,} damaged rows")
+        if not parts:
+            return None
+        trusted = (
+            "a sample solved live contradicted it, so this run took nothing from it; "
+            if self.suspects is not None
+            else ""
+        )
+        return (
+            f"the DD store at {shown_location(self.store.location)} gave "
+            f"{' and '.join(parts)}: {trusted}removed from it and solved live"
+        )
+
     def keep(self, result: ChunkResult, reused: Reused) -> None:
-        """Count what a committed chunk solved and offer it to the store."""
+        """Count what a committed chunk solved and offer it to the store (first removing
+        from it what the solver contradicts, when a sample found the store wrong)."""
         tables = {self._deals[h]: table for h, table, _ in result.tables if table is not None}
         self.tables_solved += len(tables)
         self.traces_solved += len(result.traces)
         self.leads_solved += len(result.leads)
         if self.store is None:
             return
+        if self.suspects is not None:
+            self._drop(Reused(), self._contradicted(result))
         pars: dict[ParKey, int] = {}
         for board in result.boards:
             if board.evidence is None or board.evidence["ns_par"] is None:

@@ -68,8 +68,9 @@ def _digest(board: dict[str, Any], code: str) -> str:
     return hashlib.sha1(payload.encode()).hexdigest()[:16]
 
 
-def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
-    """Boards without a current analysis; stale analyses are deleted. Returns (todo, kept).
+def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, Any]], int]:
+    """Boards without a current analysis (``every``: all of them); stale analyses are
+    deleted. Returns (todo, kept).
 
     A board whose worker died is not done: its analysis is deleted and it runs again (a
     board DDS itself rejected stays failed until the analysis code or the solver changes).
@@ -98,7 +99,7 @@ def _boards_to_do(conn, code: str) -> tuple[list[dict[str, Any]], int]:
     for board in boards:
         digest = _digest(board, code)
         board["digest"] = digest
-        if done.get(board["id"]) != digest:
+        if every or done.get(board["id"]) != digest:
             todo.append(board)
             if board["id"] in done or board["id"] in lost:
                 stale.append(board["id"])
@@ -283,13 +284,19 @@ def run(context: StageContext) -> DdsSummary:
     code = code_fingerprint(ANALYSIS_MODULE)
     store, shipped, warnings = _open_store(section.store)
     with context.engine.begin() as conn:
-        todo, kept = _boards_to_do(conn, code)
-        known = {
-            h: DDTable.from_hex(t)
-            for h, t in conn.execute(select(StoredDDTable.deal_hash, StoredDDTable.tricks))
-            if t is not None
-        }
-        reuse = StoreReuse(store, todo)
+        # --force redoes every board and trusts no table the database took earlier (from a
+        # store that may since have been found wrong): each is taken again, checked, or solved
+        todo, kept = _boards_to_do(conn, code, every=context.force)
+        known = (
+            {}
+            if context.force
+            else {
+                h: DDTable.from_hex(t)
+                for h, t in conn.execute(select(StoredDDTable.deal_hash, StoredDDTable.tricks))
+                if t is not None
+            }
+        )
+        reuse = StoreReuse(store, todo, section.verify)
         reused = reuse.lookup(known)
         # The database keeps its own copy: its boards never depend on the store being there.
         upsert(
@@ -348,6 +355,8 @@ def run(context: StageContext) -> DdsSummary:
             store.close()
     if store is not None and store.warning:
         warnings.append(store.warning)
+    if (wrong := reuse.warning()) is not None:
+        warnings.append(wrong)
     with context.engine.begin() as conn:
         stats, rate_rows = aggregate_players(conn)
         failures = dict(
@@ -379,6 +388,7 @@ def run(context: StageContext) -> DdsSummary:
             store=shown_location(store.location) if store is not None else "off",
             shipped_read=shipped,
             store_warnings=warnings,
+            checked_live=reuse.checked,
             chunks=len(chunks),
             players=len(stats),
             worker_table_seconds=round(counts["table_seconds"], 2),

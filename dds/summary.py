@@ -10,6 +10,9 @@ from bridgerank.dds.lead_baselines import LeadBaselines
 
 __all__ = ["DdsSummary"]
 
+# What each kind of value checked live is called in a summary (singular).
+_CHECKED = {"tables": "table", "traces": "play trace", "leads": "opening-lead set"}
+
 
 @dataclass
 class DdsSummary(StageSummary):
@@ -40,7 +43,11 @@ class DdsSummary(StageSummary):
     store : str
         Where the DD store is (``off``: none, everything solved live).
     store_warnings : list of str
-        Why the store could not be read or written (the run solved instead).
+        Why the store could not be read or written, or what it gave that was wrong (the run
+        solved instead).
+    checked_live : dict of str to int
+        Values taken from the store and solved again live to check it, by kind (tables,
+        traces, leads; :mod:`~bridgerank.dds.store_checks`).
     shipped_read : int
         Tables bridgerank ships, read into the store by this run (its first use of it).
     chunks : int
@@ -74,6 +81,7 @@ class DdsSummary(StageSummary):
     leads_from_store: int = 0
     leads_solved: int = 0
     leads: LeadBaselines | None = None
+    checked_live: dict[str, int] = field(default_factory=dict)
 
     def solved(self) -> str:
         """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``
@@ -83,10 +91,18 @@ class DdsSummary(StageSummary):
             if self.leads_from_store or self.leads_solved
             else ""
         )
+        checked = {kind: count for kind, count in self.checked_live.items() if count}
+        check = (
+            "; checked live: "
+            + ", ".join(plural(count, _CHECKED.get(kind, kind)) for kind, count in checked.items())
+            if checked
+            else ""
+        )
         return (
             f"tables: {self.tables_from_store:,} from the DD store, {self.new_tables:,} solved; "
             f"play traces: {self.traces_from_store:,} from it, {self.traces_solved:,} solved"
             + leads
+            + check
         )
 
     def lines(self) -> list[str]:

@@ -223,6 +223,7 @@ def run_stages(
                 stage=stage,
                 sources=sources,
                 jobs=jobs,
+                force=force,
                 progress=progress,
             )
             idle = stage.idle_reason(context) if stage.idle_reason else None

@@ -1,0 +1,238 @@
+"""Values taken from the DD store, checked before a run uses them.
+
+A store is a file anyone on the machine (or a team's server, or a ``dd import``) may have
+written, so nothing it gives is used as solved until it passes two checks:
+
+* **what double dummy values obey**, on every value, for free: a trace starts at its deal's
+  table entry for the contract played (strain, declarer on the leader's right), and no card
+  moves it the wrong way (a card of declarer's side never raises declarer's tricks, a
+  defender's never lowers them; a card may cost more than one trick, as a blocked suit does,
+  so the size of a step is not bounded); the opening leads' best value is the table's entry
+  for that strain and declarer; a par score is what DDS's par makes of the table and the
+  board's dealer and vulnerability;
+* **a sample solved live**: up to ``[dds] verify`` values of each kind (tables, traces,
+  opening leads) drawn at random from what the run takes - a table checked by one entry
+  drawn at random, solved alone (:func:`~bridgerank.dds.solver.solve_best`), a trace
+  re-solved whole, a lead set by one lead card's value. With 300, a store of which 1% of a
+  kind is wrong is caught with probability 1 - 0.99^300 = 95% on a run that takes that many;
+  a run that takes fewer checks every one.
+
+A value that fails the first check is removed from the store and solved live. A sample that
+finds a value the solver contradicts means the store cannot be trusted: the run takes
+nothing from it and solves everything live (:mod:`~bridgerank.dds.reuse` then removes from
+the store every value the solver contradicts and keeps the solver's).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
+from bridgerank.dds.analysis import play_request
+from bridgerank.dds.card_verdicts import seats_of
+from bridgerank.dds.solver import (
+    LeadRequest,
+    LeadValues,
+    PlayRequest,
+    par_score,
+    solve_best,
+    solve_plays,
+)
+from bridgerank.dds.table_evidence import dealer_of
+
+__all__ = ["Findings", "contradicted", "violations"]
+
+
+@dataclass
+class Findings:
+    """Values found wrong, by kind: deal hashes, board ids and lead requests."""
+
+    tables: set[str] = field(default_factory=set)
+    traces: set[int] = field(default_factory=set)
+    pars: set[int] = field(default_factory=set)
+    leads: set[LeadRequest] = field(default_factory=set)
+    # par scores that could not be checked (their table was wrong): left out, not counted
+    unchecked: set[int] = field(default_factory=set)
+    checked: Counter[str] = field(default_factory=Counter)  # values solved live, by kind
+
+    def __len__(self) -> int:
+        return len(self.tables) + len(self.traces) + len(self.pars) + len(self.leads)
+
+
+def _declarer(request: PlayRequest | LeadRequest) -> int:
+    """Declarer: the seat on the opening leader's right."""
+    return (request.leader + 3) % 4
+
+
+def _moves_right(trace: list[int], seats: list[int], declarer: int) -> bool:
+    """Whether no card of a trace moves it the wrong way (see the module)."""
+    for seat, before, after in zip(seats, trace, trace[1:]):
+        declarers = seat % 2 == declarer % 2
+        if (declarers and after > before) or (not declarers and after < before):
+            return False
+    return True
+
+
+def violations(
+    tables: Mapping[str, DDTable],
+    traces: Mapping[int, list[int]],
+    pars: Mapping[int, int],
+    leads: Mapping[LeadRequest, LeadValues],
+    boards: Mapping[int, Mapping[str, Any]],
+    known: Mapping[str, DDTable],
+) -> Findings:
+    """The store's values that break what double dummy values obey (see the module).
+
+    Where a trace's start or a lead set's best value disagrees with a table the store gave,
+    one of the two is wrong: the table's entry is solved alone to tell which. A par score
+    whose table was found wrong cannot be checked and is left out of the run (in
+    ``unchecked``), not counted wrong.
+
+    Parameters
+    ----------
+    tables : mapping
+        Deal hash -> table, from the store.
+    traces, pars : mapping
+        Board id -> trace, North-South's par, from the store.
+    leads : mapping
+        Lead request -> values, from the store.
+    boards : mapping
+        Board id -> ``boards`` row of the run.
+    known : mapping
+        Deal hash -> table the database holds (its own, trusted).
+    """
+    found = Findings()
+    by_deal = {board["deal"]: board["deal_hash"] for board in boards.values()}
+    # (deal hash, strain, declarer) -> the values that claim that entry: a trace's start or
+    # a lead set's best, against a table of the store
+    disputes: dict[tuple[str, str, int], list[tuple[Any, int]]] = {}
+
+    def against_table(deal_hash: str, strain: str, declarer: int, claim: Any, value: int) -> None:
+        table = known.get(deal_hash)
+        if table is not None:  # the database's own: the claim alone is wrong
+            if table.tricks(strain, declarer) != value:
+                _add(found, claim)
+        elif deal_hash in tables and tables[deal_hash].tricks(strain, declarer) != value:
+            disputes.setdefault((deal_hash, strain, declarer), []).append((claim, value))
+
+    for board_id, trace in traces.items():
+        board = boards[board_id]
+        request = play_request(board)
+        if request is None:
+            continue
+        seats = seats_of(board["play_order"])[: len(request.cards)]
+        if not _moves_right(trace, seats, _declarer(request)):
+            found.traces.add(board_id)
+        else:
+            against_table(board["deal_hash"], request.trump, _declarer(request), board_id, trace[0])
+    for request, values in leads.items():
+        deal_hash = by_deal.get(request.deal)
+        if deal_hash is not None:
+            best = min(values.values())
+            against_table(deal_hash, request.trump, _declarer(request), request, best)
+    _settle(found, disputes, tables, boards)
+    for board_id, par in pars.items():
+        board = boards[board_id]
+        dealer = dealer_of(board)
+        table = known.get(board["deal_hash"]) or tables.get(board["deal_hash"])
+        if table is None or dealer is None:
+            continue
+        if board["deal_hash"] in found.tables:
+            found.unchecked.add(board_id)
+        elif par != par_score(
+            table, dealer, bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"])
+        ):
+            found.pars.add(board_id)
+    return found
+
+
+def _add(found: Findings, claim: Any) -> None:
+    """A trace (its board id) or a lead set (its request) found wrong."""
+    if isinstance(claim, LeadRequest):
+        found.leads.add(claim)
+    else:
+        found.traces.add(claim)
+
+
+def _settle(
+    found: Findings,
+    disputes: Mapping[tuple[str, str, int], list[tuple[Any, int]]],
+    tables: Mapping[str, DDTable],
+    boards: Mapping[int, Mapping[str, Any]],
+) -> None:
+    """Solve each disputed table entry alone: whoever disagrees with the solver is wrong."""
+    deal_of = {board["deal_hash"]: board["deal"] for board in boards.values()}
+    entries = list(disputes)
+    solved = solve_best(
+        [LeadRequest(deal_of[h], (declarer + 1) % 4, strain) for h, strain, declarer in entries]
+    )
+    found.checked["tables"] += len(entries)
+    for (deal_hash, strain, declarer), truth in zip(entries, solved):
+        if truth is None:  # unsolvable here: neither can be trusted
+            found.tables.add(deal_hash)
+            for claim, _ in disputes[(deal_hash, strain, declarer)]:
+                _add(found, claim)
+            continue
+        if tables[deal_hash].tricks(strain, declarer) != truth:
+            found.tables.add(deal_hash)
+        for claim, value in disputes[(deal_hash, strain, declarer)]:
+            if value != truth:
+                _add(found, claim)
+
+
+def contradicted(
+    tables: Mapping[str, DDTable],
+    traces: Mapping[int, list[int]],
+    leads: Mapping[LeadRequest, LeadValues],
+    boards: Mapping[int, Mapping[str, Any]],
+    size: int,
+    rng: random.Random | None = None,
+) -> Findings:
+    """Up to ``size`` values of each kind drawn at random and solved live; the ones the
+    solver contradicts (see the module)."""
+    rng = rng or random.Random()
+    found = Findings()
+    deal_of = {board["deal_hash"]: board["deal"] for board in boards.values()}
+
+    def drawn(keys: list[Any]) -> list[Any]:
+        return keys if len(keys) <= size else rng.sample(keys, size)
+
+    entries = []
+    for deal_hash in drawn(sorted(tables)):
+        strain, declarer = rng.choice(DDS_STRAINS), rng.randrange(4)
+        entries.append(
+            (
+                deal_hash,
+                declarer,
+                strain,
+                LeadRequest(deal_of[deal_hash], (declarer + 1) % 4, strain),
+            )
+        )
+    solved = solve_best([request for *_, request in entries])
+    for (deal_hash, declarer, strain, _), tricks in zip(entries, solved):
+        if tricks is not None and tricks != tables[deal_hash].tricks(strain, declarer):
+            found.tables.add(deal_hash)
+    found.checked["tables"] += len(entries)
+    plays = [
+        (board_id, request)
+        for board_id in drawn(sorted(traces))
+        if (request := play_request(boards[board_id])) is not None
+    ]
+    for (board_id, _), (trace, _) in zip(plays, solve_plays([request for _, request in plays])):
+        if trace is not None and trace != traces[board_id]:
+            found.traces.add(board_id)
+    found.checked["traces"] += len(plays)
+    cards = []
+    for request in drawn(sorted(leads)):
+        card = rng.choice(sorted(leads[request]))
+        cards.append(
+            (request, card, PlayRequest(request.deal, request.leader, request.trump, (card,)))
+        )
+    for (request, card, _), (trace, _) in zip(cards, solve_plays([play for *_, play in cards])):
+        if trace is not None and trace[1] != leads[request][card]:
+            found.leads.add(request)
+    found.checked["leads"] += len(cards)
+    return found
