@@ -60,6 +60,9 @@ RUN_BY = {
     "bridgerank run --verbose": USAGE,
     "bridgerank status": USAGE,
     "bridgerank ingest --force SOURCES": USAGE,
+    # docs/dds.md: a database redone after a store found wrong
+    "bridgerank run --force --from dds": "tests/dds/test_store_checks.py::"
+    "test_force_solves_again_what_the_database_took_from_a_store",
     "bridgerank regress --rates R.csv --responses P.csv": "tests/regression/test_stage.py::"
     "test_regress_command_on_files",
     "bridgerank --help": f"{SELF}::test_help_and_version",
