@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
+from urllib.parse import quote
 
 from sqlalchemy import (
     Column,
@@ -283,6 +284,8 @@ class DDStore:
                 self._engine = self._open()
                 return
             except OperationalError as problem:
+                if "unable to open" in str(problem) and self._open_frozen():
+                    return
                 # SQLite answers "locked" at once, without waiting, to a connection that
                 # switches a new file to WAL while another run does: try again shortly
                 if "locked" not in str(problem) or attempt == _OPEN_ATTEMPTS - 1:
@@ -292,6 +295,29 @@ class DDStore:
             except (SQLAlchemyError, OSError) as problem:
                 self._fail("cannot be opened", problem)
                 return
+
+    def _open_frozen(self) -> bool:
+        """Open a store file in a folder this run cannot write (a read-only mount) to read
+        only: a store in write-ahead-log mode needs its ``-shm`` file beside it even to be
+        read, so it is opened as immutable - no writer can be at work on a read-only mount.
+        True when that worked (writes are off, with a warning)."""
+        url = _url(self.location)
+        path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
+        if path is None or str(path).startswith("file:") or not path.is_file():
+            return False
+        frozen = create_engine(f"sqlite:///file:{quote(str(path.resolve()))}?immutable=1&uri=true")
+        try:
+            with frozen.connect() as conn:
+                conn.execute(select(func.count()).select_from(_tables)).scalar()
+        except SQLAlchemyError:
+            frozen.dispose()
+            return False
+        self._engine, self._writable = frozen, False
+        self.warning = (
+            f"the DD store at {shown_location(self.location)} cannot be written (its folder is "
+            "read-only); reading it, solving the rest without keeping it"
+        )
+        return True
 
     def _open(self) -> Engine:
         url = _url(self.location)

@@ -113,3 +113,32 @@ def test_a_postgresql_store_keeps_what_a_team_solved(postgres_url):
     assert (second.counts().tables, first.warning, second.warning) == (2, None, None)
     first.close()
     second.close()
+
+
+def test_a_store_on_a_read_only_mount_is_read(tmp_path, tmp_path_factory):
+    """Review 4's defect 12: a WAL store on a read-only mount cannot make its -shm file; it is
+    read as immutable instead of solving every deal live, with one warning."""
+    import subprocess
+
+    import pytest
+
+    folder = tmp_path / "store"
+    folder.mkdir()
+    writer = DDStore(str(folder / "s.sqlite"), "v")  # WAL, as every store
+    writer.add_tables({DEAL: TABLE})
+    writer.close()
+    view = tmp_path_factory.mktemp("read-only-view")
+    if subprocess.run(["mount", "--bind", str(folder), str(view)]).returncode != 0:
+        pytest.skip("a read-only folder needs a bind mount, which this machine refuses")
+    try:
+        assert subprocess.run(["mount", "-o", "remount,ro,bind", str(view)]).returncode == 0
+        store = DDStore(str(view / "s.sqlite"), "v")
+        assert store.tables([DEAL]) == {DEAL: TABLE}
+        assert store.add_tables({OTHER: TABLE}) == 0
+        assert store.warning == (
+            f"the DD store at {view / 's.sqlite'} cannot be written (its folder is read-only); "
+            "reading it, solving the rest without keeping it"
+        )
+        store.close()
+    finally:
+        subprocess.run(["umount", str(view)])
