@@ -227,7 +227,8 @@ def export_store(
 
     Rows are streamed from the store to the file, so an export of any size needs little
     memory; they go to a temporary file beside ``path``, renamed over it at the end, so a
-    failed export leaves no half file behind.
+    failed export leaves no half file behind. A symbolic link is written through (its target
+    replaced, the link kept); a pipe or a device (``/dev/stdout``) is written directly.
 
     Parameters
     ----------
@@ -256,9 +257,13 @@ def export_store(
     counts = ExportCounts(path, chosen)
     if not store.usable:
         raise StoreError(_stop_message(store))
-    partial = path.with_name(f".partial-{path.name}")  # keeps the .gz that picks gzip
+    # A link is written through to its target (the link stays); a pipe or a device
+    # (/dev/stdout) is written directly, as nothing can be renamed over it.
+    target = path.resolve() if path.is_symlink() else path
+    direct = target.exists() and not target.is_file()
+    written = target if direct else target.with_name(f".partial-{target.name}")
     try:
-        with _open_text(partial, "w") as handle:
+        with _open_text(written, "w") as handle:
             writer = csv.writer(handle, lineterminator="\n")
             writer.writerow(HEADER)
             for deal, tricks in store.all_tables(chosen):
@@ -268,13 +273,16 @@ def export_store(
                 for deal, trump, leader, cards, trace in store.all_traces(chosen):
                     writer.writerow(("trace", chosen, deal, trump, leader, cards, trace))
                     counts.traces += 1
-        os.replace(partial, path)
+        if not direct:
+            os.replace(written, target)
     except SQLAlchemyError as problem:
-        partial.unlink(missing_ok=True)
+        if not direct:
+            written.unlink(missing_ok=True)
         reason = str(getattr(problem, "orig", None) or problem).splitlines()[0][:160]
         raise StoreError(f"the DD store at {shown_location(store.location)}: {reason}") from None
     except OSError as problem:
-        partial.unlink(missing_ok=True)
+        if not direct:
+            written.unlink(missing_ok=True)
         raise BridgerankError(f"{path}: cannot write ({problem.strerror or problem})") from None
     return counts
 

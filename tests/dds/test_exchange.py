@@ -356,3 +356,27 @@ def test_dd_commands_exit_codes(tmp_path, monkeypatch):
     assert rejected.exit_code == 0, rejected.output
     assert "1 rows rejected" in rejected.output
     assert "  rejected: line 2: hand_not_13_cards" in rejected.output
+
+
+def test_an_export_writes_through_a_link_and_into_a_pipe(tmp_path, solved):
+    """Review 4's defect 17: a link keeps pointing at the file, which gets the export; a pipe's
+    reader gets the rows (so `dd export /dev/stdout` works)."""
+    import os
+    import threading
+
+    store = _store(tmp_path / "a.sqlite", solved)
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    export_store(store, link)
+    assert link.is_symlink() and real.read_text().startswith(",".join(HEADER))
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()))
+    reader.start()
+    counts = export_store(store, pipe)
+    reader.join(timeout=30)
+    assert received and received[0].count("\n") == 1 + counts.tables + counts.traces
+    assert not list(tmp_path.glob(".partial-*"))
