@@ -11,7 +11,10 @@ A CSV file with a header ``action,name,event,target`` and one correction a row:
 
 The file is given in the settings (``[match] overrides``) and fingerprinted with the match
 stage's other inputs, so a change reruns the match stage and what reads it, and nothing else.
-A row that cannot be read is one error naming the file and the line.
+A row that cannot be read is one error naming the file and the line; so are two rows that
+say different things of one name and event, and ``same`` rows whose raw-name targets lead
+back to where they started (a cycle would swap the players). The file is read with bounds (a
+file over 16 MiB, a field over 4,096 characters is an error), as any text from elsewhere.
 """
 
 from __future__ import annotations
@@ -28,6 +31,18 @@ __all__ = ["ANY_EVENT", "Overrides", "read_overrides"]
 ANY_EVENT = "*"
 _HEADER = ("action", "name", "event", "target")
 _ACTIONS = ("same", "different", "not a person")
+# Bounds of the file and of one field: far past any real list of corrections.
+MAX_BYTES = 16 * 1024 * 1024
+MAX_FIELD = 4096
+_FIX = "Fix the overrides file ([match] overrides) and run again"
+
+
+def _refusal(message: str) -> SettingsError:
+    """An error in the file: its hint says to fix it (running again alone cannot help)."""
+    error = SettingsError(message)
+    error.hint = _FIX
+    error.resumable = False
+    return error
 
 
 @dataclass(frozen=True)
@@ -68,29 +83,83 @@ def read_overrides(path: Path | None) -> Overrides:
     if path is None or not str(path):
         return overrides
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise _refusal(f"{path}: the name overrides are larger than {MAX_BYTES // 2**20} MiB")
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as problem:
-        raise SettingsError(f"{path}: cannot read the name overrides ({problem})") from None
+        raise _refusal(f"{path}: cannot read the name overrides ({problem})") from None
     rows = csv.reader(io.StringIO(text))
-    header = tuple(cell.strip().lower() for cell in next(rows, []))
-    if header != _HEADER:
-        raise SettingsError(f"{path}: the name overrides' header must be {','.join(_HEADER)}")
-    for number, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        cells = [cell.strip() for cell in row] + [""] * (4 - len(row))
-        action, name, event, target = cells[:4]
-        where = f"{path}:{number}"
-        if action not in _ACTIONS:
-            raise SettingsError(f"{where}: action {action!r} must be one of {', '.join(_ACTIONS)}")
-        if not name or not event:
-            raise SettingsError(f"{where}: a correction names a name and an event (or *)")
-        if action == "same":
-            if not target:
-                raise SettingsError(f"{where}: 'same' needs a target (wbf:NAME or a name)")
-            overrides.same[(name, event)] = target
-        elif action == "different":
-            overrides.different.add((name, event))
-        else:
-            overrides.nobody.add((name, event))
+    try:
+        header = tuple(cell.strip().lower() for cell in next(rows, []))
+        if header != _HEADER:
+            raise _refusal(f"{path}: the name overrides' header must be {','.join(_HEADER)}")
+        said: dict[tuple[str, str], tuple[str, str, int]] = {}  # key -> action, target, line
+        for number, row in enumerate(rows, start=2):
+            _read_row(overrides, said, row, f"{path}:{number}", number)
+    except csv.Error as problem:
+        raise _refusal(f"{path}:{rows.line_num}: not a CSV row ({problem})") from None
+    _refuse_cycles(overrides, said, path)
     return overrides
+
+
+def _read_row(
+    overrides: Overrides,
+    said: dict[tuple[str, str], tuple[str, str, int]],
+    row: list[str],
+    where: str,
+    number: int,
+) -> None:
+    """One row into ``overrides``; ``said`` keeps what each name and event was said to be."""
+    if not any(cell.strip() for cell in row):
+        return
+    if any(len(cell) > MAX_FIELD for cell in row):
+        raise _refusal(f"{where}: a field longer than {MAX_FIELD:,} characters")
+    cells = [cell.strip() for cell in row] + [""] * (4 - len(row))
+    action, name, event, target = cells[:4]
+    if action not in _ACTIONS:
+        raise _refusal(f"{where}: action {action!r} must be one of {', '.join(_ACTIONS)}")
+    if not name or not event:
+        raise _refusal(f"{where}: a correction names a name and an event (or *)")
+    if action == "same" and not target:
+        raise _refusal(f"{where}: 'same' needs a target (wbf:NAME or a name)")
+    target = target if action == "same" else ""
+    earlier = said.setdefault((name, event), (action, target, number))
+    if earlier[:2] != (action, target):
+        raise _refusal(
+            f"{where}: {name!r} in {event!r} is said to be {_said(action, target)} here and "
+            f"{_said(*earlier[:2])} on line {earlier[2]}"
+        )
+    if action == "same":
+        overrides.same[(name, event)] = target
+    elif action == "different":
+        overrides.different.add((name, event))
+    else:
+        overrides.nobody.add((name, event))
+
+
+def _said(action: str, target: str) -> str:
+    return f"the same as {target!r}" if action == "same" else f"'{action}'"
+
+
+def _refuse_cycles(
+    overrides: Overrides, said: dict[tuple[str, str], tuple[str, str, int]], path: Path
+) -> None:
+    """Refuse ``same`` rows whose raw-name targets lead back to a name already on the way."""
+    leads_to: dict[str, tuple[str, int]] = {}
+    for (name, _event), target in overrides.same.items():
+        if not target.lower().startswith("wbf:"):
+            leads_to.setdefault(name, (target, said[(name, _event)][2]))
+    for start in leads_to:
+        seen, name = [start], start
+        while name in leads_to:
+            name = leads_to[name][0]
+            if name in seen:
+                lines = ", ".join(str(leads_to[step][1]) for step in seen)
+                chain = " -> ".join([*seen, name])
+                raise _refusal(
+                    f"{path}: 'same' rows on lines {lines} go round in a circle ({chain}); "
+                    "name one person as the target of all"
+                )
+            seen.append(name)

@@ -33,13 +33,36 @@ def test_a_file_of_corrections_is_read(tmp_path):
         ("action,name,event,target\nmerge,A,*,B\n", r"o\.csv:2: action 'merge' must be one of"),
         ("action,name,event,target\nsame,A,*,\n", r"o\.csv:2: 'same' needs a target"),
         ("action,name,event,target\n\ndifferent,A,,\n", r"o\.csv:3: a correction names a name"),
+        # review 4's defect 10: contradictions, cycles and a field past any real one
+        (
+            "action,name,event,target\nsame,Bill Rosen,*,wbf:William Rosen\n"
+            "not a person,Bill Rosen,*,\n",
+            r"o\.csv:3: 'Bill Rosen' in '\*' is said to be 'not a person' here and the same as "
+            r"'wbf:William Rosen' on line 2",
+        ),
+        (
+            "action,name,event,target\nsame,Bill Rosen,*,Lew Mathe\nsame,Lew Mathe,*,Bill Rosen\n",
+            r"o\.csv: 'same' rows on lines 2, 3 go round in a circle "
+            r"\(Bill Rosen -> Lew Mathe -> Bill Rosen\)",
+        ),
+        ("action,name,event,target\nsame," + "x" * 200_000 + ",*,B\n", r"o\.csv:2: "),
     ],
 )
 def test_a_bad_row_is_one_error_naming_the_line(tmp_path, text, message):
     path = tmp_path / "o.csv"
     path.write_text(text)
-    with pytest.raises(SettingsError, match=message):
+    with pytest.raises(SettingsError, match=message) as raised:
         read_overrides(path)
+    assert raised.value.hint == "Fix the overrides file ([match] overrides) and run again"
+    assert "\n" not in str(raised.value)
+
+
+def test_the_same_row_twice_is_no_contradiction_and_dev_zero_is_refused_at_once(tmp_path):
+    path = tmp_path / "o.csv"
+    path.write_text("action,name,event,target\n" + "same,A,*,wbf:B\n" * 2)
+    assert read_overrides(path).same_as("A", "e") == "wbf:B"
+    with pytest.raises(SettingsError, match="larger than 16 MiB"):
+        read_overrides("/dev/zero")
 
 
 def _weinstein(out):
