@@ -76,7 +76,38 @@ def sniff(head: bytes) -> str | None:
 _CHUNK = 1 << 20
 _HEAD = 65536
 # The codec that reads a file whose recorded encoding is this (a UTF-8 BOM is dropped).
-_CODECS = {"utf-8": "utf-8-sig", "cp1252": "cp1252", "latin-1": "latin-1"}
+# A UTF-8 file with a few bytes that are not (one name typed in another editor): its UTF-8
+# read as UTF-8, each stray byte as Windows-1252 (Latin-1 where that has no character).
+MIXED = "utf-8+cp1252"
+_STRAY = "bridgerank-stray-bytes"
+
+
+def _stray_bytes(problem: UnicodeError) -> tuple[str, int]:
+    if not isinstance(problem, UnicodeDecodeError):
+        raise problem
+    bad = problem.object[problem.start : problem.end]
+    text = "".join(_byte_text(byte) for byte in bad)
+    return text, problem.end
+
+
+def _byte_text(byte: int) -> str:
+    try:
+        return bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8d, 0x8f, 0x90, 0x9d: no cp1252 character
+        return chr(byte)
+
+
+codecs.register_error(_STRAY, _stray_bytes)
+# A character beyond ASCII that is not a stray byte escaped (U+DC80 to U+DCFF).
+_UTF8_BEYOND_ASCII = re.compile("[\x80-\udc7f\udd00-\U0010ffff]")
+
+# Each stored encoding: the codec and its error handling.
+_CODECS = {
+    "utf-8": ("utf-8-sig", "strict"),
+    MIXED: ("utf-8-sig", _STRAY),
+    "cp1252": ("cp1252", "strict"),
+    "latin-1": ("latin-1", "strict"),
+}
 
 
 class Content(NamedTuple):
@@ -227,9 +258,23 @@ def scan(path: Path, limits: Limits | None = None) -> Content:
             valid = False
     if valid:
         encoding = "utf-8"
+    elif _mostly_utf8(path):
+        encoding = MIXED
     else:
         encoding = "cp1252" if _decodes(path, "cp1252") else "latin-1"
     return Content(digest.hexdigest(), size, encoding, head)
+
+
+def _mostly_utf8(path: Path) -> bool:
+    """Whether a file that is not valid UTF-8 still holds UTF-8 characters beyond ASCII (so
+    its invalid bytes are strays in a UTF-8 file, not the bytes of another encoding)."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
+    with _reading(path) as stream:
+        for chunk in _chunks(stream):
+            text = decoder.decode(chunk)
+            if _UTF8_BEYOND_ASCII.search(text):
+                return True
+    return False
 
 
 def _bounded(path: Path, text: IO[str], limits: Limits, gzipped: bool) -> Iterator[str]:
@@ -289,7 +334,8 @@ def text_lines(
     with _reading(path) as stream:
         hashing = _Hashing(stream)
         buffered = io.BufferedReader(hashing, _CHUNK)
-        text = io.TextIOWrapper(buffered, encoding=_CODECS[encoding], newline="")
+        codec, errors = _CODECS[encoding]
+        text = io.TextIOWrapper(buffered, encoding=codec, errors=errors, newline="")
         try:
             yield _bounded(path, text, limits, isinstance(stream, gzip.GzipFile))
         except OverLimit as problem:

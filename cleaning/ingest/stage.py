@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
-from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.ingest.sources import MIXED, READERS, discover, scan, sniff, text_lines
 from bridgerank.cleaning.ingest.summary import IngestSummary
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
 from bridgerank.core.errors import SourceError
@@ -203,9 +203,12 @@ def run(context: StageContext) -> IngestSummary:
     skipped: dict[str, str] = {}
     limits = Limits.of(context.settings.ingest)
 
+    stored: list[str] = []
+
     def commit(conn: Connection, sha256: str) -> None:
         # each file is a unit of its own: raw_boards gets a new version with it
         context.commit_unit(conn, RawBoard, sha256)
+        stored.append(sha256)
 
     for candidate in context.progress(candidates, "ingest files", len(candidates)):
         try:
@@ -247,7 +250,15 @@ def run(context: StageContext) -> IngestSummary:
         error = SourceError(first.path, first.problem + more)
         error.hint = "The other files were stored; fix or leave out this one and run again"
         raise error
-    summary = IngestSummary(files=dict(statuses), records=records, errors=errors)
+    with context.engine.connect() as conn:
+        stray = conn.execute(
+            select(SourceFile.name).where(
+                SourceFile.sha256.in_(stored) & (SourceFile.encoding == MIXED)
+            )
+        ).scalars()
+        summary = IngestSummary(
+            files=dict(statuses), records=records, errors=errors, stray_bytes=sorted(stray)
+        )
     with context.engine.begin() as conn:
         conn.execute(pending.delete())
         context.finish(conn, summary, outputs=())

@@ -24,11 +24,14 @@ class IngestSummary(StageSummary):
     errors : list of str
         Why each unreadable file could not be read, naming the file (untrusted text: shown
         with :func:`~bridgerank.core.untrusted.visible`).
+    stray_bytes : list of str
+        Files stored this run that are UTF-8 but for a few bytes (read as Windows-1252).
     """
 
     files: dict[str, int] = field(default_factory=dict)
     records: int = 0
     errors: list[str] = field(default_factory=list)
+    stray_bytes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """``ingest: 886 records from 4 files (4 ingested) in 0.9 s``."""
@@ -40,8 +43,13 @@ class IngestSummary(StageSummary):
         ]
 
     def warnings(self) -> list[str]:
-        """One line per file that could not be read."""
-        return [f"  error: {visible(str(error))}" for error in self.errors]
+        """One line per file that could not be read, and per file read as UTF-8 but for a
+        few bytes."""
+        return [f"  error: {visible(str(error))}" for error in self.errors] + [
+            f"  note: {visible(name)} is UTF-8 but for a few bytes, read as Windows-1252 "
+            "(the rest of it as UTF-8)"
+            for name in self.stray_bytes
+        ]
 
     def brief(self) -> str:
         """``886 records from 4 files``."""

@@ -421,3 +421,29 @@ def test_a_file_changed_between_its_hash_and_its_parse_is_refused_and_read_again
     with engine.connect() as conn:
         stored = conn.execute(select(SourceFile.sha256)).scalar_one()
     assert stored == scan(path).sha256
+
+
+def test_one_stray_byte_leaves_a_utf8_files_names_as_written(tmp_path):
+    """Review 4's defect 11: a UTF-8 file with one byte that is not UTF-8 was read whole as
+    Windows-1252 (every name mojibake); now only the stray byte is, and the run says so."""
+    from click.testing import CliRunner
+
+    from bridgerank.pipeline.cli import main
+
+    named = GOOD_GAME.replace('[North "', '[North "Günter Żmudziński ')
+    stray = named.replace('[South "', '[South "Ab\x00').encode("utf-8").replace(b"\x00", b"\xff")
+    path = tmp_path / "mixed.pbn"
+    path.write_bytes(stray)
+    assert scan(path).encoding == "utf-8+cp1252"
+    result = CliRunner().invoke(main, ["ingest", str(path), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "note: mixed.pbn is UTF-8 but for a few bytes, read as Windows-1252" in " ".join(
+        result.output.split()
+    )
+    engine = open_engine(f"sqlite:///{tmp_path / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        [(north, south)] = conn.execute(
+            select(RawBoard.__table__.c.northname, RawBoard.__table__.c.southname)
+        ).all()
+    engine.dispose()
+    assert north.startswith("Günter Żmudziński") and south.startswith("Abÿ")
