@@ -24,7 +24,9 @@ from bridgerank.cleaning.ingest.valet import SKIPPED_FOLDERS, is_valet_folder, r
 from bridgerank.core.errors import SourceError
 from bridgerank.core.settings import default_settings
 
-_SQL = re.compile(rb"INSERT\s+INTO\s", re.IGNORECASE)
+# An INSERT statement at the start of a line, with its VALUES: a man page or release notes
+# that mention INSERT INTO in prose are not a dump.
+_SQL = re.compile(rb"(?m)^\s*INSERT\s+INTO\s+\S+\s*(?:\([^)]*\))?\s*VALUES[\s;,]*\(", re.IGNORECASE)
 _PBN = re.compile(rb'(?m)^\s*\[(Event|Deal|Board|Dealer|Site|North|South|West|East)\s+"')
 _RECAP = re.compile(rb"BridgeComposer", re.IGNORECASE)
 _HTML = re.compile(rb"(?:\xef\xbb\xbf)?\s*(?:<!DOCTYPE\s+html|<html)", re.IGNORECASE)
@@ -376,6 +378,27 @@ def _nothing_there(path: Path, problem: str) -> SourceError:
     return error
 
 
+def _walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, followlinks=True)`` top-down, without recursion (a tree a thousand
+    folders deep is walked, not a RecursionError); the caller may prune ``subfolders``."""
+    stack = [str(top)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:  # unreadable: as os.walk, skipped
+            continue
+        subfolders, files = [], []
+        for entry in entries:
+            try:
+                (subfolders if entry.is_dir() else files).append(entry.name)
+            except OSError:
+                continue
+        yield folder, subfolders, files
+        # the caller sorts and prunes; the first sorted is walked first
+        stack.extend(os.path.join(folder, name) for name in reversed(subfolders))
+
+
 def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
     """Files to look at: named files as given, folders walked for the listed endings.
 
@@ -392,7 +415,7 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
             before = len(found)
             visited: set[Path] = set()
             # folders reached through a symbolic link are read too, each real folder once
-            for folder, subfolders, files in os.walk(path, followlinks=True):
+            for folder, subfolders, files in _walk(path):
                 real = Path(folder).resolve()
                 if real in visited:  # a link back up the tree, or a second way in
                     subfolders[:] = []

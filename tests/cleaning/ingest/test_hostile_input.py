@@ -447,3 +447,25 @@ def test_one_stray_byte_leaves_a_utf8_files_names_as_written(tmp_path):
         ).all()
     engine.dispose()
     assert north.startswith("Günter Żmudziński") and south.startswith("Abÿ")
+
+
+def test_a_tree_a_thousand_folders_deep_is_walked_and_prose_is_no_sql_dump(tmp_path):
+    """Review 4's defect 13: os.walk's recursion gave a 50-line RecursionError at depth
+    1,100; a man page that mentions INSERT INTO was read as a vugraph SQL dump."""
+    import os
+
+    from bridgerank.cleaning.ingest.sources import discover, sniff
+
+    here = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        for _ in range(1100):
+            os.mkdir("d")
+            os.chdir("d")
+        Path("deep.pbn").write_text(GOOD_GAME)
+    finally:
+        os.chdir(here)
+    [found] = discover([str(tmp_path)], [".pbn"])
+    assert found.path.name == "deep.pbn"
+    assert sniff(b".TH SQLITE3 1\nUse INSERT INTO to add rows; see VALUES.\n") is None
+    assert sniff(b"-- dump\nINSERT INTO `bridgedeals` VALUES (1,'Bermuda Bowl')") == "sql"
