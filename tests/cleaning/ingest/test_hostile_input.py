@@ -465,7 +465,19 @@ def test_a_tree_a_thousand_folders_deep_is_walked_and_prose_is_no_sql_dump(tmp_p
         Path("deep.pbn").write_text(GOOD_GAME)
     finally:
         os.chdir(here)
-    [found] = discover([str(tmp_path)], [".pbn"])
-    assert found.path.name == "deep.pbn"
+    try:
+        [found] = discover([str(tmp_path)], [".pbn"])
+        assert found.path.name == "deep.pbn"
+    finally:  # removed here, bottom up: shutil.rmtree recurses, and pytest's clean-up with it
+        os.chdir(tmp_path)
+        depth = 0
+        while os.path.isdir("d"):
+            os.chdir("d")
+            depth += 1
+        os.remove("deep.pbn")
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("d")
+        os.chdir(here)
     assert sniff(b".TH SQLITE3 1\nUse INSERT INTO to add rows; see VALUES.\n") is None
     assert sniff(b"-- dump\nINSERT INTO `bridgedeals` VALUES (1,'Bermuda Bowl')") == "sql"
