@@ -142,10 +142,10 @@ class StoreReuse:
             reused.traces.pop(board_id, None)
         for board_id in bad.pars | bad.unchecked:
             reused.pars.pop(board_id, None)
-        for request in bad.leads:
-            reused.leads.pop(request, None)
+        for lead in bad.leads:
+            reused.leads.pop(lead, None)
         # counted as the store's rows: boards that share a deal share its trace and par
-        traces = {request for board_id in bad.traces if (request := self._play(board_id))}
+        traces = {play for board_id in bad.traces if (play := self._play(board_id))}
         pars = {key for board_id in bad.pars if (key := _par_key(self._boards[board_id]))}
         self.wrong.update(
             tables=len(bad.tables), traces=len(traces), pars=len(pars), leads=len(bad.leads)
@@ -168,12 +168,12 @@ class StoreReuse:
                 found.tables.add(deal_hash)
         solved_traces = dict(result.traces)
         for board_id, trace in suspects.traces.items():
-            request = self._play(board_id)
-            if request in solved_traces and solved_traces[request] != trace:
+            play = self._play(board_id)
+            if play in solved_traces and solved_traces[play] != trace:
                 found.traces.add(board_id)
-        for request, values in result.leads.items():
-            if suspects.leads.get(request, values) != values:
-                found.leads.add(request)
+        for lead, values in result.leads.items():
+            if suspects.leads.get(lead, values) != values:
+                found.leads.add(lead)
         for board in result.boards:
             par = None if board.evidence is None else board.evidence["ns_par"]
             if par is not None and suspects.pars.get(board.board_id, par) != par:

@@ -128,11 +128,10 @@ def violations(
             found.traces.add(board_id)
         else:
             against_table(board["deal_hash"], request.trump, _declarer(request), board_id, trace[0])
-    for request, values in leads.items():
-        deal_hash = by_deal.get(request.deal)
+    for lead, values in leads.items():
+        deal_hash = by_deal.get(lead.deal)
         if deal_hash is not None:
-            best = min(values.values())
-            against_table(deal_hash, request.trump, _declarer(request), request, best)
+            against_table(deal_hash, lead.trump, _declarer(lead), lead, min(values.values()))
     _settle(found, disputes, tables, boards)
     for board_id, par in pars.items():
         board = boards[board_id]

@@ -388,7 +388,8 @@ def _walk(top: Path) -> Iterator[tuple[str, list[str], list[str]]]:
             entries = list(os.scandir(folder))
         except OSError:  # unreadable: as os.walk, skipped
             continue
-        subfolders, files = [], []
+        subfolders: list[str] = []
+        files: list[str] = []
         for entry in entries:
             try:
                 (subfolders if entry.is_dir() else files).append(entry.name)

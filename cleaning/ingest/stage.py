@@ -251,11 +251,14 @@ def run(context: StageContext) -> IngestSummary:
         error.hint = "The other files were stored; fix or leave out this one and run again"
         raise error
     with context.engine.connect() as conn:
-        stray = conn.execute(
-            select(SourceFile.name).where(
-                SourceFile.sha256.in_(stored) & (SourceFile.encoding == MIXED)
-            )
-        ).scalars()
+        stray = [
+            str(name)
+            for name in conn.execute(
+                select(SourceFile.name).where(
+                    SourceFile.sha256.in_(stored) & (SourceFile.encoding == MIXED)
+                )
+            ).scalars()
+        ]
         summary = IngestSummary(
             files=dict(statuses), records=records, errors=errors, stray_bytes=sorted(stray)
         )
