@@ -184,8 +184,8 @@ def _card_name(card) -> str:
     return "SHDC"[card.suit.value] + card.rank.abbr
 
 
-def _leads_batch(requests: Sequence[LeadRequest]) -> list[LeadValues]:
-    from endplay.dds import solve_all_boards
+def _lead_deals(requests: Sequence[LeadRequest]) -> list:
+    """endplay's deals of lead requests: the leader on lead, the strain trumps."""
     from endplay.types import Deal, Denom, Player
 
     deals = []
@@ -194,6 +194,13 @@ def _leads_batch(requests: Sequence[LeadRequest]) -> list[LeadValues]:
         deal.first = Player(request.leader)
         deal.trump = Denom(DDS_STRAINS.index(request.trump))
         deals.append(deal)
+    return deals
+
+
+def _leads_batch(requests: Sequence[LeadRequest]) -> list[LeadValues]:
+    from endplay.dds import solve_all_boards
+
+    deals = _lead_deals(requests)
     with _in_private_dir():
         solved = solve_all_boards(deals)
         # DDS counts the tricks of the side on lead; declarer's side takes the rest
@@ -226,14 +233,8 @@ def solve_leads(requests: Sequence[LeadRequest]) -> list[tuple[LeadValues | None
 def _best_batch(requests: Sequence[LeadRequest]) -> list[int]:
     from endplay.dds import solve_all_boards
     from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
 
-    deals = []
-    for request in requests:
-        deal = Deal(request.deal)
-        deal.first = Player(request.leader)
-        deal.trump = Denom(DDS_STRAINS.index(request.trump))
-        deals.append(deal)
+    deals = _lead_deals(requests)
     with _in_private_dir():
         solved = solve_all_boards(deals, mode=SolveMode.OptimalOne)
         # the side on lead's tricks with its best card; declarer's side takes the rest

@@ -27,11 +27,10 @@ def _run(out, *args, env=None):
     return result
 
 
-def _dump(out):
+def _dump(out, tables=VERDICTS):
     with sqlite3.connect(out / "bridgerank.db") as db:
         return {
-            table: db.execute(f"select * from {table} order by 1, 2").fetchall()
-            for table in VERDICTS
+            table: db.execute(f"select * from {table} order by 1, 2").fetchall() for table in tables
         }
 
 

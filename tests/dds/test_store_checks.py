@@ -13,6 +13,7 @@ from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.store_checks import _moves_right, contradicted, violations
 from bridgerank.pipeline.cli import main
 from tests.dds.test_stage_store import SOURCES, VERDICTS
+from tests.dds.test_stage_store import _dump as _verdicts
 
 pytestmark = pytest.mark.dds
 
@@ -30,11 +31,7 @@ def _run(out, store, *args):
 
 
 def _dump(out):
-    with sqlite3.connect(out / "bridgerank.db") as db:
-        return {
-            table: db.execute(f"select * from {table} order by 1, 2").fetchall()
-            for table in VERDICTS + EXTRA
-        }
+    return _verdicts(out, VERDICTS + EXTRA)
 
 
 def _warnings(result) -> list[str]:
