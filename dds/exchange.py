@@ -55,7 +55,7 @@ from bridgerank.dds.dd_store import (
     shown_location,
     trace_text,
 )
-from bridgerank.dds.solver import PlayRequest, solve_tables, solver_version
+from bridgerank.dds.solver import PlayRequest, solve_plays, solve_tables, solver_version
 
 __all__ = [
     "HEADER",
@@ -70,9 +70,11 @@ __all__ = [
 ]
 
 HEADER = ("kind", "solver", "deal", "trump", "leader", "cards", "values")
-# Tables solved again live by default before a file is imported: about two seconds of DDS,
-# and a file with a few per cent of wrong tables is caught with near certainty.
-DEFAULT_CHECK = 10
+# New tables, and new play traces, solved again live by default before a file is imported
+# (all of them in a file with fewer): a file of which 1% of the tables (or of the traces) are
+# wrong is refused with probability 1 - 0.99^300 = 95%. A trace costs about a fortieth of a
+# table; 300 tables are a minute or two of DDS, once, for a file that may hold thousands.
+DEFAULT_CHECK = 300
 # Reasons of rejected rows kept for the report: the first few say what is wrong with a file.
 REASONS_KEPT = 5
 # The tail of the store's warnings, written for a run that goes on solving; a command that
@@ -304,7 +306,7 @@ class ImportCounts:
     other_solvers: dict[str, int] = field(default_factory=dict)  # solver -> rows skipped
     rejected: int = 0
     reasons: list[str] = field(default_factory=list)  # the first few, with line numbers
-    checked: int = 0  # tables solved again live
+    checked: int = 0  # tables and traces solved again live
 
     @property
     def other_solver(self) -> int:
@@ -322,7 +324,7 @@ class ImportCounts:
         text = (
             f"imported {self.tables:,} tables and {self.traces:,} play traces ({self.solver}) "
             f"from {self.path}; {self.tables_present:,} tables and {self.traces_present:,} "
-            f"traces already stored, {self.checked} tables solved again to check"
+            f"traces already stored, {self.checked} tables and traces solved again to check"
         )
         if self.other_solver:
             versions = ", ".join(sorted(self.other_solvers))
@@ -459,8 +461,9 @@ def _check(store: DDStore, read: _Read, path: Path, check: int, seed: int | None
                 f"{path}: refused, nothing imported: line {line}: the trace of this play is "
                 f"{trace_text(trace)}, the store's is {trace_text(stored_traces[request])}"
             )
+    rng = random.Random(seed)
     new = sorted(deal for deal in read.tables if deal not in stored)
-    sample = random.Random(seed).sample(new, min(max(check, 0), len(new)))
+    sample = rng.sample(new, min(max(check, 0), len(new)))
     for deal, (solved, error) in zip(sample, solve_tables(sample)):
         table, line = read.tables[deal]
         if solved != table:
@@ -469,7 +472,18 @@ def _check(store: DDStore, read: _Read, path: Path, check: int, seed: int | None
                 f"{path}: refused, nothing imported: line {line}: the table of {deal} is "
                 f"{table.hex}, the solver's is {found}"
             )
-    return len(sample)
+    # traces as tables: a file's altered traces would change every card verdict they judge
+    plays = sorted(request for request in read.traces if request not in stored_traces)
+    drawn = rng.sample(plays, min(max(check, 0), len(plays)))
+    for request, (solved_trace, error) in zip(drawn, solve_plays(drawn)):
+        trace, line = read.traces[request]
+        if solved_trace != trace:
+            found = trace_text(solved_trace) if solved_trace is not None else f"none ({error})"
+            raise FileRefused(
+                f"{path}: refused, nothing imported: line {line}: the trace of this play is "
+                f"{trace_text(trace)}, the solver's is {found}"
+            )
+    return len(sample) + len(drawn)
 
 
 def _consistent_traces(store: DDStore, read: _Read, counts: ImportCounts) -> None:

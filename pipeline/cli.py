@@ -831,9 +831,11 @@ def dd_export(file: str, no_traces: bool, config_file: str | None) -> None:
 @click.option(
     "--check",
     type=click.IntRange(min=0),
-    default=10,
+    default=300,
     show_default=True,
-    help="New tables to solve again before importing; one difference refuses the file.",
+    help="New tables, and new play traces, to solve again before importing (drawn at "
+    "random; 300 refuse a file with 1% of either wrong with probability 95%); one "
+    "difference refuses the file.",
 )
 @_config_option
 @_fail_cleanly
@@ -841,8 +843,9 @@ def dd_import(file: str, check: int, config_file: str | None) -> None:
     """Read a colleague's FILE into the store.
 
     FILE is a CSV file `bridgerank dd export` wrote. Bad rows are skipped and counted, rows
-    of another solver version too; a table that differs from the store's or, among --check
-    new tables drawn at random, from the solver's refuses the whole file.
+    of another solver version too; a table or trace that differs from the store's or, among
+    --check new tables and --check new traces drawn at random, from the solver's refuses the
+    whole file.
     """
     from bridgerank.dds.exchange import import_file, open_store
 

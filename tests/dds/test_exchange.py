@@ -107,7 +107,7 @@ def test_round_trip_then_reimport_adds_nothing(tmp_path, solved, name):
 
     b = DDStore(str(tmp_path / "b.sqlite"), SOLVER)
     imported = import_file(b, path, check=2, seed=1)
-    assert (imported.tables, imported.traces, imported.checked) == (4, 3, 2)
+    assert (imported.tables, imported.traces, imported.checked) == (4, 3, 4)  # 2 of each
     assert (imported.rejected, imported.other_solver) == (0, 0)
     assert list(b.all_tables()) == list(a.all_tables())
     assert list(b.all_traces()) == list(a.all_traces())
@@ -255,6 +255,27 @@ def test_a_poisoned_table_refuses_the_whole_file(tmp_path, solved):
 
 
 @pytest.mark.dds
+def test_altered_traces_refuse_the_whole_file(tmp_path, solved):
+    """Review 4's attack 2a: every trace's first value kept, the others one trick off - they
+    pass every row check; the traces solved again by default find them."""
+    path = tmp_path / "solved.csv"
+    export_store(_store(tmp_path / "a.sqlite", solved), path)
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines):
+        row = line.split(",")
+        if row[0] == "trace":
+            values = [int(digit, 16) for digit in row[-1]]
+            values[1:] = [value - 1 if value else value + 1 for value in values[1:]]
+            row[-1] = "".join(format(value, "x") for value in values)
+            lines[number] = ",".join(row)
+    path.write_text("\n".join(lines) + "\n")
+    b = DDStore(str(tmp_path / "b.sqlite"), SOLVER)
+    with pytest.raises(FileRefused, match="the trace of this play is .*, the solver's is"):
+        import_file(b, path)
+    assert (b.counts().tables, b.counts().traces) == (0, 0)
+
+
+@pytest.mark.dds
 def test_a_trace_that_contradicts_its_deals_table_is_rejected(tmp_path, solved):
     tables, traces = solved
     request, trace = next(iter(traces.items()))
@@ -315,7 +336,7 @@ def test_dd_info_export_and_import(tmp_path, monkeypatch, solved):
     assert imported.exit_code == 0, imported.output
     assert imported.output == (
         f"imported 4 tables and 3 play traces ({SOLVER}) from {shared}; 0 tables and 0 "
-        "traces already stored, 2 tables solved again to check\n"
+        "traces already stored, 4 tables and traces solved again to check\n"
     )
     again = _invoke("dd", "import", str(shared), "--check", "2")
     assert "imported 0 tables and 0 play traces" in again.output
