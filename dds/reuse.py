@@ -117,13 +117,12 @@ class StoreReuse:
             reused.tables, reused.traces, reused.pars, reused.leads, self._boards, known
         )
         self._drop(reused, bad)
-        self.checked = dict(bad.checked)
         sampled = (
             contradicted(reused.tables, reused.traces, reused.leads, self._boards, self.verify)
             if self.verify
             else Findings()
         )
-        self.checked = dict(Counter(self.checked) + sampled.checked)
+        self.checked = dict(bad.checked + sampled.checked)
         if len(sampled):
             self.suspects = Reused(
                 dict(reused.tables), dict(reused.traces), dict(reused.pars), 0, dict(reused.leads)
@@ -166,10 +165,9 @@ class StoreReuse:
         for deal_hash, table, _ in result.tables:
             if table is not None and suspects.tables.get(deal_hash, table) != table:
                 found.tables.add(deal_hash)
-        solved_traces = dict(result.traces)
         for board_id, trace in suspects.traces.items():
             play = self._play(board_id)
-            if play in solved_traces and solved_traces[play] != trace:
+            if play in result.traces and result.traces[play] != trace:
                 found.traces.add(board_id)
         for lead, values in result.leads.items():
             if suspects.leads.get(lead, values) != values:

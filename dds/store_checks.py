@@ -67,6 +67,11 @@ def _declarer(request: PlayRequest | LeadRequest) -> int:
     return (request.leader + 3) % 4
 
 
+def _entry(deal: str, strain: str, declarer: int) -> LeadRequest:
+    """The request that solves one table entry alone: the leader on declarer's left."""
+    return LeadRequest(deal, (declarer + 1) % 4, strain)
+
+
 def _moves_right(trace: list[int], seats: list[int], declarer: int) -> bool:
     """Whether no card of a trace moves it the wrong way (see the module)."""
     for seat, before, after in zip(seats, trace, trace[1:]):
@@ -165,9 +170,7 @@ def _settle(
     """Solve each disputed table entry alone: whoever disagrees with the solver is wrong."""
     deal_of = {board["deal_hash"]: board["deal"] for board in boards.values()}
     entries = list(disputes)
-    solved = solve_best(
-        [LeadRequest(deal_of[h], (declarer + 1) % 4, strain) for h, strain, declarer in entries]
-    )
+    solved = solve_best([_entry(deal_of[h], strain, declarer) for h, strain, declarer in entries])
     found.checked["tables"] += len(entries)
     for (deal_hash, strain, declarer), truth in zip(entries, solved):
         if truth is None:  # unsolvable here: neither can be trusted
@@ -202,14 +205,7 @@ def contradicted(
     entries = []
     for deal_hash in drawn(sorted(tables)):
         strain, declarer = rng.choice(DDS_STRAINS), rng.randrange(4)
-        entries.append(
-            (
-                deal_hash,
-                declarer,
-                strain,
-                LeadRequest(deal_of[deal_hash], (declarer + 1) % 4, strain),
-            )
-        )
+        entries.append((deal_hash, declarer, strain, _entry(deal_of[deal_hash], strain, declarer)))
     solved = solve_best([request for *_, request in entries])
     for (deal_hash, declarer, strain, _), tricks in zip(entries, solved):
         if tricks is not None and tricks != tables[deal_hash].tricks(strain, declarer):
