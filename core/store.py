@@ -104,6 +104,12 @@ def shown_url(url: str) -> str:
     return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
 
 
+def immutable_url(file: Path) -> str:
+    """The URL that reads a SQLite file as it lies, in a folder no one can write (a
+    write-ahead-log file needs its ``-shm`` beside it otherwise, even to be read)."""
+    return f"sqlite:///file:{quote(str(file.resolve()))}?immutable=1&uri=true"
+
+
 def sqlite_file(url: str) -> Path | None:
     """The file of a SQLite URL on disk (None: another database, or one in memory)."""
     file = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
@@ -206,7 +212,7 @@ def _readable(engine: Engine, file: Path) -> Engine:
         if "unable to open" not in str(problem.orig) and "readonly" not in str(problem.orig):
             raise
     engine.dispose()
-    frozen = create_engine(f"sqlite:///file:{quote(str(file.resolve()))}?immutable=1&uri=true")
+    frozen = create_engine(immutable_url(file))
     event.listen(frozen, "connect", _sqlite_read_only)
     inspect(frozen).get_table_names()
     return frozen

@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
-from urllib.parse import quote
 
 from sqlalchemy import (
     Column,
@@ -43,7 +42,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.errors import BridgerankError
-from bridgerank.core.store import insert_missing, sqlite_pragmas
+from bridgerank.core.store import immutable_url, insert_missing, sqlite_pragmas
 from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
 
 __all__ = [
@@ -305,7 +304,7 @@ class DDStore:
         path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
         if path is None or str(path).startswith("file:") or not path.is_file():
             return False
-        frozen = create_engine(f"sqlite:///file:{quote(str(path.resolve()))}?immutable=1&uri=true")
+        frozen = create_engine(immutable_url(path))
         try:
             with frozen.connect() as conn:
                 conn.execute(select(func.count()).select_from(_tables)).scalar()
