@@ -38,14 +38,17 @@ import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from bridgerank.bridge.cards import FULL_DECK, SEAT_INDEX, deal_to_pbn, parse_deal
 from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
 from bridgerank.cleaning.clean.play import replay
+from bridgerank.cleaning.ingest.limits import Limits
+from bridgerank.cleaning.ingest.sources import bounded_lines
 from bridgerank.core.errors import BridgerankError, SettingsError, SourceError, StoreError
+from bridgerank.core.settings import default_settings
 from bridgerank.dds.dd_store import (
     OFF,
     DDStore,
@@ -55,7 +58,15 @@ from bridgerank.dds.dd_store import (
     shown_location,
     trace_text,
 )
-from bridgerank.dds.solver import PlayRequest, solve_plays, solve_tables, solver_version
+from bridgerank.dds.import_staging import Staging
+from bridgerank.dds.solver import (
+    PLAY_BATCH,
+    TABLE_BATCH,
+    PlayRequest,
+    solve_plays,
+    solve_tables,
+    solver_version,
+)
 
 __all__ = [
     "HEADER",
@@ -81,6 +92,11 @@ REASONS_KEPT = 5
 # needs the store stops instead, so the tail would mislead.
 _RUN_TAIL = "; solving without it"
 _HEX = frozenset("0123456789abcdefABCDEF")
+# Other solver versions named one by one in the summary; a file naming more (a hostile one
+# names a new one each line) counts the rest together, so the counts stay small.
+MAX_OTHER_SOLVERS = 20
+OTHERS = "others"
+T = TypeVar("T")
 
 
 # -- opening the store -------------------------------------------------------------------
@@ -339,15 +355,25 @@ class FileRefused(BridgerankError):
     nothing of it is imported."""
 
 
-def _lines(handle: IO[str], path: Path) -> Iterator[tuple[int, list[str]]]:
-    """The rows after the header, with the line each ends on; a file that is no such CSV
-    is a SourceError naming it."""
-    reader = csv.reader(handle)
+def _lines(
+    handle: IO[str], path: Path, limits: Limits, gzipped: bool
+) -> Iterator[tuple[int, list[str] | str]]:
+    """The rows after the header, with the line each ends on, or the reason a row cannot be
+    read as CSV; a file that is no such CSV, or that outgrows ``limits``, is a SourceError
+    naming it. Memory holds one line (of at most ``limits.line_bytes``) at a time."""
+    reader = csv.reader(bounded_lines(path, handle, limits, gzipped))
     try:
         header = next(reader, None)
         if header is None or tuple(column.strip() for column in header) != HEADER:
             raise SourceError(path, f"not a DD store export (the header is not {','.join(HEADER)})")
-        for row in reader:
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as problem:  # one row's quoting or size: that row only
+                yield reader.line_num, f"not a CSV row ({problem})"
+                continue
             if row:  # a blank line is no row
                 yield reader.line_num, row
     except (OSError, EOFError, UnicodeDecodeError, csv.Error) as problem:
@@ -364,11 +390,12 @@ def _values(text: str, count: int) -> list[int]:
     return values
 
 
-def _table(row: list[str]) -> DDTable:
+def _table(row: list[str]) -> str:
+    """A table row's values, checked as a table's (20 digits, each 0-13), in lower case."""
     if any(row[3:6]):
         raise ValueError("a table row has no trump, leader or cards")
-    _values(row[6], 20)  # says which digit is wrong, where DDTable would not
-    return DDTable.from_hex(row[6].lower())
+    _values(row[6], 20)
+    return row[6].lower()
 
 
 def _trace(deal: str, row: list[str]) -> tuple[PlayRequest, list[int]]:
@@ -387,23 +414,17 @@ def _trace(deal: str, row: list[str]) -> tuple[PlayRequest, list[int]]:
     return PlayRequest(deal, SEAT_INDEX[leader], trump, cards), values
 
 
-@dataclass
-class _Read:
-    """A file's valid rows of the store's solver, with the line each came from."""
-
-    tables: dict[str, tuple[DDTable, int]] = field(default_factory=dict)
-    traces: dict[PlayRequest, tuple[list[int], int]] = field(default_factory=dict)
-
-
-def _read(handle: IO[str], path: Path, solver: str, counts: ImportCounts) -> _Read:
-    read = _Read()
-    # A key given twice with different values: neither value can be trusted.
-    table_conflicts: set[str] = set()
-    trace_conflicts: set[PlayRequest] = set()
-    for line, row in _lines(handle, path):
+def _read(
+    handle: IO[str], path: Path, limits: Limits, gzipped: bool, counts: ImportCounts, into: Staging
+) -> None:
+    """Validate every row of ``handle`` and stage the valid rows of the store's solver."""
+    for line, row in _lines(handle, path, limits, gzipped):
         counts.rows += 1
+        if isinstance(row, str):
+            counts.reject(line, row)
+            continue
         if len(row) != len(HEADER):
-            counts.reject(line, f"{len(HEADER)} columns expected, {len(row)} found")
+            counts.reject(line, f"{len(HEADER)} columns expected, {len(row):,} found")
             continue
         kind, row_solver = row[0].strip(), row[1].strip()
         if kind not in ("table", "trace"):
@@ -412,31 +433,31 @@ def _read(handle: IO[str], path: Path, solver: str, counts: ImportCounts) -> _Re
         if not row_solver:
             counts.reject(line, "no solver")
             continue
-        if row_solver != solver:
-            counts.other_solvers[row_solver] = counts.other_solvers.get(row_solver, 0) + 1
+        if row_solver != counts.solver:
+            named = row_solver[:60]  # a name, not a line of text
+            if len(counts.other_solvers) >= MAX_OTHER_SOLVERS and named not in counts.other_solvers:
+                named = OTHERS  # a hostile file naming a new solver on each line
+            counts.other_solvers[named] = counts.other_solvers.get(named, 0) + 1
             continue
         try:
             deal = deal_to_pbn(parse_deal(row[2]))
             if kind == "table":
-                table = _table(row)
-                known = read.tables.setdefault(deal, (table, line))
-                if known[0] != table:
-                    table_conflicts.add(deal)
-                    counts.reject(line, f"deal {deal} has another table on line {known[1]}")
+                first = into.add_table(deal, _table(row), line)
+                if first is not None:
+                    counts.reject(line, f"deal {deal} has another table on line {first}")
             else:
                 request, trace = _trace(deal, row)
-                earlier = read.traces.setdefault(request, (trace, line))
-                if earlier[0] != trace:
-                    trace_conflicts.add(request)
-                    counts.reject(line, f"this play has another trace on line {earlier[1]}")
+                first = into.add_trace(request, trace, line)
+                if first is not None:
+                    counts.reject(line, f"this play has another trace on line {first}")
         except (BridgerankError, ValueError) as problem:  # BadRecord is a BridgerankError
             counts.reject(line, str(problem)[:200])
-    # The first of the two lines goes too.
-    for deal in sorted(table_conflicts):
-        counts.reject(read.tables.pop(deal)[1], f"deal {deal} has another table later")
-    for request in sorted(trace_conflicts):
-        counts.reject(read.traces.pop(request)[1], "this play has another trace later")
-    return read
+    # A key given two values: neither can be trusted, so the first of the lines goes too.
+    tables, traces = into.drop_conflicts()
+    for deal, line in tables:
+        counts.reject(line, f"deal {deal} has another table later")
+    for line in traces:
+        counts.reject(line, "this play has another trace later")
 
 
 def _declarer_tricks(table: DDTable, request: PlayRequest) -> int:
@@ -444,76 +465,128 @@ def _declarer_tricks(table: DDTable, request: PlayRequest) -> int:
     return table.tricks(request.trump, (request.leader + 3) % 4)
 
 
-def _check(store: DDStore, read: _Read, path: Path, check: int, seed: int | None) -> int:
-    """Refuse the file when a table disagrees with the store's or the solver's; drop the
-    traces that disagree with their deal's table. Returns the tables solved live."""
-    stored = store.tables(read.tables)
-    for deal, (table, line) in read.tables.items():
-        if deal in stored and stored[deal] != table:
-            raise FileRefused(
-                f"{path}: refused, nothing imported: line {line}: the table of {deal} is "
-                f"{table.hex}, the store's is {stored[deal].hex}"
-            )
-    stored_traces = store.traces(read.traces)
-    for request, (trace, line) in read.traces.items():
-        if request in stored_traces and stored_traces[request] != trace:
-            raise FileRefused(
-                f"{path}: refused, nothing imported: line {line}: the trace of this play is "
-                f"{trace_text(trace)}, the store's is {trace_text(stored_traces[request])}"
-            )
+def _refused(path: Path, line: int, what: str, value: str, other: str, whose: str) -> FileRefused:
+    return FileRefused(
+        f"{path}: refused, nothing imported: line {line}: the {what} is {value}, "
+        f"the {whose}'s is {other}"
+    )
+
+
+def _against_store(store: DDStore, staged: Staging, path: Path) -> None:
+    """Refuse the file when a table or trace differs from the store's; mark those the store
+    holds already, which need no other check."""
+    for chunk in staged.tables():
+        stored = store.tables(deal for deal, _table, _line in chunk)
+        for deal, tricks, line in chunk:
+            if deal in stored and stored[deal].hex != tricks:
+                raise _refused(path, line, f"table of {deal}", tricks, stored[deal].hex, "store")
+        staged.mark_present_tables(list(stored))
+    for traces in staged.traces():
+        known = store.traces(request for request, _trace, _line in traces)
+        for request, trace, line in traces:
+            if request in known and known[request] != trace:
+                raise _refused(
+                    path,
+                    line,
+                    "trace of this play",
+                    trace_text(trace),
+                    trace_text(known[request]),
+                    "store",
+                )
+        staged.mark_present_traces(list(known))
+
+
+def _against_solver(
+    staged: Staging, path: Path, check: int, seed: int | None, say: Callable[[str], None]
+) -> int:
+    """Solve ``check`` of the new tables, and of the new traces, again live; one difference
+    refuses the file. Returns how many were solved."""
     rng = random.Random(seed)
-    new = sorted(deal for deal in read.tables if deal not in stored)
-    sample = rng.sample(new, min(max(check, 0), len(new)))
-    for deal, (solved, error) in zip(sample, solve_tables(sample)):
-        table, line = read.tables[deal]
-        if solved != table:
-            found = solved.hex if solved is not None else f"no table ({error})"
-            raise FileRefused(
-                f"{path}: refused, nothing imported: line {line}: the table of {deal} is "
-                f"{table.hex}, the solver's is {found}"
-            )
-    # traces as tables: a file's altered traces would change every card verdict they judge
-    plays = sorted(request for request in read.traces if request not in stored_traces)
-    drawn = rng.sample(plays, min(max(check, 0), len(plays)))
-    for request, (solved_trace, error) in zip(drawn, solve_plays(drawn)):
-        trace, line = read.traces[request]
-        if solved_trace != trace:
-            found = trace_text(solved_trace) if solved_trace is not None else f"none ({error})"
-            raise FileRefused(
-                f"{path}: refused, nothing imported: line {line}: the trace of this play is "
-                f"{trace_text(trace)}, the solver's is {found}"
-            )
-    return len(sample) + len(drawn)
+    tables = staged.sample_tables(rng, check)
+    traces = staged.sample_traces(rng, check)
+    if tables or traces:
+        say(
+            f"dd import: solving {len(tables)} of the file's new tables and {len(traces)} of "
+            "its new play traces again to check them"
+        )
+    # In batches that grow from one, the cheap traces first: a poisoned file is refused at
+    # its first wrong value, before the solver has spent minutes (and, with its threads'
+    # tables, a few hundred megabytes) on the rest.
+    # Traces as tables: a file's altered traces would change every card verdict they judge.
+    for plays in _batches(traces, PLAY_BATCH):
+        solved_traces = solve_plays([request for request, _trace, _line in plays])
+        for (_request, trace, line), (solved_trace, error) in zip(plays, solved_traces):
+            if solved_trace != trace:
+                found = trace_text(solved_trace) if solved_trace is not None else f"none ({error})"
+                raise _refused(path, line, "trace of this play", trace_text(trace), found, "solver")
+    for deals in _batches(tables, TABLE_BATCH):
+        solved_tables = solve_tables([deal for deal, _tricks, _line in deals])
+        for (deal, tricks, line), (solved, error) in zip(deals, solved_tables):
+            if solved is None or solved.hex != tricks:
+                found = solved.hex if solved is not None else f"no table ({error})"
+                raise _refused(path, line, f"table of {deal}", tricks, found, "solver")
+    return len(tables) + len(traces)
 
 
-def _consistent_traces(store: DDStore, read: _Read, counts: ImportCounts) -> None:
+def _batches(items: list[T], largest: int) -> Iterator[list[T]]:
+    """``items`` in batches of 1, 2, 4, ... up to ``largest``."""
+    start, size = 0, 1
+    while start < len(items):
+        yield items[start : start + size]
+        start, size = start + size, min(2 * size, largest)
+
+
+def _drop_inconsistent_traces(store: DDStore, staged: Staging, counts: ImportCounts) -> None:
     """Drop the traces whose first value is not their deal's table's (the file's or the
     store's): declarer's double dummy tricks before the lead are the table's, exactly."""
-    known = {deal: table for deal, (table, _line) in read.tables.items()}
-    wanted = {request.deal for request in read.traces} - set(known)
-    known.update(store.tables(wanted))
-    for request, (trace, line) in list(read.traces.items()):
-        table = known.get(request.deal)
-        if table is not None and trace[0] != _declarer_tricks(table, request):
-            counts.reject(
-                line,
-                f"the trace starts at {trace[0]} tricks, the deal's table gives "
-                f"{_declarer_tricks(table, request)}",
-            )
-            del read.traces[request]
+    for traces in staged.traces():
+        deals = sorted({request.deal for request, _trace, _line in traces})
+        known = staged.table_of(deals)
+        known.update(store.tables(deal for deal in deals if deal not in known))
+        wrong = []
+        for request, trace, line in traces:
+            table = known.get(request.deal)
+            if table is not None and trace[0] != _declarer_tricks(table, request):
+                counts.reject(
+                    line,
+                    f"the trace starts at {trace[0]} tricks, the deal's table gives "
+                    f"{_declarer_tricks(table, request)}",
+                )
+                wrong.append(request)
+        staged.drop_traces(wrong)
+
+
+def _write(store: DDStore, staged: Staging) -> None:
+    """Offer the staged rows to the store a chunk at a time (it keeps the keys it lacks)."""
+    for tables in staged.tables(new_only=True):
+        store.add_tables({deal: DDTable.from_hex(tricks) for deal, tricks, _line in tables})
+        if store.warning:
+            raise StoreError(_stop_message(store))
+    for traces in staged.traces(new_only=True):
+        store.add_traces({request: trace for request, trace, _line in traces})
+        if store.warning:
+            raise StoreError(_stop_message(store))
 
 
 def import_file(
-    store: DDStore, path: Path | str, check: int = DEFAULT_CHECK, seed: int | None = None
+    store: DDStore,
+    path: Path | str,
+    check: int = DEFAULT_CHECK,
+    seed: int | None = None,
+    limits: Limits | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> ImportCounts:
     """Read a CSV export into the store, after checking it.
 
     Every row is validated; a bad row is rejected (counted, its reason kept with its line
     number) and the others go on. Rows of another solver version than the store's are
     skipped and counted: the store would never hand them out. Before anything is written,
-    the file's tables of deals the store knows must equal the store's, and ``check`` of its
-    new tables, drawn at random, are solved again live: one difference refuses the whole
-    file. Only keys the store lacks are written.
+    the file's tables and traces the store knows must equal the store's, and ``check`` of its
+    new tables and ``check`` of its new traces, drawn at random, are solved again live: one
+    difference refuses the whole file. Only keys the store lacks are written.
+
+    The file streams in: memory holds one line (bounded by ``limits``) and a chunk of rows,
+    the valid rows waiting on disk (:class:`~bridgerank.dds.import_staging.Staging`).
 
     Parameters
     ----------
@@ -523,9 +596,15 @@ def import_file(
         A file :func:`export_store` wrote (or any file of that format); gzip when its name
         ends in ``.gz``.
     check : int
-        New tables to solve again live before writing (0: none, trust the file).
+        New tables, and new traces, to solve again live before writing (0: none, trust the
+        file).
     seed : int, optional
         Seed of the random sample (default: a fresh one each time).
+    limits : Limits, optional
+        The longest line and the most content read (default: the shipped ``[ingest]``
+        bounds, which a hand record meets too).
+    say : callable, optional
+        Told, in one line, of the live solving before it starts (it takes a minute or two).
 
     Returns
     -------
@@ -534,32 +613,37 @@ def import_file(
     Raises
     ------
     SourceError
-        The file is not such a CSV file (wrong header, not gzip though ``.gz``, unreadable).
-    BridgerankError
-        A checked table differs from the store's or the solver's; nothing was written.
+        The file is not such a CSV file (wrong header, not gzip though ``.gz``, unreadable,
+        a line or the whole past ``limits``); nothing was written.
+    FileRefused
+        A table or trace differs from the store's or the solver's; nothing was written.
     StoreError
-        The store cannot be read or written.
+        The store cannot be read or written (what was written before stays: every row of
+        it was checked).
     """
     path = Path(path)
+    limits = limits or Limits.of(default_settings().ingest)
     counts = ImportCounts(path, store.solver)
-    try:
-        with _open_text(path, "r") as handle:
-            read = _read(handle, path, store.solver, counts)
-    except OSError as problem:  # cannot be opened at all
-        raise SourceError(path, f"cannot be read ({problem.strerror or problem})") from None
-    counts.checked = _check(store, read, path, check, seed)
-    _consistent_traces(store, read, counts)
-    if store.warning:  # a lookup failed: nothing was compared, so nothing is written
-        raise StoreError(_stop_message(store))
-    before = store.counts()
-    store.add_tables({deal: table for deal, (table, _line) in read.tables.items()})
-    store.add_traces({request: trace for request, (trace, _line) in read.traces.items()})
-    after = store.counts()
+    with Staging() as staged:
+        try:
+            with _open_text(path, "r") as handle:
+                _read(handle, path, limits, path.name.endswith(".gz"), counts, staged)
+        except OSError as problem:  # cannot be opened at all
+            raise SourceError(path, f"cannot be read ({problem.strerror or problem})") from None
+        _against_store(store, staged, path)
+        counts.checked = _against_solver(staged, path, check, seed, say or (lambda _text: None))
+        _drop_inconsistent_traces(store, staged, counts)
+        if store.warning:  # a lookup failed: nothing was compared, so nothing is written
+            raise StoreError(_stop_message(store))
+        kept_tables, kept_traces = staged.table_count(), staged.trace_count()
+        before = store.counts()
+        _write(store, staged)
+        after = store.counts()
     if store.warning:
         raise StoreError(_stop_message(store))
     counts.tables = after.tables - before.tables
     counts.traces = after.traces - before.traces
     # Another run may write at the same time: what it added is not "already stored" here.
-    counts.tables_present = max(len(read.tables) - counts.tables, 0)
-    counts.traces_present = max(len(read.traces) - counts.traces, 0)
+    counts.tables_present = max(kept_tables - counts.tables, 0)
+    counts.traces_present = max(kept_traces - counts.traces, 0)
     return counts

@@ -847,11 +847,19 @@ def dd_import(file: str, check: int, config_file: str | None) -> None:
     --check new tables and --check new traces drawn at random, from the solver's refuses the
     whole file.
     """
+    from bridgerank.cleaning.ingest.limits import Limits
     from bridgerank.dds.exchange import import_file, open_store
 
-    store = open_store(_dd_store_setting(config_file), write=True)
+    settings = load_settings(config_file, {})
+    store = open_store(settings.dds.store, write=True)
     try:
-        counts = import_file(store, file, check=check)
+        counts = import_file(
+            store,
+            file,
+            check=check,
+            limits=Limits.of(settings.ingest),
+            say=lambda text: click.echo(text, err=True),
+        )
     finally:
         store.close()
     click.echo(visible(counts.line()))

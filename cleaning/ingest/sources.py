@@ -279,17 +279,25 @@ def _mostly_utf8(path: Path) -> bool:
     return False
 
 
-def _bounded(path: Path, text: IO[str], limits: Limits, gzipped: bool) -> Iterator[str]:
+def bounded_lines(path: Path, text: IO[str], limits: Limits, gzipped: bool) -> Iterator[str]:
     """The lines of ``text`` as iterating it gives them, none read past the limits.
 
     :func:`scan` has refused a file past its limits already; this keeps the bound when the
-    file grew since, and costs one bounded ``readline`` a line.
+    file grew since, and costs one bounded ``readline`` a line. Any other reader of untrusted
+    text (``bridgerank dd import``) bounds its lines with it too.
+
+    Raises
+    ------
+    SourceError
+        A line longer than ``limits.line_bytes`` (named by its number), or more content in
+        all than ``limits.file_bytes``.
     """
     # A line of ``line_bytes`` bytes has at most that many characters; its end adds two.
-    cap, read = limits.line_bytes, 0
+    cap, read, number = limits.line_bytes, 0, 0
     while line := text.readline(cap + 3):
+        number += 1
         if len(line) > cap and len(line.rstrip("\r\n")) > cap:
-            raise SourceError(path, limits.too_long(None))
+            raise SourceError(path, limits.too_long(number))
         read += len(line)
         if read > limits.file_bytes:
             raise SourceError(path, limits.too_large(gzipped))
@@ -339,7 +347,7 @@ def text_lines(
         codec, errors = _CODECS[encoding]
         text = io.TextIOWrapper(buffered, encoding=codec, errors=errors, newline="")
         try:
-            yield _bounded(path, text, limits, isinstance(stream, gzip.GzipFile))
+            yield bounded_lines(path, text, limits, isinstance(stream, gzip.GzipFile))
         except OverLimit as problem:
             raise SourceError(path, str(problem)) from None
         if expected is not None:

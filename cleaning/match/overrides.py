@@ -13,8 +13,10 @@ The file is given in the settings (``[match] overrides``) and fingerprinted with
 stage's other inputs, so a change reruns the match stage and what reads it, and nothing else.
 A row that cannot be read is one error naming the file and the line; so are two rows that
 say different things of one name and event, and ``same`` rows whose raw-name targets lead
-back to where they started (a cycle would swap the players). The file is read with bounds (a
-file over 16 MiB, a field over 4,096 characters is an error), as any text from elsewhere.
+back to where they started (a cycle would swap the players); a target that is no name of
+the WBF lists or of the hand records stops the match stage (a typo would make up a player).
+The file is read with bounds (a file over 16 MiB, a field over 4,096 characters is an
+error), as any text from elsewhere.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 
 from bridgerank.core.errors import SettingsError
 
-__all__ = ["ANY_EVENT", "Overrides", "read_overrides"]
+__all__ = ["ANY_EVENT", "Overrides", "read_overrides", "unknown_target"]
 
 ANY_EVENT = "*"
 _HEADER = ("action", "name", "event", "target")
@@ -43,6 +45,13 @@ def _refusal(message: str) -> SettingsError:
     error.hint = _FIX
     error.resumable = False
     return error
+
+
+def unknown_target(target: str) -> SettingsError:
+    """The error for a ``same`` target that names no one: a name of neither the WBF lists
+    (``wbf:...``) nor the hand records is a typo, and applied it would make up a player."""
+    where = "the WBF lists" if target.startswith("wbf:") else "the hand records"
+    return _refusal(f"name overrides: the target {target!r} is no name of {where}")
 
 
 @dataclass(frozen=True)

@@ -51,10 +51,9 @@ from bridgerank.cleaning.match.names import (
 )
 from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
-from bridgerank.cleaning.match.overrides import Overrides
+from bridgerank.cleaning.match.overrides import Overrides, unknown_target
 from bridgerank.cleaning.match.standings import RosterTeam, Standings
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
-from bridgerank.core.errors import BridgerankError
 
 __all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
 
@@ -283,10 +282,14 @@ class _Resolver:
         if target.startswith("wbf:"):
             index = self.wbf_by_name.get(fold(target[4:]))
             if index is None:
-                raise BridgerankError(f"name overrides: {target!r} is no name of the WBF lists")
+                raise unknown_target(target)
             key: Hashable = ("wbf", index)
+        elif target in self.full_key:
+            key = self.full_key[target]
+        elif target in self.kind:  # a name of the records, never a full one alone
+            key = ("raw", display_key(target))
         else:
-            key = self.full_key.get(target) or ("raw", display_key(target))
+            raise unknown_target(target)
         person, wbf_index = self._keyed(key)
         return Resolution(person, wbf_index, "override: same person", match)
 

@@ -335,6 +335,8 @@ def test_dd_info_export_and_import(tmp_path, monkeypatch, solved):
     imported = _invoke("dd", "import", str(shared), "--check", "2")
     assert imported.exit_code == 0, imported.output
     assert imported.output == (
+        "dd import: solving 2 of the file's new tables and 2 of its new play traces again "
+        "to check them\n"
         f"imported 4 tables and 3 play traces ({SOLVER}) from {shared}; 0 tables and 0 "
         "traces already stored, 4 tables and traces solved again to check\n"
     )

@@ -7,9 +7,6 @@ import gzip
 import io
 import json
 import re
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -25,26 +22,9 @@ from bridgerank.cleaning.ingest.stage import ingest_file
 from bridgerank.cleaning.ingest.tables import RawBoard, SkippedFile, SourceFile
 from bridgerank.core.errors import SourceError
 from bridgerank.core.store import open_engine
+from tests.measured import PEAK_MB, SECONDS, bridgerank_measured, error_lines
 
 MIB = 1 << 20
-# Every hostile run must stay under these (the CLI alone peaks at about 75 MB).
-PEAK_MB = 300
-SECONDS = 20
-
-# Runs a command and reports its exit code, output, wall time and peak memory: a fresh
-# process, so that RUSAGE_CHILDREN holds the command alone.
-_MEASURE = textwrap.dedent(
-    """
-    import json, resource, subprocess, sys, time
-    start = time.monotonic()
-    done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
-    print(json.dumps({
-        "code": done.returncode, "stdout": done.stdout, "stderr": done.stderr,
-        "seconds": time.monotonic() - start,
-        "peak_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-    }))
-    """
-)
 
 GOOD_GAME = (
     '[Event "Club night"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
@@ -52,19 +32,6 @@ GOOD_GAME = (
     '[North "Ann"]\n[East "Bob"]\n[South "Cat"]\n[West "Dan"]\n'
     '[Contract "3NT"]\n[Declarer "S"]\n[Result "9"]\n\n'
 )
-
-
-def _bridgerank(*args: object) -> dict:
-    """``bridgerank ARGS`` in a child process, measured (see _MEASURE)."""
-    command = [sys.executable, "-m", "bridgerank", *map(str, args)]
-    done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True, check=True
-    )
-    return json.loads(done.stdout)
-
-
-def _errors(run: dict) -> list[str]:
-    return [line for line in run["stderr"].splitlines() if line.startswith("error:")]
 
 
 def _pbn_with_a_giant_tag(path: Path, chars: int) -> Path:
@@ -112,10 +79,10 @@ def test_a_30_mb_pbn_tag_is_one_error_line_in_seconds_and_bounded_memory(tmp_pat
     good = tmp_path / "good.pbn"
     good.write_text(GOOD_GAME)
     out = tmp_path / "out"
-    assert _bridgerank("ingest", good, "--out", out)["code"] == 0
-    run = _bridgerank("ingest", giant, "--out", out)
+    assert bridgerank_measured("ingest", good, "--out", out)["code"] == 0
+    run = bridgerank_measured("ingest", giant, "--out", out)
     assert run["code"] == 1, run
-    assert _errors(run) == [
+    assert error_lines(run) == [
         f"error: {giant}: line 3 is longer than 2048 KB ([ingest] max_line_kb)"
     ], run["stderr"]
     assert run["seconds"] < SECONDS and run["peak_mb"] < PEAK_MB, run
@@ -128,9 +95,9 @@ def test_a_30_mb_tag_the_line_limit_lets_through_is_parsed_in_bounded_memory(tmp
     giant = _pbn_with_a_giant_tag(tmp_path / "giant.pbn.gz", 30_000_000)
     config = tmp_path / "big_lines.toml"
     config.write_text("[ingest]\nmax_line_kb = 65536\n")
-    run = _bridgerank("ingest", giant, "--out", tmp_path / "out", "--config", config)
+    run = bridgerank_measured("ingest", giant, "--out", tmp_path / "out", "--config", config)
     assert run["code"] == 1, run
-    assert _errors(run) == [
+    assert error_lines(run) == [
         f"error: {giant}: the PBN game of line 1 holds more than 16,777,216 characters "
         "or 100,000 tags and tokens"
     ], run["stderr"]
@@ -148,9 +115,9 @@ def test_a_tag_just_under_the_line_limit_is_stored_whole(engine, tmp_path):
 def test_a_gzip_bomb_of_one_4_gib_line_is_one_error_line_in_seconds(tmp_path):
     bomb = _gzip_bomb(tmp_path / "bomb.pbn.gz", 4 << 30)
     assert bomb.stat().st_size < 6 * MIB
-    run = _bridgerank("ingest", bomb, "--out", tmp_path / "out")
+    run = bridgerank_measured("ingest", bomb, "--out", tmp_path / "out")
     assert run["code"] == 1, run
-    assert _errors(run) == [
+    assert error_lines(run) == [
         f"error: {bomb}: line 1 is longer than 2048 KB ([ingest] max_line_kb)"
     ], run["stderr"]
     assert run["seconds"] < SECONDS and run["peak_mb"] < PEAK_MB, run
@@ -162,7 +129,7 @@ def test_a_gzip_bomb_found_in_a_folder_is_a_skipped_file_and_the_rest_is_stored(
     bomb = _gzip_bomb(folder / "bomb.pbn.gz", 4 << 30)
     (folder / "good.pbn").write_text(GOOD_GAME)
     out = tmp_path / "out"
-    run = _bridgerank("ingest", folder, "--out", out)
+    run = bridgerank_measured("ingest", folder, "--out", out)
     assert run["code"] == 0, run
     assert run["seconds"] < SECONDS and run["peak_mb"] < PEAK_MB, run
     assert "1 ingested, 1 unreadable" in run["stdout"], run
@@ -178,9 +145,9 @@ def test_a_gzip_bomb_of_short_lines_stops_at_the_size_limit(tmp_path):
     bomb = _gzip_bomb(tmp_path / "lines.pbn.gz", 4 << 30, line=80)
     config = tmp_path / "small_files.toml"
     config.write_text("[ingest]\nmax_file_mb = 64\n")
-    run = _bridgerank("ingest", bomb, "--out", tmp_path / "out", "--config", config)
+    run = bridgerank_measured("ingest", bomb, "--out", tmp_path / "out", "--config", config)
     assert run["code"] == 1, run
-    assert _errors(run) == [
+    assert error_lines(run) == [
         f"error: {bomb}: larger than 64 MB once decompressed ([ingest] max_file_mb)"
     ], run["stderr"]
     assert run["seconds"] < SECONDS and run["peak_mb"] < PEAK_MB, run
@@ -199,7 +166,7 @@ def test_limits_are_checked_as_the_bytes_stream_by(tmp_path):
 def test_reading_keeps_the_limits_when_the_file_grew_after_its_scan(tmp_path):
     path = tmp_path / "grown.pbn"
     path.write_text(GOOD_GAME + "[Note " + "x" * 5000 + "]\n")
-    with pytest.raises(SourceError, match="a line is longer than 4 KB"):
+    with pytest.raises(SourceError, match="line 14 is longer than 4 KB"):
         with text_lines(path, "utf-8", Limits(file_bytes=MIB, line_bytes=4096)) as lines:
             list(lines)
     with pytest.raises(SourceError, match="larger than 0 MB"):

@@ -106,6 +106,19 @@ def test_an_override_changes_the_resolution_and_reruns_what_depends_on_it(tmp_pa
     )
     assert "match: up to date" not in edited.output
     assert _weinstein(out) == [("override: not a person", None)]
+    # a target that names no one is a typo: applied, it would make up a player
+    for target, where in (("Stve Weinstien", "hand records"), ("wbf:Stve Weinstien", "WBF lists")):
+        overrides.write_text(f"action,name,event,target\nsame,Weinstein,*,{target}\n")
+        typo = runner.invoke(
+            main, ["run", "--to", "match", "--out", str(out), "--config", str(settings)]
+        )
+        assert typo.exit_code == 2  # the settings' error, as every bad overrides file
+        assert (
+            f"error: name overrides: the target '{target}' is no name of the {where}" in typo.output
+        ), typo.output
+        assert "Fix the overrides file" in typo.output
+        assert "Resume with" not in typo.output
+    assert _weinstein(out) == [("override: not a person", None)]  # the last good run stays
 
 
 def test_names_lists_the_doubtful_resolutions_with_their_evidence(tmp_path):
