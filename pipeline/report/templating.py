@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from typing import TYPE_CHECKING, Any
 
 from bridgerank.core.untrusted import LAYOUT, visible
@@ -52,18 +53,63 @@ def chance(value: Any) -> str:
     return f"{percent:.0f}%"
 
 
+# The longest run of characters without a break opportunity a page shows: a name or a word
+# of a note from the records may be any length (a 5,000-character name made the methods page
+# 54,000 px wide), so a longer run gets an invisible <wbr> every this many characters. No
+# real name or word is this long; a <wbr> is not copied with the text, nor read as a letter
+# by the site's search and sort.
+LONGEST_RUN = 40
+_LONG_RUN = re.compile(r"\S{%d,}" % (LONGEST_RUN + 1))
+
+
+def _breakable(text: str) -> Any:
+    """``text`` escaped, with a ``<wbr>`` every :data:`LONGEST_RUN` characters of a longer
+    run without whitespace (Markup then), or ``text`` itself when it has none."""
+    if len(text) <= LONGEST_RUN or not _LONG_RUN.search(text):
+        return text
+    from markupsafe import Markup, escape
+
+    pieces: list[str] = []
+    start = 0
+    for run in _LONG_RUN.finditer(text):
+        pieces.append(str(escape(text[start : run.start()])))
+        word = run.group()
+        chunks = (word[at : at + LONGEST_RUN] for at in range(0, len(word), LONGEST_RUN))
+        pieces.append("<wbr>".join(str(escape(chunk)) for chunk in chunks))
+        start = run.end()
+    pieces.append(str(escape(text[start:])))
+    return Markup("".join(pieces))
+
+
+def base64_data(value: Any) -> Any:
+    """A base64 payload for a ``data:`` URL (a plot kept in the database): Markup, so no
+    break opportunity is put in it, once checked to hold base64's characters only (a
+    database is read as untrusted too); anything else is dropped."""
+    from markupsafe import Markup
+
+    text = "" if value is None else str(value)
+    return Markup(text) if _BASE64.fullmatch(text) else ""
+
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+
+
 def _shown(value: Any) -> Any:
     """Every ``{{ ... }}`` of every template, before autoescape: text with its control and
-    bidi characters made visible. Markup (a plot, a macro's output) is treated too: its own
-    tags hold none, and an escape adds no markup, so it stays markup."""
+    bidi characters made visible, and a break opportunity in each run too long to fit a
+    line (:func:`_breakable`). Markup (a plot, a macro's output) has its control characters
+    made visible too: its own tags hold none, and an escape adds no markup, so it stays
+    markup; its long runs are its own tags and data, left whole."""
     if not isinstance(value, str):  # Markup is a str too
         return value
     shown = visible(value, LAYOUT)
-    if shown is value:  # nearly always: a site calls this millions of times, so no import
-        return value
+    if shown is value and len(value) <= LONGEST_RUN:
+        return value  # nearly always: a site calls this millions of times, so no import
     from markupsafe import Markup
 
-    return Markup(shown) if isinstance(value, Markup) else shown
+    if isinstance(value, Markup):  # our own markup: its long runs are tags and data URLs
+        return value if shown is value else Markup(shown)
+    return _breakable(shown)
 
 
 def environment() -> Environment:
@@ -84,4 +130,5 @@ def environment() -> Environment:
     env.filters["summary"] = summary_text
     env.filters["signed"] = signed_score
     env.filters["chance"] = chance
+    env.filters["base64"] = base64_data
     return env

@@ -245,6 +245,35 @@ def test_no_page_is_wider_than_a_phone_nor_names_an_absolute_path(sample_site, c
         browser.close()
 
 
+def test_wrapping_long_strings_changes_no_page_of_the_sample(sample_site, chromium):
+    """The rule that wraps an unbroken string anywhere (site.css, review 4's defect 14) acts on
+    hostile strings only: every kind of page of the sample lays out to the same size with it
+    and without it, on a desktop and on a phone - no word of a real name or table is broken."""
+    from playwright.sync_api import sync_playwright
+
+    site = sample_site / "report"
+    boards = sorted((site / "boards").glob("*.html"))
+    pages = [site / "index.html", site / "methods.html", site / "events.html"]
+    pages += sorted((site / "players").glob("*.html"))[:3]
+    pages += [next(path for path in boards if "Open room" in path.read_text())]
+    pages += [next(path for path in boards if "Traveller:" in path.read_text())]
+    size = "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+    without = "* { overflow-wrap: normal !important; }"
+    with sync_playwright() as playwright:
+        browser = _browser(playwright, chromium)
+        for viewport in ({"width": 1280, "height": 900}, PHONE):
+            page = browser.new_page(viewport=viewport)
+            for path in pages:
+                if not path.exists():
+                    continue
+                page.goto(path.as_uri())
+                shown = page.evaluate(size)
+                page.add_style_tag(content=without)
+                assert page.evaluate(size) == shown, (path.name, viewport)
+            page.close()
+        browser.close()
+
+
 def test_best_boards_are_the_players_own_contracts_and_costly_ones_are_shown(sample_site):
     """Where play was not recorded (club recaps): the costliest boards are the play and the
     contract against double dummy; the best are contracts the player's side declared worth

@@ -130,3 +130,21 @@ def test_the_team_events_section_answers_the_double_dummy_question(tmp_path):
     assert "change the headline's Pearson by +0.001 (95%: -0.002 to +0.003)" in words
     assert "later rounds included, reach Pearson 0.386" in words
     assert "All: 4,460 matches, 74,292 boards, 14 events; ceiling 0.500" in words
+
+
+def test_a_long_run_gets_break_opportunities_and_stays_escaped():
+    template = environment().from_string(
+        '<td>{{ name }}</td><img src="data:image/png;base64,{{ png|base64 }}">'
+    )
+    name = "<b>" + "x" * 85 + " Ann"
+    html = template.render(name=name, png="iVBORw0KGgo=")
+    assert html == (
+        "<td>&lt;b&gt;xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx<wbr>"
+        + "x" * 40
+        + "<wbr>xxxxxxxx Ann</td>"
+        '<img src="data:image/png;base64,iVBORw0KGgo=">'
+    )
+    # a short name is as written; a plot that is no base64 is dropped, not shown as markup
+    assert template.render(name="Ann Smith", png='"><script>') == (
+        '<td>Ann Smith</td><img src="data:image/png;base64,">'
+    )

@@ -33,6 +33,10 @@ COMMENTARY = (
     + " " * 20
     + "\\S 6 4 2\n}"
 )
+# One unbroken string of any length, as a name and as a word of a call's note (review 4's
+# defect 14: the methods page grew 54,000 px wide, a board page 1.7 M px).
+LONG_NAME = "Mathe" * 1000
+LONG_NOTE = "alert" * 24_000
 # Where the screenshots go (a developer looks at them; CI keeps them with the build).
 SCREENSHOTS = Path(os.environ.get("BRIDGERANK_SCREENSHOTS", "build/screenshots"))
 
@@ -47,6 +51,11 @@ def hostile_run(tmp_path_factory, test_data):
     text = text.replace('[South "Milton Ellenby"]', '[South "Milton Elleby"]', 1)
     # commentary as bulletins write it, a wide hand diagram in it, and markup
     text = text.replace("Pass\n[Play", "Pass\n" + COMMENTARY + "\n[Play", 1)
+    text = text.replace("Lew Mathe", LONG_NAME)
+    text = text.replace("1D      1H      X ", "1D =1=  1H      X ", 1)
+    text = text.replace(
+        "3D      Pass    Pass    Pass\n", f'3D Pass Pass Pass\n[Note "1:{LONG_NOTE}"]\n', 1
+    )
     (folder / "slice.pbn").write_text(text)
     result = CliRunner().invoke(main, ["run", str(folder / "slice.pbn"), "--out", str(folder)])
     assert result.exit_code == 0, result.output
@@ -206,6 +215,43 @@ def test_every_page_loads_in_chromium_with_names_inert(hostile_run, chromium):
         page.screenshot(path=str(SCREENSHOTS / "board.png"), full_page=True)
         browser.close()
     assert problems == [] and outside == []
+
+
+def test_a_long_unbroken_name_or_note_wraps_instead_of_widening_the_page(hostile_run, chromium):
+    from playwright.sync_api import sync_playwright
+
+    folder, _ = hostile_run
+    site = (folder / "report").resolve()
+    pages = [site / "methods.html", site / "index.html"]
+    # written with a break opportunity (<wbr>) every 40 characters
+    name_shown = "<wbr>".join(LONG_NAME[at : at + 40] for at in range(0, len(LONG_NAME), 40))
+    note_shown = "<wbr>".join(LONG_NOTE[at : at + 40] for at in range(0, len(LONG_NOTE), 40))
+    named = [path for path in (site / "players").glob("*.html") if name_shown in path.read_text()]
+    noted = [path for path in (site / "boards").glob("*.html") if note_shown in path.read_text()]
+    assert named and len(noted) == 1  # his own page and his partner's; the board noted
+    pages += named + noted
+    methods = pages[0].read_text()
+    unmatched = methods[methods.index("Most played names not matched") :]
+    assert name_shown in unmatched[: unmatched.index("</table>")]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        for width in (1200, 390):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            for path in pages:
+                page.goto(path.as_uri())
+                assert LONG_NAME in page.inner_text("body") or path in noted  # read whole
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, (path.name, width, wide)
+            page.close()
+        # the columns after the name stay on screen: its reason, nearest name, boards
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(pages[0].as_uri())
+        row = page.locator("tr", has_text=LONG_NAME[:40]).first
+        last = row.locator("td").last.bounding_box()
+        assert last is not None and last["x"] + last["width"] <= 1200, last
+        browser.close()
 
 
 def test_show_prints_a_players_page_in_the_terminal(hostile_run):
