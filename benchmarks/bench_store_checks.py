@@ -24,7 +24,6 @@ import os
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -42,15 +41,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*", default=CORPUS)
     parser.add_argument("--baseline", default=BASELINE)
+    parser.add_argument("--current", default="HEAD", help="the version measured (a commit)")
     parser.add_argument("--pairs", type=int, default=2)
     args = parser.parse_args()
     sources = [str((ROOT / source).resolve()) for source in args.sources]
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        old_python = str(_baseline_python(args.baseline, folder))
+        # Both versions installed from commits, so that editing this checkout during the
+        # hour the corpus takes changes neither.
+        (folder / "old").mkdir()
+        (folder / "new").mkdir()
+        old_python = str(_baseline_python(args.baseline, folder / "old"))
+        new_python = str(_baseline_python(args.current, folder / "new"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("BRIDGERANK_")}
         env["BRIDGERANK_DD_STORE"] = str(folder / "store.sqlite")
-        versions = {args.baseline: old_python, "now": sys.executable}
+        versions = {args.baseline: old_python, "now": new_python}
         cpu: dict[str, list[float]] = {version: [] for version in versions}
         try:
             for version, python in versions.items():
@@ -75,10 +80,12 @@ def main() -> None:
                         flush=True,
                     )
         finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "source")],
-                check=False,
-            )
+            for side in ("old", "new"):
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force"]
+                    + [str(folder / side / "source")],
+                    check=False,
+                )
         old, new = cpu[args.baseline], cpu["now"]
         ratios = [n / o for o, n in zip(old, new)]
         print(
