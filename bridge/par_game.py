@@ -95,12 +95,10 @@ class CallValue:
         return abs(self.par_before - self.par_after)
 
 
-def _opt(side: int, value: int, *others: int | None) -> int:
-    """The best of ``value`` and ``others`` (None: no such option) for ``side``."""
-    for other in others:
-        if other is not None and (other > value if side == 0 else other < value):
-            value = other
-    return value
+# No bid above 7NT: a side's best "higher bid" there is one it never chooses.
+_NONE_ABOVE = (-(10**9), 10**9)
+# The best of several values for North-South (max) and for East-West (min).
+_BEST = (max, min)
 
 
 class _Solved:
@@ -111,18 +109,27 @@ class _Solved:
     side undoubled or redoubled, the opponents doubled), so ``values[b][s][d][p]`` is North-
     South's score with bid ``b`` standing by side ``s``, doubled ``d`` times, ``p`` passes
     since the last action. ``higher[m][i]``: the best for side ``m`` of bidding any bid from
-    index ``i`` up (None for ``i`` = 35: there is none).
+    index ``i`` up (at 35, none: a value side ``m`` never prefers).
     """
 
     def __init__(self, game: ParGame, declarers: tuple[int, ...]) -> None:
         self.game, self.declarers = game, declarers
         self.values: list[tuple[tuple[tuple[int, ...], ...], ...] | None] = [None] * _BIDS
-        self.higher: list[list[int | None]] = [[None] * (_BIDS + 1) for _ in range(2)]
+        self.higher: list[list[int]] = [[_NONE_ABOVE[m]] * (_BIDS + 1) for m in range(2)]
         self.lowest = _BIDS
+        # each side's declarer of each strain (C D H S N) under this configuration
+        self._declarer = [
+            [
+                declarers[side * 5 + k]
+                if declarers[side * 5 + k] != _FREE
+                else game.best_seat(side, "CDHSN"[k])
+                for k in range(5)
+            ]
+            for side in (0, 1)
+        ]
 
     def declarer(self, side: int, strain: str) -> int:
-        fixed = self.declarers[side * 5 + _STRAIN_INDEX[strain]]
-        return fixed if fixed != _FREE else self.game.best_seat(side, strain)
+        return self._declarer[side][_STRAIN_INDEX[strain]]
 
     def solve_down_to(self, bid: int) -> None:
         """Solve every bid from the lowest solved down to ``bid``."""
@@ -131,26 +138,27 @@ class _Solved:
             self._solve(self.lowest)
 
     def _solve(self, b: int) -> None:
+        finals, strain, higher = self.game.finals[b], b % 5, self.higher
         by_side = []
         for s in (0, 1):
             o = 1 - s
-            own, theirs = self.higher[s][b + 1], self.higher[o][b + 1]
-            declarer = self.declarer(s, _STRAIN_OF[b])
-            f0, f1, f2 = (self.game.final(b, s, d, declarer) for d in (0, 1, 2))
+            mine, theirs = _BEST[s], _BEST[o]
+            own, above = higher[s][b + 1], higher[o][b + 1]
+            f0, f1, f2 = finals[self._declarer[s][strain]]
             # redoubled, by the bidder's side: the opponents, partner, the opponents call
-            r2 = _opt(o, f2, theirs)
-            r1 = _opt(s, r2, own)
-            r0 = _opt(o, r1, theirs)
+            r2 = theirs(f2, above)
+            r1 = mine(r2, own)
+            r0 = theirs(r1, above)
             # doubled, by the opponents: the bidder's side (who may redouble) calls first
-            x2 = _opt(s, f1, own, r0)
-            x1 = _opt(o, x2, theirs)
-            x0 = _opt(s, x1, own, r0)
+            x2 = mine(f1, own, r0)
+            x1 = theirs(x2, above)
+            x0 = mine(x1, own, r0)
             # undoubled: the opponents (who may double), the bidder's partner, the opponents
-            u2 = _opt(o, f0, theirs, x0)
-            u1 = _opt(s, u2, own)
-            u0 = _opt(o, u1, theirs, x0)
+            u2 = theirs(f0, above, x0)
+            u1 = mine(u2, own)
+            u0 = theirs(u1, above, x0)
             by_side.append(((u0, u1, u2), (x0, x1, x2), (r0, r1, r2)))
-            self.higher[s][b] = _opt(s, u0, own)
+            higher[s][b] = mine(u0, own)
         self.values[b] = (by_side[0], by_side[1])
 
     def value(self, bid: int, side: int, doubled: int, passes: int) -> int:
@@ -165,7 +173,7 @@ class _Solved:
         value = 0  # four passes: passed out
         for p in range(3, passes - 1, -1):
             mover = _side(seat + p - passes)
-            value = _opt(mover, value, self.higher[mover][0])
+            value = _BEST[mover](value, self.higher[mover][0])
         return value
 
 
@@ -194,6 +202,11 @@ class ParGame:
             for side in (0, 1)
             for strain in "CDHSN"
         }
+        # finals[bid][declarer]: North-South's score undoubled, doubled and redoubled
+        self.finals = [
+            [tuple(self.final(bid, seat % 2, d, seat) for d in (0, 1, 2)) for seat in range(4)]
+            for bid in range(_BIDS)
+        ]
 
     # -- the pieces ----------------------------------------------------------------------
 
@@ -289,6 +302,53 @@ class ParGame:
         calls.extend(CONTRACT_BIDS[state.bid + 1 :])
         return calls
 
+    def option_values(self, state: State) -> dict[str, int]:
+        """The par after each call open to the player to call: ``value(after(state, call))``
+        for every legal call, read from the solutions directly."""
+        values, bounded = self._bounds(state)
+        for bid in bounded:
+            values[bid] = self._exact_bid(state, bid)
+        return values
+
+    def _bounds(self, state: State) -> tuple[dict[str, int], set[str]]:
+        """Every legal call's value with the declarers as they stand, and the bids whose
+        true value may be worse for the caller: those in a strain his side has not named,
+        where he takes fewer tricks than partner (he would declare it). Worse tricks in a
+        strain can only lower a side's par, so those values bound the true ones."""
+        mover, seat = _side(state.seat), state.seat
+        solved = self._solution(state.declarers)
+        values: dict[str, int] = {}
+        if state.bid < 0:
+            passes = state.passes + 1
+            values["P"] = 0 if passes == 4 else solved.opening((seat + 1) % 4, passes)
+        else:
+            b, s, d = state.bid, state.side, state.doubled
+            if state.passes == 2:
+                values["P"] = self.final(b, s, d, solved.declarer(s, _STRAIN_OF[b]))
+            else:
+                values["P"] = solved.value(b, s, d, state.passes + 1)
+            if not d and s != mover:
+                values["X"] = solved.value(b, s, 1, 0)
+            if d == 1 and s == mover:
+                values["R"] = solved.value(b, s, 2, 0)
+        solved.solve_down_to(state.bid + 1)
+        for bid in range(state.bid + 1, _BIDS):
+            values[CONTRACT_BIDS[bid]] = solved.value(bid, mover, 0, 0)
+        weaker = {
+            strain
+            for index, strain in enumerate("CDHSN")
+            if state.declarers[mover * 5 + index] == _FREE
+            and self.table.tricks(strain, seat) < self.table.tricks(strain, (seat + 2) % 4)
+        }
+        bounded = {bid for bid in values if bid in BID_RANK and bid[1] in weaker}
+        return values, bounded
+
+    def _exact_bid(self, state: State, bid: str) -> int:
+        """The value of ``bid`` by the player to call, who names its strain first."""
+        key = _side(state.seat) * 5 + _STRAIN_INDEX[bid[1]]
+        declarers = state.declarers[:key] + (state.seat,) + state.declarers[key + 1 :]
+        return self._solution(declarers).value(BID_RANK[bid], _side(state.seat), 0, 0)
+
     def declarer_after(self, state: State, call: str) -> int | None:
         """Who would declare if ``call`` were a bid that stood (None for P, X, R)."""
         if call not in BID_RANK:
@@ -309,21 +369,27 @@ class ParGame:
         judged: list[CallValue] = []
         state = self.start()
         for index, call in enumerate(calls):
-            options = {
-                option: self.value(self.after(state, option)) for option in self.legal_calls(state)
-            }
-            if call not in options:
+            if state.ended:
+                raise ValueError(f"call {index + 1} ({call}) follows the end of the auction")
+            values, bounded = self._bounds(state)
+            if call not in values:
                 raise ValueError(f"call {index + 1} ({call}) is not legal there")
             mover = _side(state.seat)
-            before = options[call]
-            for value in options.values():
-                if _better(mover, value, before):
-                    before = value
+            exact = {option: value for option, value in values.items() if option not in bounded}
+            if call in bounded:
+                exact[call] = self._exact_bid(state, call)
+            before = _BEST[mover](exact.values())
+            # a bounded bid can be among the best only if its bound is at least as good
+            for option in sorted(bounded - {call}, key=values.__getitem__, reverse=mover == 0):
+                if _better(mover, before, values[option]):
+                    break
+                exact[option] = self._exact_bid(state, option)
+                before = _BEST[mover](before, exact[option])
             best = tuple(
                 (option, self.declarer_after(state, option))
-                for option, value in options.items()
-                if value == before
+                for option in values  # the calls' order: P, X, R, the bids upwards
+                if exact.get(option) == before
             )
-            judged.append(CallValue(index, state.seat, call, before, options[call], best))
+            judged.append(CallValue(index, state.seat, call, before, exact[call], best))
             state = self.after(state, call)
         return judged
