@@ -235,16 +235,25 @@ def _best_batch(requests: Sequence[LeadRequest]) -> list[int]:
     from endplay.dds.solve import SolveMode
 
     deals = _lead_deals(requests)
+    # a deal part played holds fewer cards a hand: the tricks left are as many
+    left = [len(deal[deal.first]) for deal in deals]
     with _in_private_dir():
         solved = solve_all_boards(deals, mode=SolveMode.OptimalOne)
         # the side on lead's tricks with its best card; declarer's side takes the rest
-        return [13 - max(tricks for _, tricks in board) for board in solved]
+        return [
+            tricks_left - max(tricks for _, tricks in board)
+            for tricks_left, board in zip(left, solved)
+        ]
 
 
 def solve_best(requests: Sequence[LeadRequest]) -> list[int | None]:
     """Declarer side's tricks against the best opening lead: one entry of the deal's table
     (strain ``trump``, declarer on the leader's right), solved alone - about a tenth of what
     a whole table costs, so a stored table can be checked by one entry drawn at random.
+
+    A request's deal may be one part played (every hand holding as many cards, after whole
+    tricks): the tricks are then of the cards left, the side on the leader's right taking
+    those the leader's side does not - how a stored play trace is checked at one trick.
 
     Returns
     -------

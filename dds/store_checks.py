@@ -30,7 +30,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from bridgerank.bridge.cards import deal_to_pbn, parse_deal
 from bridgerank.bridge.ddtable import DDS_STRAINS, DDTable
+from bridgerank.cleaning.clean.play import trick_winner
 from bridgerank.dds.analysis import play_request
 from bridgerank.dds.card_verdicts import seats_of
 from bridgerank.dds.solver import (
@@ -138,6 +140,8 @@ def violations(
         if deal_hash is not None:
             against_table(deal_hash, lead.trump, _declarer(lead), lead, min(values.values()))
     _settle(found, disputes, tables, boards)
+    # a deal's rooms share their dealer and vulnerability: each par is worked out once
+    worked: dict[tuple[str, int, bool, bool], int] = {}
     for board_id, par in pars.items():
         board = boards[board_id]
         dealer = dealer_of(board)
@@ -146,9 +150,16 @@ def violations(
             continue
         if board["deal_hash"] in found.tables:
             found.unchecked.add(board_id)
-        elif par != par_score(
-            table, dealer, bool(board["ns_vulnerable"]), bool(board["ew_vulnerable"])
-        ):
+            continue
+        key = (
+            board["deal_hash"],
+            dealer,
+            bool(board["ns_vulnerable"]),
+            bool(board["ew_vulnerable"]),
+        )
+        if key not in worked:
+            worked[key] = par_score(table, *key[1:])
+        if par != worked[key]:
             found.pars.add(board_id)
     return found
 
@@ -185,6 +196,73 @@ def _settle(
                 _add(found, claim)
 
 
+def _shares(counts: Mapping[str, int], size: int) -> dict[str, int]:
+    """``size`` values drawn over the kinds in proportion to what the run takes of each
+    (every kind it takes gets at least one, as ``size`` allows), or all of them."""
+    total = sum(counts.values())
+    if total <= size:
+        return dict(counts)
+    shares = {kind: min(count, 1) for kind, count in counts.items()}
+    spare = size - sum(shares.values())
+    if spare <= 0:
+        return shares
+    exact = {kind: spare * count / total for kind, count in counts.items()}
+    for kind in counts:
+        shares[kind] = min(counts[kind], shares[kind] + int(exact[kind]))
+    # the remainders, largest first, until the size is reached
+    for kind in sorted(counts, key=lambda kind: exact[kind] - int(exact[kind]), reverse=True):
+        if sum(shares.values()) >= size:
+            break
+        if shares[kind] < counts[kind]:
+            shares[kind] += 1
+    return shares
+
+
+def _after_tricks(request: PlayRequest, tricks: int) -> tuple[LeadRequest, int, bool]:
+    """The deal left after the first ``tricks`` whole tricks of a play: the request that
+    solves it (its leader the last trick's winner), the tricks declarer's side won so far,
+    and whether the leader is of declarer's side."""
+    hands = [set(hand) for hand in parse_deal(request.deal)]
+    declarer, leader, won = _declarer(request), request.leader, 0
+    for first in range(0, 4 * tricks, 4):
+        trick = list(request.cards[first : first + 4])
+        for offset, card in enumerate(trick):
+            hands[(leader + offset) % 4].discard(card)
+        leader = trick_winner(trick, leader, request.trump)
+        won += leader % 2 == declarer % 2
+    left = deal_to_pbn(tuple(frozenset(hand) for hand in hands))
+    return LeadRequest(left, leader, request.trump), won, leader % 2 == declarer % 2
+
+
+def _traces_wrong(
+    traces: Mapping[int, list[int]],
+    plays: list[tuple[int, PlayRequest]],
+    rng: random.Random,
+) -> set[int]:
+    """The drawn traces the solver contradicts. A trace is checked at one whole trick drawn
+    at random, its value there solved from the cards left (a single solve, a tenth of
+    tracing the play again); a play of fewer than four cards is traced again whole."""
+    wrong: set[int] = set()
+    short = [(board_id, request) for board_id, request in plays if len(request.cards) < 4]
+    for (board_id, _), (trace, _) in zip(short, solve_plays([r for _, r in short])):
+        if trace is not None and trace != traces[board_id]:
+            wrong.add(board_id)
+    checks = []
+    for board_id, request in plays:
+        if len(request.cards) >= 4:
+            tricks = rng.randint(1, min(12, len(request.cards) // 4))
+            checks.append((board_id, tricks, *_after_tricks(request, tricks)))
+    solved = solve_best([left for _, _, left, _, _ in checks])
+    for (board_id, tricks, _left, won, leading), others in zip(checks, solved):
+        if others is None:  # unsolvable here: unchecked, not wrong
+            continue
+        remaining = 13 - tricks
+        value = won + (remaining - others if leading else others)
+        if value != traces[board_id][4 * tricks]:
+            wrong.add(board_id)
+    return wrong
+
+
 def contradicted(
     tables: Mapping[str, DDTable],
     traces: Mapping[int, list[int]],
@@ -193,17 +271,18 @@ def contradicted(
     size: int,
     rng: random.Random | None = None,
 ) -> Findings:
-    """Up to ``size`` values of each kind drawn at random and solved live; the ones the
-    solver contradicts (see the module)."""
+    """``size`` of the values a run takes, drawn at random over all its tables, traces and
+    lead sets alike, and solved live; the ones the solver contradicts (see the module)."""
     rng = rng or random.Random()
     found = Findings()
     deal_of = {board["deal_hash"]: board["deal"] for board in boards.values()}
+    shares = _shares({"tables": len(tables), "traces": len(traces), "leads": len(leads)}, size)
 
-    def drawn(keys: list[Any]) -> list[Any]:
-        return keys if len(keys) <= size else rng.sample(keys, size)
+    def drawn(keys: list[Any], kind: str) -> list[Any]:
+        return keys if len(keys) <= shares[kind] else rng.sample(keys, shares[kind])
 
     entries = []
-    for deal_hash in drawn(sorted(tables)):
+    for deal_hash in drawn(sorted(tables), "tables"):
         strain, declarer = rng.choice(DDS_STRAINS), rng.randrange(4)
         entries.append((deal_hash, declarer, strain, _entry(deal_of[deal_hash], strain, declarer)))
     solved = solve_best([request for *_, request in entries])
@@ -213,15 +292,13 @@ def contradicted(
     found.checked["tables"] += len(entries)
     plays = [
         (board_id, request)
-        for board_id in drawn(sorted(traces))
+        for board_id in drawn(sorted(traces), "traces")
         if (request := play_request(boards[board_id])) is not None
     ]
-    for (board_id, _), (trace, _) in zip(plays, solve_plays([request for _, request in plays])):
-        if trace is not None and trace != traces[board_id]:
-            found.traces.add(board_id)
+    found.traces |= _traces_wrong(traces, plays, rng)
     found.checked["traces"] += len(plays)
     cards = []
-    for request in drawn(sorted(leads)):
+    for request in drawn(sorted(leads), "leads"):
         card = rng.choice(sorted(leads[request]))
         cards.append(
             (request, card, PlayRequest(request.deal, request.leader, request.trump, (card,)))
