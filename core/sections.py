@@ -350,6 +350,8 @@ class DdsSettings:
     retries: int = allowed(at_least=0, at_most=10)
     store: str = allowed(trimmed=True, changes_results=False)
     verify: int = allowed(at_least=0, at_most=1_000_000, changes_results=False)
+    call_threshold_imps: int = allowed(at_least=1, at_most=24)
+    auction_counters: str = allowed(one_of=("par", "thesis"))
 
 
 @section

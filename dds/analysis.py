@@ -15,10 +15,11 @@ from bridgerank.bridge.auction import PASSED_OUT, Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX, SEATS
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.dds.auction_verdicts import judge_auction
-from bridgerank.dds.call_verdicts import CallVerdict, judge_calls
+from bridgerank.dds.call_values import CallJudgement, CallRules, judge_call_values
 from bridgerank.dds.card_verdicts import judge_cards, judge_claim, seats_of
 from bridgerank.dds.counters import seat_counters
 from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
+from bridgerank.dds.standing import standing_scores
 from bridgerank.dds.table_evidence import has_result, table_evidence
 
 # The board columns the analysis reads; their digest tells when a board must be redone.
@@ -107,21 +108,27 @@ def needs_table(board: Mapping[str, Any]) -> bool:
     return (bool(board["auction"]) and bool(board["bidstart"])) or has_result(board)
 
 
-def _call_row(board_id: int, call: CallVerdict) -> dict[str, Any]:
-    """A ``call_analysis`` row."""
+def _call_row(board_id: int, call: CallJudgement, standing: int) -> dict[str, Any]:
+    """A ``call_analysis`` row: the call, the contract standing after it, the par before
+    and after it (North-South's) and, for a mistake, the better call and what it gave away
+    (the side's scores: the par after the better call and after the call made)."""
     declarer = call.alternative_declarer
+    sign = 1 if call.seat % 2 == 0 else -1
     return {
         "board_id": board_id,
         "call_index": call.index,
         "seat": SEATS[call.seat],
         "call": call.call,
-        "ns_dd_score": call.ns_dd_score,
-        "mistake_types": ",".join(call.kinds),
+        "ns_dd_score": standing,
+        "par_before": call.par_before,
+        "par_after": call.par_after,
+        "mistake_types": call.kind or "",
         "alternative": call.alternative,
         "alternative_declarer": None if declarer is None else SEATS[declarer],
-        "alternative_score": call.alternative_score,
-        "actual_score": call.actual_score,
-        "cost": call.cost,
+        "alternative_score": sign * call.par_before if call.red else None,
+        "actual_score": sign * call.par_after if call.red else None,
+        "cost": float(call.cost_points) if call.red else 0.0,
+        "cost_imps": call.cost_imps if call.red else 0,
     }
 
 
@@ -133,6 +140,7 @@ def analyse_board(
     trace_error: str | None = None,
     par: int | None = None,
     lead_values: LeadValues | None = None,
+    rules: CallRules | None = None,
 ) -> BoardResult:
     """Analyse one board.
 
@@ -150,11 +158,15 @@ def analyse_board(
         North-South's par score on this board, when the DD store knew it (else DDS is asked).
     lead_values : dict, optional
         Every opening lead's value, when they were solved (a board whose play is its lead).
+    rules : CallRules, optional
+        How calls are judged and which verdicts the auction counters count (default: the
+        shipped settings').
 
     Returns
     -------
     BoardResult
     """
+    rules = rules or CallRules()
     result = BoardResult(board["id"], "ok")
     if board["ns_vulnerable"] is None or board["ew_vulnerable"] is None:
         result.status, result.reason = "skipped", "vulnerability unknown: nothing can be scored"
@@ -188,6 +200,7 @@ def analyse_board(
                     board["claim"], trace[-1], contract, vulnerable[declarer % 2], year
                 )
     auction = None
+    judged: list[CallJudgement] | None = None
     if has_result(board) and table is not None:
         lead_cost = cards[0].cost_tricks if cards else None
         best = None if lead_values is None else best_leads(lead_values)
@@ -207,15 +220,17 @@ def analyse_board(
                 vulnerable[1],
                 year,
             )
-            calls = judge_calls(
-                board["auction"].split(),
-                SEAT_INDEX[board["bidstart"]],
-                auction,
-                table,
-                vulnerable,
-                year,
-            )
-            result.calls = [_call_row(board["id"], call) for call in calls]
+            calls = board["auction"].split()
+            first = SEAT_INDEX[board["bidstart"]]
+            try:
+                judged = judge_call_values(
+                    calls, first, table, vulnerable, year, rules.threshold_imps
+                )
+            except ValueError as problem:  # a cleaned auction is legal: never, but said
+                problems.append(f"auction not judged: {problem}")
+                judged = []
+            standing = standing_scores(calls, first, table, vulnerable, year)
+            result.calls = [_call_row(board["id"], call, standing[call.index]) for call in judged]
             result.has_auction = True
     if has_result(board) and table is None and not problems:
         problems.append(table_error or "no double dummy table")
@@ -250,7 +265,7 @@ def analyse_board(
                 "weight": verdict.weight,
             }
         )
-    counts = seat_counters(declarer, cards, claim, auction)
+    counts = seat_counters(declarer, cards, claim, auction, judged, rules.counters)
     for seat in range(4):
         row = {"board_id": board["id"], "seat": SEATS[seat]}
         row.update(counts[seat])

@@ -28,10 +28,31 @@ from bridgerank.bridge.ddtable import DDTable
 from bridgerank.bridge.par_game import CallValue, ParGame, State
 from bridgerank.bridge.scoring import imps
 
-__all__ = ["DEFAULT_THRESHOLD_IMPS", "CallJudgement", "judge_call_values", "mistake_kind"]
+__all__ = [
+    "DEFAULT_THRESHOLD_IMPS",
+    "CallJudgement",
+    "CallRules",
+    "judge_call_values",
+    "mistake_kind",
+]
 
 # IMPs a call must give away to be called a mistake (20-40 points are 1 IMP: an overtrick).
 DEFAULT_THRESHOLD_IMPS = 2
+
+
+@dataclass(frozen=True)
+class CallRules:
+    """How calls are judged and counted (``[dds] call_threshold_imps`` and
+    ``auction_counters``): the least a mistake gives away, in IMPs, and which verdicts the
+    auction counters count (``par``: these; ``thesis``: :mod:`dds.auction_verdicts`)."""
+
+    threshold_imps: int = DEFAULT_THRESHOLD_IMPS
+    counters: str = "par"
+
+    @property
+    def fingerprint(self) -> str:
+        """What a board's analysis digest adds for these rules (a change reanalyses)."""
+        return f"calls:{self.threshold_imps}:{self.counters}"
 
 
 @dataclass(frozen=True)
@@ -115,7 +136,7 @@ def _named(game: ParGame, state: State, judged: CallValue) -> tuple[str, int | N
                 return True
         return False
 
-    order = [call for call in ("P", "X", "R") if call in best]
+    order: list[str] = [call for call in ("P", "X", "R") if call in best]
     bids = sorted((call for call in best if call in BID_RANK), key=BID_RANK.__getitem__)
     order += [bid for bid in bids if stands_at_par(bid)] + bids
     call = order[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from bridgerank.dds.auction_verdicts import AUCTION_TYPES, SideVerdict
+from bridgerank.dds.call_values import CallJudgement
 from bridgerank.dds.card_verdicts import CardVerdict, ClaimVerdict
 
 # In the column order of the thesis's dds_final_results.csv.
@@ -59,6 +60,8 @@ def seat_counters(
     cards: Iterable[CardVerdict],
     claim: ClaimVerdict | None,
     auction: Iterable[SideVerdict] | None,
+    calls: Iterable[CallJudgement] | None = None,
+    variant: str = "thesis",
 ) -> dict[int, dict[str, float]]:
     """Counters each seat of one board earns.
 
@@ -71,7 +74,13 @@ def seat_counters(
     claim : ClaimVerdict or None
         The claim verdict when the board ended in a claim.
     auction : iterable of SideVerdict or None
-        None when the auction was not analysed.
+        The thesis's verdicts on each side's auction; None when the auction was not analysed.
+    calls : iterable of CallJudgement, optional
+        Every call judged by the par after it (:mod:`dds.call_values`).
+    variant : str
+        What the auction counters count: ``par``, each mistaken call, counted for the player
+        who made it and weighted by the IMPs it gave away; ``thesis``, each side's verdict,
+        counted for both players of the side and weighted by the points (thesis Table 3).
 
     Returns
     -------
@@ -118,6 +127,12 @@ def seat_counters(
     if auction is not None:
         for seat in range(4):
             counts[seat]["auctions_analyzed"] += 1
+    if auction is not None and variant == "par":
+        for call in calls or ():
+            if call.red and call.kind is not None:
+                counts[call.seat][call.kind] += 1
+                counts[call.seat][f"weighted_{call.kind}"] += call.cost_imps
+    elif auction is not None:
         for verdict in auction:
             share = len(verdict.chosen)
             for kind in verdict.chosen:

@@ -29,6 +29,7 @@ from bridgerank.core.errors import BridgerankError
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
+from bridgerank.dds.call_values import CallRules
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
 from bridgerank.dds.dd_store import DDStore, open_dd_store, shown_location
 from bridgerank.dds.lead_reading import read_lead_baselines
@@ -281,7 +282,9 @@ def _open_store(setting: str) -> tuple[DDStore | None, int, list[str]]:
 def run(context: StageContext) -> DdsSummary:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings.dds
-    code = code_fingerprint(ANALYSIS_MODULE)
+    rules = CallRules(section.call_threshold_imps, section.auction_counters)
+    # the rules are part of every board's analysis: a change reanalyses every board
+    code = code_fingerprint(ANALYSIS_MODULE) + "|" + rules.fingerprint
     store, shipped, warnings = _open_store(section.store)
     with context.engine.begin() as conn:
         # --force redoes every board and trusts no table the database took earlier (from a
@@ -319,6 +322,7 @@ def run(context: StageContext) -> DdsSummary:
         known_traces=reused.traces,
         known_pars=reused.pars,
         known_leads=reused.leads,
+        rules=rules,
     )
     digests = {board["id"]: board["digest"] for board in todo}
     for board in todo:
@@ -389,6 +393,8 @@ def run(context: StageContext) -> DdsSummary:
             shipped_read=shipped,
             store_warnings=warnings,
             checked_live=reuse.checked,
+            auction_counters=rules.counters,
+            call_threshold_imps=rules.threshold_imps,
             chunks=len(chunks),
             players=len(stats),
             worker_table_seconds=round(counts["table_seconds"], 2),

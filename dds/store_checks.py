@@ -230,7 +230,8 @@ def _after_tricks(request: PlayRequest, tricks: int) -> tuple[LeadRequest, int, 
             hands[(leader + offset) % 4].discard(card)
         leader = trick_winner(trick, leader, request.trump)
         won += leader % 2 == declarer % 2
-    left = deal_to_pbn(tuple(frozenset(hand) for hand in hands))
+    north, east, south, west = (frozenset(hand) for hand in hands)
+    left = deal_to_pbn((north, east, south, west))
     return LeadRequest(left, leader, request.trump), won, leader % 2 == declarer % 2
 
 

@@ -58,6 +58,10 @@ class DdsSummary(StageSummary):
         Time the workers spent solving tables and judging plays, summed over workers.
     reasons : dict of str to int
         Why boards were skipped or failed: reason -> a board it happened to (at most 20).
+    auction_counters : str
+        What the auction counters count: ``par`` or ``thesis`` (``[dds] auction_counters``).
+    call_threshold_imps : int or None
+        The least a call counted as a mistake gave away, in IMPs (``par`` only).
     """
 
     boards: int = 0
@@ -82,6 +86,11 @@ class DdsSummary(StageSummary):
     leads_solved: int = 0
     leads: LeadBaselines | None = None
     checked_live: dict[str, int] = field(default_factory=dict)
+    # what the auction counters count and the least a mistaken call gives away, in IMPs
+    # (``[dds] auction_counters``, ``call_threshold_imps``); a run before they existed
+    # counted the thesis's verdicts
+    auction_counters: str = "thesis"
+    call_threshold_imps: int | None = None
 
     def solved(self) -> str:
         """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``

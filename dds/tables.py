@@ -66,8 +66,9 @@ class AuctionAnalysis(Base):
 
 
 class CallAnalysis(Base):
-    """One row per call of an analysed auction (:mod:`dds.call_verdicts`): the contract
-    standing after it at double dummy, and the mistake it made, if any."""
+    """One row per call of an analysed auction (:mod:`dds.call_values`): the contract
+    standing after it at double dummy, the par of the auction before and after it, and the
+    mistake it made, if any."""
 
     __tablename__ = "call_analysis"
     board_id: Mapped[int] = mapped_column(_board_key(), primary_key=True)
@@ -75,12 +76,16 @@ class CallAnalysis(Base):
     seat: Mapped[str] = mapped_column(String(1))
     call: Mapped[str] = mapped_column(String(2))
     ns_dd_score: Mapped[int] = mapped_column(Integer)  # the standing contract, dd tricks
-    mistake_types: Mapped[str] = mapped_column(Text)  # empty: not a mistake
+    # North-South's par of the auction before the call (the best call's) and after it
+    par_before: Mapped[int | None] = mapped_column(Integer)
+    par_after: Mapped[int | None] = mapped_column(Integer)
+    mistake_types: Mapped[str] = mapped_column(Text)  # the thesis type; empty: not a mistake
     alternative: Mapped[str | None] = mapped_column(String(2))  # the better call
     alternative_declarer: Mapped[str | None] = mapped_column(String(1))  # for a bid
-    alternative_score: Mapped[int | None] = mapped_column(Integer)  # the side's, dd tricks
-    actual_score: Mapped[int | None] = mapped_column(Integer)  # the side's, contract reached
-    cost: Mapped[float] = mapped_column(Float)  # score given away (a tie splits it)
+    alternative_score: Mapped[int | None] = mapped_column(Integer)  # side's par after it
+    actual_score: Mapped[int | None] = mapped_column(Integer)  # side's par after the call
+    cost: Mapped[float] = mapped_column(Float)  # points a mistake gave away (0: none)
+    cost_imps: Mapped[int | None] = mapped_column(Integer)  # the same in IMPs
 
 
 class TableEvidence(Base):

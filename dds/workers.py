@@ -34,6 +34,7 @@ from bridgerank.dds.analysis import (
     needs_table,
     play_request,
 )
+from bridgerank.dds.call_values import CallRules
 from bridgerank.dds.solver import (
     LeadRequest,
     LeadValues,
@@ -67,6 +68,7 @@ class Chunk:
     known_pars: dict[int, int] = field(default_factory=dict)
     # opening-lead values the DD store knew, for the boards whose play is the lead alone
     known_leads: dict[LeadRequest, LeadValues] = field(default_factory=dict)
+    rules: CallRules = field(default_factory=CallRules)  # how calls are judged and counted
 
 
 @dataclass
@@ -139,6 +141,7 @@ def solve_chunk(chunk: Chunk) -> ChunkResult:
                 trace_error=trace_error,
                 par=chunk.known_pars.get(board["id"]),
                 lead_values=None if lead is None else leads[lead][0],
+                rules=chunk.rules,
             )
         )
     return result
@@ -207,6 +210,7 @@ def plan_chunks(
     known_traces: dict[int, list[int]] | None = None,
     known_pars: dict[int, int] | None = None,
     known_leads: dict[LeadRequest, LeadValues] | None = None,
+    rules: CallRules | None = None,
 ) -> list[Chunk]:
     """Cut boards into chunks; all boards of a deal go to one chunk, with that deal's table.
 
@@ -215,8 +219,9 @@ def plan_chunks(
     each of them a chunk is cut finer, so that none idles (40 deals were one chunk, and one
     worker, whatever ``--jobs`` said). ``known_traces`` and ``known_pars`` (board id -> what
     the DD store knew of it) go with their boards, and ``known_leads`` with the boards whose
-    play is that lead.
+    play is that lead. ``rules`` go with every chunk.
     """
+    rules = rules or CallRules()
     known_traces = known_traces or {}
     known_pars = known_pars or {}
     known_leads = known_leads or {}
@@ -232,7 +237,7 @@ def plan_chunks(
         max_new_deals = min(max_new_deals, max(1, -(-to_solve // workers)))
         max_boards = min(max_boards, max(1, -(-len(boards) // workers)))
     chunks: list[Chunk] = []
-    current = Chunk(0, [], {}, {}, threads, parent)
+    current = Chunk(0, [], {}, {}, threads, parent, rules=rules)
     for deal_hash in sorted(by_deal):
         group = by_deal[deal_hash]
         new = deal_hash not in known and any(needs_table(board) for board in group)
@@ -241,7 +246,7 @@ def plan_chunks(
             or len(current.boards) + len(group) > max_boards
         ):
             chunks.append(current)
-            current = Chunk(len(chunks), [], {}, {}, threads, parent)
+            current = Chunk(len(chunks), [], {}, {}, threads, parent, rules=rules)
         current.boards.extend(group)
         for board in group:
             if board["id"] in known_traces:

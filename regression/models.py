@@ -8,6 +8,7 @@ and the same model on log(1 + response)) beside the plain one.
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -15,6 +16,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
+from statsmodels.tools.sm_exceptions import SingularMatrixWarning
 
 from bridgerank.regression.selection import select
 
@@ -57,7 +59,10 @@ def fit_model(y: pd.Series, x: pd.DataFrame, variables: list[str]) -> ModelSumma
         and the predictors whose coefficient is positive.
     """
     fit = sm.OLS(y, _design(x, variables)).fit()
-    robust = fit.get_robustcov_results(cov_type="HC3")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # A player alone in making a rare mistake fits it exactly (leverage 1): HC3 divides
+        # by 1 - leverage, so its p-values are not defined and come out NaN, stored empty.
+        robust = fit.get_robustcov_results(cov_type="HC3")
 
     def named(values) -> dict[str, float]:
         return {
@@ -95,7 +100,12 @@ def cross_validated_r2(
     for fold in np.array_split(order, folds):
         train = np.setdiff1d(order, fold)
         y_train, y_test = y.iloc[train], y.iloc[fold]
-        fit = sm.OLS(y_train, _design(x.iloc[train], variables)).fit()
+        with warnings.catch_warnings():
+            # A rare mistake's rate may not vary within a fold (its few players all held
+            # out): the fit's pseudo-inverse then gives that variable no weight, which is
+            # the right prediction, and the warning says nothing the result does not.
+            warnings.simplefilter("ignore", SingularMatrixWarning)
+            fit = sm.OLS(y_train, _design(x.iloc[train], variables)).fit()
         predicted = fit.predict(_design(x.iloc[fold], variables))
         errors += float(((y_test - predicted) ** 2).sum())
         baseline += float(((y_test - y_train.mean()) ** 2).sum())

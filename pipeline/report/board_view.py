@@ -156,19 +156,23 @@ def signed_score(value: int) -> str:
 
 
 def call_mistake_words(cell: AuctionCall, row: Mapping[str, Any]) -> str:
-    """A call's mistake in a sentence: what it was, the better call, both scores for the
-    side, and the points given away."""
+    """A call's mistake in a sentence: what it was, the better call, the par of the auction
+    after each for the side (both sides free to bid on), and what was given away."""
     side = "N-S" if cell.seat in "NS" else "E-W"
     what = mistake_words(row["mistake_types"])
     better = _show_call(row["alternative"] or "")
     declarer = row.get("alternative_declarer")
     if isinstance(declarer, str) and declarer:  # a frame's missing value is NaN, not None
         better += f" by {SEAT_NAMES.get(declarer, declarer)}"
+    given = f"{cell.cost:g} points"
+    imps = row.get("cost_imps")
+    if imps is not None and imps == imps:  # NaN: a database analysed before IMPs were kept
+        given += f" ({int(imps)} IMP{'s' if int(imps) != 1 else ''})"
     return (
         f"{SEAT_NAMES.get(cell.seat, cell.seat)}'s {cell.text} (call {cell.number}): {what}. "
-        f"{better} instead would have scored {signed_score(int(row['alternative_score']))} "
-        f"for {side}, not {signed_score(int(row['actual_score']))}: "
-        f"{cell.cost:g} points given away."
+        f"After {better} the par was {signed_score(int(row['alternative_score']))} "
+        f"for {side}, after {cell.text} {signed_score(int(row['actual_score']))}: "
+        f"{given} given away."
     )
 
 

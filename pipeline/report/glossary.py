@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from bridgerank.dds.counters import COUNTERS, RATES
 
+# The counters of the play and the claims (the rest are of the auction).
+_PLAY_COUNTERS = (
+    "claims",
+    "claim_mistakes",
+    "leads",
+    "lead_mistakes",
+    "cards_played_as_declarer",
+    "play_mistakes_as_declarer",
+    "cards_played_as_defender",
+    "play_mistakes_as_defender",
+)
+
 # counter -> (what it counts, unit)
 _BASE = {
     "claims": ("claims made as declarer", "claims"),
@@ -22,11 +34,12 @@ _BASE = {
     ),
     "defender_erroneously_doubled": ("defending, doubled a contract that makes", "auctions"),
     "defender_missed_higher_contract": (
-        "defending, a higher contract of their own would have scored more",
+        "defending, other bidding of their own (a contract, or stopping lower) would have "
+        "scored more",
         "auctions",
     ),
     "declarer_missed_higher_contract": (
-        "declaring, a higher contract would have scored more",
+        "declaring, another contract of their own (higher or lower) would have scored more",
         "auctions",
     ),
     "declarer_missed_doubling_opponents_last_bid": (
@@ -49,26 +62,25 @@ _BASE = {
 }
 
 
-# What happened, in a player's words, for a footnote on the call a mistake is pinned to. A
-# "higher contract" of the counters is one above the opponents' last bid: it can be lower than
-# the contract reached, so the words say "better", never "higher".
+# What happened, in a player's words, for a footnote on a call that gave IMPs away: the
+# better call is named beside it, so the words say what kind of call it was.
 MISTAKE_WORDS = {
     "passed_higher_contract": "a contract was there to be bid",
-    "defender_missed_current_double": "the final contract could have been doubled",
-    "defender_erroneously_doubled": "the double let the contract score more",
-    "defender_missed_higher_contract": "a contract of their own was better",
+    "defender_missed_current_double": "doubling the contract would have scored more",
+    "defender_erroneously_doubled": "the double let the opponents score more",
+    "defender_missed_higher_contract": "other bidding by the defenders would have scored more",
     "declarer_missed_higher_contract": "a better contract was available",
     "declarer_missed_doubling_opponents_last_bid": (
-        "the opponents' last bid, doubled, would have scored more"
+        "doubling the opponents' bid would have scored more"
     ),
     "declarer_missed_opponents_last_redouble": (
-        "the opponents' last bid, redoubled, would have scored more"
+        "leaving the opponents in their redoubled bid would have scored more"
     ),
     "declarer_missed_redoubling_opponents_erroneous_double": (
-        "the opponents' double could have been played redoubled"
+        "redoubling the opponents' double would have scored more"
     ),
     "declarer_missed_opponents_last_bid": (
-        "letting the opponents play their last bid would have scored more"
+        "passing, and leaving the opponents their bid, would have scored more"
     ),
     "declarer_erroneous_redouble": "the redouble let the opponents score more",
 }
@@ -81,13 +93,26 @@ def mistake_words(kinds: str) -> str:
     )
 
 
-def glossary() -> list[tuple[str, str, str]]:
-    """(name, meaning, unit) of every counter, then every rate."""
+def glossary(variant: str = "par") -> list[tuple[str, str, str]]:
+    """(name, meaning, unit) of every counter, then every rate.
+
+    ``variant`` is what the auction counters count (``[dds] auction_counters``): ``par``,
+    the calls that gave IMPs away against the par of the auction, each counted for the
+    player who made it and weighted in IMPs; ``thesis``, each side's one-step verdict,
+    counted for both players and weighted in points.
+    """
+    auction_kinds = set(_BASE) - set(_PLAY_COUNTERS)
     rows = []
     for name in COUNTERS:
+        kind = name.removeprefix("weighted_")
+        auction = kind in auction_kinds and kind != "auctions_analyzed"
         if name.startswith("weighted_"):
-            base, unit = _BASE[name.removeprefix("weighted_")]
-            rows.append((name, f"{base}, each weighted by the points it gave away", "points"))
+            base, _ = _BASE[kind]
+            unit = "IMPs" if auction and variant == "par" else "points"
+            rows.append((name, f"{base}, each weighted by the {unit} it gave away", unit))
+        elif auction and variant == "par":
+            meaning = f"the player's calls that gave IMPs away against par: {_BASE[name][0]}"
+            rows.append((name, meaning, "calls"))
         else:
             meaning, unit = _BASE[name]
             rows.append((name, meaning, unit))
@@ -95,7 +120,9 @@ def glossary() -> list[tuple[str, str, str]]:
         unit = _BASE[denominator][1]
         per = unit[:-1] if unit.endswith("s") else unit
         if numerator.startswith("weighted_"):
-            rows.append((name, f"{numerator} / {denominator}", f"points per {per}"))
+            kind = numerator.removeprefix("weighted_")
+            weight = "IMPs" if kind in auction_kinds and variant == "par" else "points"
+            rows.append((name, f"{numerator} / {denominator}", f"{weight} per {per}"))
         else:
             rows.append((name, f"{numerator} / {denominator}", f"share of {unit}"))
     return rows

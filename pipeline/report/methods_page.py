@@ -370,7 +370,21 @@ def _players(conn: Connection) -> dict[str, Any] | None:
 def _glossary(conn: Connection) -> dict[str, Any] | None:
     from bridgerank.pipeline.report.glossary import glossary
 
-    return {"rows": glossary()} if _has(conn, "player_stats") else None
+    return {"rows": glossary(_auction_counters(conn))} if _has(conn, "player_stats") else None
+
+
+def _auction_counters(conn: Connection) -> str:
+    """What the database's auction counters count: the dds stage's last run says (a run
+    from before the setting counted the thesis's verdicts)."""
+    rows = _frame(
+        conn, "select summary from stage_runs where stage = 'dds' order by id desc limit 1"
+    )
+    if not rows.size:
+        return "thesis"
+    try:
+        return str(json.loads(str(rows.iloc[0, 0])).get("auction_counters", "thesis"))
+    except (ValueError, AttributeError):  # a summary that is no JSON object
+        return "thesis"
 
 
 @section("ratings", "Ratings from results", "ratings.html.j2")

@@ -33,7 +33,7 @@ ROLES: dict[str, tuple[str, str, str, str]] = {
         "cards in defence",
     ),
     "Bidding": (
-        "reaches a contract worse than double dummy allowed",
+        "makes a call that gives IMPs away against the par of the auction",
         "auction_mistakes",
         "auctions_analyzed",
         "auctions",

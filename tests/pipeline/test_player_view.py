@@ -58,7 +58,7 @@ def test_auction_rows_start_at_the_dealer_and_tricks_know_their_winner():
 
 
 def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
-    # the dds stage's rows for 1S (N) P 4S P P P with 6S making (tests/dds/test_call_verdicts)
+    # the dds stage's rows for 1S (N) P 4S P P P with 6S making (tests/dds/test_call_values)
     standing = [230, 230, 480, 480, 480, 480]
     analysed = [
         {"call_index": i, "ns_dd_score": v, "mistake_types": "", "cost": 0.0}
@@ -71,6 +71,7 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
         "alternative_score": 980,
         "actual_score": 480,
         "cost": 500.0,
+        "cost_imps": 11,
     }
     board = {"auction": "1S P 4S P P P", "bidstart": "N", "contract": "4S", "deal": ""}
     view = board_view(board, [], [], analysed)
@@ -79,8 +80,8 @@ def test_each_call_shows_its_double_dummy_value_and_the_costly_one_says_why():
     (costly,) = view.costly_calls
     assert (costly.number, costly.seat, costly.text) == (5, "N", "Pass")
     assert costly.mistake == (
-        "North's Pass (call 5): a better contract was available. 6\u2660 by North instead "
-        "would have scored +980 for N-S, not +480: 500 points given away."
+        "North's Pass (call 5): a better contract was available. After 6\u2660 by North the "
+        "par was +980 for N-S, after Pass +480: 500 points (11 IMPs) given away."
     )
     # not analysed (no dds run): calls without readings, and a redouble reads as one
     plain = board_view(board | {"auction": "1S X R P P P", "contract": "1SR"}, [], [])

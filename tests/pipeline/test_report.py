@@ -103,7 +103,7 @@ def test_the_site_has_a_front_page_methods_players_and_boards(hostile_run):
     # every auction read call by call, the costly calls explained under it
     pages = [page.read_text() for page in boards]
     assert all("Under each call: N-S's score" in page for page in pages)
-    assert any("points given away." in page and "(call " in page for page in pages)
+    assert any("IMPs) given away." in page and "(call " in page for page in pages)
     # the file each deal came from, as the user named it: never the machine's folders
     assert all("from <code>slice.pbn</code>" in page for page in pages)
     assert not any(str(folder) in page for page in pages)
@@ -121,22 +121,25 @@ def test_csv_exports_neutralise_formulas_and_keep_integers(hostile_run):
         cards = list(csv.DictReader(handle))
     assert cards and {"source_file", "event", "board_no"} <= set(cards[0])
     assert all(row["cost_tricks"].isdigit() for row in cards)
-    # the calls that gave points away add up to each side's auction verdict
+    # the IMPs the mistaken calls gave away add up to their players' weighted counters
     with open(folder / "csv" / "call_analysis.csv", newline="") as handle:
         calls = list(csv.DictReader(handle))
-    with open(folder / "csv" / "auction_analysis.csv", newline="") as handle:
-        sides = list(csv.DictReader(handle))
-    assert calls and {"source_file", "event", "board_no"} <= set(calls[0])
-    given: dict[tuple[str, str], float] = {}
-    for row in calls:
-        side = "NS" if row["seat"] in "NS" else "EW"
-        key = (row["board_id"], side)
-        given[key] = given.get(key, 0.0) + float(row["cost"])
-    assert {key: value for key, value in given.items() if value} == {
-        (row["board_id"], row["side"]): float(row["weight"])
-        for row in sides
-        if row["mistake"] == "1"
-    }
+    with open(folder / "csv" / "player_stats.csv", newline="") as handle:
+        players = list(csv.DictReader(handle))
+    assert calls and {"source_file", "event", "board_no", "par_before", "cost_imps"} <= set(
+        calls[0]
+    )
+    red = [row for row in calls if row["mistake_types"]]
+    assert red and all(int(row["cost_imps"]) >= 2 for row in red)
+    weighted = [
+        column
+        for column in players[0]
+        if column.startswith("weighted_")
+        and (column.removeprefix("weighted_") in {row["mistake_types"] for row in calls})
+    ]
+    assert sum(int(row["cost_imps"]) for row in red) == sum(
+        float(player[column] or 0) for player in players for column in weighted
+    )
 
 
 def test_stale_exports_are_removed_and_a_missing_site_is_rewritten(hostile_run):

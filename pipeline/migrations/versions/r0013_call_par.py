@@ -1,0 +1,38 @@
+"""Each call judged by the par of the auction after it: ``call_analysis.par_before``,
+``par_after`` and ``cost_imps``.
+
+A call's verdict was a one-step comparison ("if the auction had stopped here"); it is now the
+par of the auction before and after the call, both sides free to bid on (``dds.call_values``),
+its cost in IMPs. No stage is named to run again: the analysis code is new, so every board's
+analysis digest changed and the dds stage analyses every board again on its own, filling the
+columns (the DD store keeps that cheap: nothing is solved again).
+
+Revision ID: 0013
+Revises: 0012
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0013"
+down_revision = "0012"
+branch_labels = None
+depends_on = None
+
+rerun: tuple[str, ...] = ()
+
+_COLUMNS = ("par_before", "par_after", "cost_imps")
+
+
+def upgrade() -> None:
+    """Add the three columns to ``call_analysis`` (where not present)."""
+    inspector = sa.inspect(op.get_bind())
+    if "call_analysis" not in set(inspector.get_table_names()):
+        return
+    present = {column["name"] for column in inspector.get_columns("call_analysis")}
+    missing = [name for name in _COLUMNS if name not in present]
+    if not missing:
+        return
+    with op.batch_alter_table("call_analysis") as batch:
+        for name in missing:
+            batch.add_column(sa.Column(name, sa.Integer(), nullable=True))
