@@ -10,12 +10,14 @@ written, so nothing it gives is used as solved until it passes two checks:
   so the size of a step is not bounded); the opening leads' best value is the table's entry
   for that strain and declarer; a par score is what DDS's par makes of the table and the
   board's dealer and vulnerability;
-* **a sample solved live**: up to ``[dds] verify`` values of each kind (tables, traces,
-  opening leads) drawn at random from what the run takes - a table checked by one entry
-  drawn at random, solved alone (:func:`~bridgerank.dds.solver.solve_best`), a trace
-  re-solved whole, a lead set by one lead card's value. With 300, a store of which 1% of a
-  kind is wrong is caught with probability 1 - 0.99^300 = 95% on a run that takes that many;
-  a run that takes fewer checks every one.
+* **a sample solved live**: ``[dds] verify`` of the values the run takes, drawn at random
+  over all of them (tables, traces and opening-lead sets in proportion, each kind taken at
+  least once) - a table checked by one entry drawn at random, solved alone
+  (:func:`~bridgerank.dds.solver.solve_best`), a trace at one whole trick drawn at random
+  (the cards left solved alone: its value there is the tricks declarer's side won before
+  and takes after), a lead set by one lead card's value. With 300, a store of which 1% of
+  the values a run takes are wrong is caught with probability 1 - 0.99^300 = 95%; a run that
+  takes fewer than 300 checks every one.
 
 A value that fails the first check is removed from the store and solved live. A sample that
 finds a value the solver contradicts means the store cannot be trusted: the run takes

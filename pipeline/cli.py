@@ -774,7 +774,7 @@ def dd() -> None:
     and import a colleague's, checked against the solver first (docs/dds.md).
 
     \b
-    Where it is: [dds] store in a --config file, else $BRIDGERANK_DD_STORE,
+    Where it is: $BRIDGERANK_DD_STORE, else [dds] store in a --config file,
     else dd-store.sqlite in the user's cache folder.
     """
 

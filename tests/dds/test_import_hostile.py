@@ -63,9 +63,12 @@ def _endless_line(path: Path, piece: bytes, megabytes: int) -> Path:
 
 
 @pytest.fixture
-def config(tmp_path) -> Path:
+def config(tmp_path, monkeypatch) -> Path:
+    """A settings file for the commands, and a store of the test's own (the environment's
+    store is above a settings file's, so it is set there)."""
+    monkeypatch.setenv("BRIDGERANK_DD_STORE", str(tmp_path / "store.sqlite"))
     path = tmp_path / "config.toml"
-    path.write_text(f'[dds]\nstore = "{tmp_path / "store.sqlite"}"\n')
+    path.write_text("[ingest]\nmax_file_mb = 2048\n")
     return path
 
 
