@@ -57,8 +57,9 @@ class State:
     """A point of an auction, as the game needs it.
 
     ``bid`` is the standing bid's index in CONTRACT_BIDS (-1: none yet), ``side`` its side
-    (0 = North-South), ``doubled`` 0, 1 or 2, ``last`` the side that made the last bid,
-    double or redouble, ``passes`` the passes since (before any bid: since the start),
+    (0 = North-South), ``doubled`` 0, 1 or 2 (which says who acted last: the bid's side
+    undoubled or redoubled, the opponents doubled), ``passes`` the passes since the last
+    action (before any bid: since the start),
     ``seat`` the player to call, ``declarers`` per side and strain the seat that named it
     first (-1: not named yet), ``ended`` whether the auction is over.
     """
@@ -66,7 +67,6 @@ class State:
     bid: int
     side: int
     doubled: int
-    last: int
     passes: int
     seat: int
     declarers: tuple[int, ...]  # 10: side * 5 + strain (C D H S N)
@@ -237,7 +237,7 @@ class ParGame:
 
     def start(self) -> State:
         """The state before the first call."""
-        return State(-1, 0, 0, 0, 0, self.dealer, (_FREE,) * 10)
+        return State(-1, 0, 0, 0, self.dealer, (_FREE,) * 10)
 
     def after(self, state: State, call: str) -> State:
         """The state after ``call`` (``P``, ``X``, ``R`` or a bid), which must be legal."""
@@ -249,23 +249,16 @@ class ParGame:
             passes = state.passes + 1
             ended = passes == (3 if state.bid >= 0 else 4)
             return State(
-                state.bid,
-                state.side,
-                state.doubled,
-                state.last,
-                passes,
-                following,
-                state.declarers,
-                ended,
+                state.bid, state.side, state.doubled, passes, following, state.declarers, ended
             )
         if call == "X":
             if state.bid < 0 or state.side == mover or state.doubled:
                 raise ValueError("a double needs the opponents' undoubled bid")
-            return State(state.bid, state.side, 1, mover, 0, following, state.declarers)
+            return State(state.bid, state.side, 1, 0, following, state.declarers)
         if call == "R":
             if state.bid < 0 or state.side != mover or state.doubled != 1:
                 raise ValueError("a redouble needs the opponents' double of one's own bid")
-            return State(state.bid, state.side, 2, mover, 0, following, state.declarers)
+            return State(state.bid, state.side, 2, 0, following, state.declarers)
         bid = BID_RANK[call]
         if bid <= state.bid:
             raise ValueError(f"{call} is not above the standing bid")
@@ -273,7 +266,7 @@ class ParGame:
         key = mover * 5 + _STRAIN_INDEX[call[1]]
         if declarers[key] == _FREE:
             declarers[key] = seat
-        return State(bid, mover, 0, mover, 0, following, tuple(declarers))
+        return State(bid, mover, 0, 0, following, tuple(declarers))
 
     def value(self, state: State) -> int:
         """The par from ``state``: North-South's score with both sides at their best."""
@@ -290,17 +283,6 @@ class ParGame:
     def par(self) -> int:
         """The deal's par: the par from the start (North-South's score)."""
         return self.value(self.start())
-
-    def legal_calls(self, state: State) -> list[str]:
-        """The calls open to the player to call."""
-        mover = _side(state.seat)
-        calls = ["P"]
-        if state.bid >= 0 and not state.doubled and state.side != mover:
-            calls.append("X")
-        if state.bid >= 0 and state.doubled == 1 and state.side == mover:
-            calls.append("R")
-        calls.extend(CONTRACT_BIDS[state.bid + 1 :])
-        return calls
 
     def option_values(self, state: State) -> dict[str, int]:
         """The par after each call open to the player to call: ``value(after(state, call))``

@@ -193,22 +193,11 @@ def judge_call_values(
     for value, state in zip(judged, states):
         cost_imps = abs(imps(value.cost))
         red = value.cost > 0 and cost_imps >= max(threshold_imps, 1) and not reached_par
-        if not red:
-            verdicts.append(
-                CallJudgement(
-                    value.index,
-                    value.seat,
-                    value.call,
-                    value.par_before,
-                    value.par_after,
-                    value.cost,
-                    cost_imps,
-                    False,
-                )
-            )
-            continue
-        alternative, declarer = _named(game, state, value)
-        kind = mistake_kind(_final_role(end, value.seat % 2), value.call, alternative, state)
+        named: tuple[str | None, int | None, str | None] = (None, None, None)
+        if red:
+            alternative, declarer = _named(game, state, value)
+            role = _final_role(end, value.seat % 2)
+            named = (alternative, declarer, mistake_kind(role, value.call, alternative, state))
         verdicts.append(
             CallJudgement(
                 value.index,
@@ -218,10 +207,8 @@ def judge_call_values(
                 value.par_after,
                 value.cost,
                 cost_imps,
-                True,
-                alternative,
-                declarer,
-                kind,
+                red,
+                *named,
             )
         )
     return verdicts

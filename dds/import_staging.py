@@ -140,15 +140,13 @@ class Staging:
 
     # -- reading back --------------------------------------------------------------------
 
-    def table_count(self, new_only: bool = False) -> int:
-        """Tables kept (only those the store lacks, with ``new_only``)."""
-        where = " WHERE present = 0" if new_only else ""
-        return int(self._db.execute(f"SELECT count(*) FROM tables{where}").fetchone()[0])
+    def table_count(self) -> int:
+        """Tables kept."""
+        return int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
 
-    def trace_count(self, new_only: bool = False) -> int:
-        """Traces kept (only those the store lacks, with ``new_only``)."""
-        where = " WHERE present = 0" if new_only else ""
-        return int(self._db.execute(f"SELECT count(*) FROM traces{where}").fetchone()[0])
+    def trace_count(self) -> int:
+        """Traces kept."""
+        return int(self._db.execute("SELECT count(*) FROM traces").fetchone()[0])
 
     def tables(self, new_only: bool = False) -> Iterator[list[StagedTable]]:
         """The tables kept, in the file's order, a chunk at a time."""
@@ -160,9 +158,7 @@ class Staging:
         for rows in self._chunks("traces", "deal, leader, trump, cards, trace, line", new_only):
             yield [_staged_trace(row) for row in rows]
 
-    def _chunks(
-        self, table: str, columns: str, new_only: bool, rowids: list[int] | None = None
-    ) -> Iterator[list[tuple]]:
+    def _chunks(self, table: str, columns: str, new_only: bool) -> Iterator[list[tuple]]:
         # Each chunk its own query from the last rowid seen, so that the caller may mark or
         # drop rows between two chunks without disturbing an open cursor.
         present = " AND present = 0" if new_only else ""

@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
+from bridgerank.dds.auction_verdicts import AUCTION_TYPES
 from bridgerank.dds.counters import COUNTERS, RATES
-
-# The counters of the play and the claims (the rest are of the auction).
-_PLAY_COUNTERS = (
-    "claims",
-    "claim_mistakes",
-    "leads",
-    "lead_mistakes",
-    "cards_played_as_declarer",
-    "play_mistakes_as_declarer",
-    "cards_played_as_defender",
-    "play_mistakes_as_defender",
-)
 
 # counter -> (what it counts, unit)
 _BASE = {
@@ -101,11 +90,10 @@ def glossary(variant: str = "par") -> list[tuple[str, str, str]]:
     player who made it and weighted in IMPs; ``thesis``, each side's one-step verdict,
     counted for both players and weighted in points.
     """
-    auction_kinds = set(_BASE) - set(_PLAY_COUNTERS)
     rows = []
     for name in COUNTERS:
         kind = name.removeprefix("weighted_")
-        auction = kind in auction_kinds and kind != "auctions_analyzed"
+        auction = kind in AUCTION_TYPES
         if name.startswith("weighted_"):
             base, _ = _BASE[kind]
             unit = "IMPs" if auction and variant == "par" else "points"
@@ -121,7 +109,7 @@ def glossary(variant: str = "par") -> list[tuple[str, str, str]]:
         per = unit[:-1] if unit.endswith("s") else unit
         if numerator.startswith("weighted_"):
             kind = numerator.removeprefix("weighted_")
-            weight = "IMPs" if kind in auction_kinds and variant == "par" else "points"
+            weight = "IMPs" if kind in AUCTION_TYPES and variant == "par" else "points"
             rows.append((name, f"{numerator} / {denominator}", f"{weight} per {per}"))
         else:
             rows.append((name, f"{numerator} / {denominator}", f"share of {unit}"))

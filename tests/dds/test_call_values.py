@@ -17,6 +17,7 @@ from bridgerank.bridge.cards import SEAT_INDEX
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.bridge.par_game import ParGame
 from bridgerank.bridge.scoring import imps
+from bridgerank.dds.auction_verdicts import AUCTION_TYPES
 from bridgerank.dds.call_values import judge_call_values, mistake_kind
 from bridgerank.pipeline.cli import main
 
@@ -128,35 +129,21 @@ def test_the_thesis_counters_are_one_setting_away(sample, tmp_path):
     )
     counted = _rows(
         out / "bridgerank.db",
-        "select sum(" + " + ".join(_THESIS_KINDS) + ") as n from seat_stats",
+        "select sum(" + " + ".join(AUCTION_TYPES) + ") as n from seat_stats",
     )[0]["n"]
     assert round(counted) == 2 * sides["n"] and thesis["n"] > 0
-
-
-_THESIS_KINDS = (
-    "passed_higher_contract",
-    "defender_missed_current_double",
-    "defender_erroneously_doubled",
-    "defender_missed_higher_contract",
-    "declarer_missed_higher_contract",
-    "declarer_missed_doubling_opponents_last_bid",
-    "declarer_missed_opponents_last_redouble",
-    "declarer_missed_redoubling_opponents_erroneous_double",
-    "declarer_missed_opponents_last_bid",
-    "declarer_erroneous_redouble",
-)
 
 
 def test_the_types_follow_the_role_and_the_better_call():
     from bridgerank.bridge.par_game import State
 
     free = (-1,) * 10
-    standing = State(3, 1, 0, 1, 0, 0, free)
+    standing = State(3, 1, 0, 0, 0, free)
     assert mistake_kind("passed", "P", "1S", standing) == "passed_higher_contract"
     assert mistake_kind("defending", "X", "P", standing) == "defender_erroneously_doubled"
     assert mistake_kind("defending", "P", "X", standing) == "defender_missed_current_double"
     assert mistake_kind("declaring", "P", "4S", standing) == "declarer_missed_higher_contract"
-    redoubled = State(3, 1, 2, 0, 0, 0, free)
+    redoubled = State(3, 1, 2, 0, 0, free)
     assert (
         mistake_kind("declaring", "4S", "P", redoubled) == "declarer_missed_opponents_last_redouble"
     )
