@@ -10,7 +10,7 @@ current rules. Scores are from the declaring side's point of view.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from bridgerank.bridge.auction import Contract, parse_contract
 from bridgerank.bridge.cards import SEAT_INDEX
@@ -171,6 +171,33 @@ def table_score(board: Mapping[str, Any]) -> int | None:
         int(board["result"]),
         board.get("year"),
     )
+
+
+def matchpoint_share(value: int, others: Sequence[int]) -> float:
+    """North-South's share of a top for a score of ``value`` against the other tables'
+    North-South scores of the deal: each table beaten counts 1, each tie 1/2, over the number
+    of other tables (East-West's share is one less it).
+
+    Examples
+    --------
+    >>> matchpoint_share(620, [600, 620, 650])
+    0.5
+    """
+    if not others:
+        raise ValueError("a matchpoint share needs at least one other table")
+    beaten = sum(1 for other in others if other < value)
+    tied = sum(1 for other in others if other == value)
+    return (beaten + 0.5 * tied) / len(others)
+
+
+# How a scoring tag names matchpoints: PBN's ``MP``/``Matchpoints`` (some files add ``#``
+# marks), LIN's ``P``; IMPs, BAM and an empty tag do not.
+_MATCHPOINT_TAGS = {"MP", "MATCHPOINTS", "MATCHPOINT"}
+
+
+def scored_in_matchpoints(scoring: str | None) -> bool:
+    """Whether a board's scoring tag says its event was scored in matchpoints."""
+    return (scoring or "").strip().strip("#").strip().upper() in _MATCHPOINT_TAGS
 
 
 @lru_cache(maxsize=1 << 12)

@@ -352,6 +352,7 @@ class DdsSettings:
     verify: int = allowed(at_least=0, at_most=1_000_000, changes_results=False)
     call_threshold_imps: int = allowed(at_least=1, at_most=24)
     auction_counters: str = allowed(one_of=("par", "thesis"))
+    call_threshold_mp: float = allowed(above=0, at_most=1)
 
 
 @section

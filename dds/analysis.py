@@ -129,6 +129,7 @@ def _call_row(board_id: int, call: CallJudgement, standing: int) -> dict[str, An
         "actual_score": sign * call.par_after if call.red else None,
         "cost": float(call.cost_points) if call.red else 0.0,
         "cost_imps": call.cost_imps if call.red else 0,
+        "cost_mp": call.cost_mp if call.red else None,
     }
 
 
@@ -147,7 +148,9 @@ def analyse_board(
     Parameters
     ----------
     board : mapping
-        A ``boards`` row (at least :data:`BOARD_FIELDS`).
+        A ``boards`` row (at least :data:`BOARD_FIELDS`), with ``field``, the other tables'
+        North-South scores of its deal when it is of a matchpointed event with a field
+        (:func:`matchpoint_fields`).
     table : DDTable or None
         The deal's double dummy table (:mod:`dds.solver`), when the auction is analysed.
     trace : list of int or None
@@ -224,7 +227,14 @@ def analyse_board(
             first = SEAT_INDEX[board["bidstart"]]
             try:
                 judged = judge_call_values(
-                    calls, first, table, vulnerable, year, rules.threshold_imps
+                    calls,
+                    first,
+                    table,
+                    vulnerable,
+                    year,
+                    rules.threshold_imps,
+                    board.get("field"),
+                    rules.threshold_mp,
                 )
             except ValueError as problem:  # a cleaned auction is legal: never, but said
                 problems.append(f"auction not judged: {problem}")

@@ -1,11 +1,15 @@
-"""Each call judged as an expert judges it: by the par of the auction after it, in IMPs.
+"""Each call judged as an expert judges it: by the par of the auction after it, in the units
+of the event's scoring.
 
 :mod:`bridge.par_game` gives every call the par after it (both sides still free to bid on,
 double or sacrifice) and the best par any call open to the player reached. A call is a
-mistake (*red*) when what it gave away is worth at least ``threshold`` IMPs (0 IMPs is never
-a mistake; the default, 2, leaves out overtrick-sized differences) and the table did not
+mistake (*red*) when what it gave away is worth at least ``threshold_imps`` IMPs (0 IMPs is
+never a mistake; the default, 2, leaves out overtrick-sized differences) and the table did not
 reach the deal's par in the end: where the final contract scores par at double dummy, one
-side's slip was given back by the other, and nobody lost anything at the table.
+side's slip was given back by the other, and nobody lost anything at the table. On a board of
+a matchpointed pair event with a field (other tables' scores of the deal), what a call gave
+away is a share of a top instead: the two pars matchpointed against the field, red from
+``threshold_mp`` (an overtrick can be half a top there, so its own threshold).
 
 The better call named is the one a player would make: a pass where a pass was as good, then
 a double or redouble, then the cheapest bid whose contract, if it stood, would score the par
@@ -22,14 +26,16 @@ contract of its own) decide it (:func:`mistake_kind`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from bridgerank.bridge.calls import BID_RANK
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.bridge.par_game import CallValue, ParGame, State
-from bridgerank.bridge.scoring import imps
+from bridgerank.bridge.scoring import imps, matchpoint_share
 
 __all__ = [
     "DEFAULT_THRESHOLD_IMPS",
+    "DEFAULT_THRESHOLD_MP",
     "CallJudgement",
     "CallRules",
     "judge_call_values",
@@ -38,21 +44,25 @@ __all__ = [
 
 # IMPs a call must give away to be called a mistake (20-40 points are 1 IMP: an overtrick).
 DEFAULT_THRESHOLD_IMPS = 2
+# The share of a top a call must give away on a matchpointed board with a field.
+DEFAULT_THRESHOLD_MP = 0.25
 
 
 @dataclass(frozen=True)
 class CallRules:
-    """How calls are judged and counted (``[dds] call_threshold_imps`` and
-    ``auction_counters``): the least a mistake gives away, in IMPs, and which verdicts the
-    auction counters count (``par``: these; ``thesis``: :mod:`dds.auction_verdicts`)."""
+    """How calls are judged and counted (``[dds] call_threshold_imps``, ``auction_counters``
+    and ``call_threshold_mp``): the least a mistake gives away, in IMPs, which verdicts the
+    auction counters count (``par``: these; ``thesis``: :mod:`dds.auction_verdicts`), and the
+    least share of a top a mistake gives away on a matchpointed board with a field."""
 
     threshold_imps: int = DEFAULT_THRESHOLD_IMPS
     counters: str = "par"
+    threshold_mp: float = DEFAULT_THRESHOLD_MP
 
     @property
     def fingerprint(self) -> str:
         """What a board's analysis digest adds for these rules (a change reanalyses)."""
-        return f"calls:{self.threshold_imps}:{self.counters}"
+        return f"calls:{self.threshold_imps}:{self.counters}:{self.threshold_mp}"
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,8 @@ class CallJudgement:
     """One call, its par before and after (North-South's), and the verdict.
 
     ``cost_points`` and ``cost_imps`` are what the call gave away from its side's point of
-    view; ``red`` whether that is a mistake (see the module docstring); ``alternative`` the
+    view, ``cost_mp`` the share of a top it gave away against the field (None without a
+    field); ``red`` whether that is a mistake (see the module docstring); ``alternative`` the
     better call named, ``alternative_declarer`` who would declare it (a bid), ``kind`` the
     thesis's mistake type of a red call.
     """
@@ -76,6 +87,7 @@ class CallJudgement:
     alternative: str | None = None
     alternative_declarer: int | None = None
     kind: str | None = None
+    cost_mp: float | None = None
 
 
 def _final_role(state: State, side: int) -> str:
@@ -155,6 +167,8 @@ def judge_call_values(
     vulnerable: tuple[bool, bool],
     year: int | None,
     threshold_imps: int = DEFAULT_THRESHOLD_IMPS,
+    field: Sequence[int] | None = None,
+    threshold_mp: float = DEFAULT_THRESHOLD_MP,
 ) -> list[CallJudgement]:
     """Every call of an auction, judged by the par after it (module docstring).
 
@@ -171,6 +185,11 @@ def judge_call_values(
         The board's year (its undertrick scale).
     threshold_imps : int
         The least a mistake gives away, in IMPs (at least 1: 0 IMPs is never a mistake).
+    field : sequence of int, optional
+        The other tables' North-South scores of the deal, when the board is of a matchpointed
+        event with a field: costs are then shares of a top against them.
+    threshold_mp : float
+        The least share of a top a mistake gives away against a field (above 0).
 
     Returns
     -------
@@ -192,7 +211,16 @@ def judge_call_values(
     verdicts = []
     for value, state in zip(judged, states):
         cost_imps = abs(imps(value.cost))
-        red = value.cost > 0 and cost_imps >= max(threshold_imps, 1) and not reached_par
+        cost_mp = None
+        if field:
+            # North-South's shares; the two pars' difference is the same share for East-West
+            cost_mp = abs(
+                matchpoint_share(value.par_before, field) - matchpoint_share(value.par_after, field)
+            )
+            big_enough = cost_mp >= max(threshold_mp, 1e-9)
+        else:
+            big_enough = cost_imps >= max(threshold_imps, 1)
+        red = value.cost > 0 and big_enough and not reached_par
         named: tuple[str | None, int | None, str | None] = (None, None, None)
         if red:
             alternative, declarer = _named(game, state, value)
@@ -209,6 +237,7 @@ def judge_call_values(
                 cost_imps,
                 red,
                 *named,
+                cost_mp,
             )
         )
     return verdicts

@@ -29,6 +29,7 @@ from bridgerank.core.errors import BridgerankError
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.core.store import upsert
 from bridgerank.dds.analysis import BOARD_FIELDS, BoardResult
+from bridgerank.dds.call_fields import FIELD_COLUMNS, attach_fields
 from bridgerank.dds.call_values import CallRules
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, rates
 from bridgerank.dds.dd_store import DDStore, open_dd_store, shown_location
@@ -65,13 +66,16 @@ _PER_BOARD = (
 
 
 def _digest(board: dict[str, Any], code: str) -> str:
-    payload = json.dumps([code] + [board[name] for name in BOARD_FIELDS], default=str)
+    # the field a matchpointed board's calls are judged against is part of its input
+    payload = json.dumps(
+        [code] + [board[name] for name in BOARD_FIELDS] + [board["field"]], default=str
+    )
     return hashlib.sha1(payload.encode()).hexdigest()[:16]
 
 
-def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, Any]], int]:
+def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, Any]], int, int]:
     """Boards without a current analysis (``every``: all of them); stale analyses are
-    deleted. Returns (todo, kept).
+    deleted. Returns (todo, kept, boards judged against a field in matchpoints).
 
     A board whose worker died is not done: its analysis is deleted and it runs again (a
     board DDS itself rejected stays failed until the analysis code or the solver changes).
@@ -79,9 +83,12 @@ def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, 
     boards = [
         dict(row)
         for row in conn.execute(
-            select(*(getattr(Board, name) for name in BOARD_FIELDS)).order_by(Board.id)
+            select(*(getattr(Board, name) for name in BOARD_FIELDS + FIELD_COLUMNS)).order_by(
+                Board.id
+            )
         ).mappings()
     ]
+    fielded = attach_fields(boards)
     done = dict(
         conn.execute(
             select(BoardAnalysis.board_id, BoardAnalysis.digest).where(
@@ -108,7 +115,7 @@ def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, 
         ids = stale[start : start + 500]
         for model in _PER_BOARD:
             conn.execute(delete(model).where(model.board_id.in_(ids)))
-    return todo, len(boards) - len(todo)
+    return todo, len(boards) - len(todo), fielded
 
 
 def _commit_chunk(engine, result: ChunkResult, digests: dict[int, str]) -> None:
@@ -282,14 +289,16 @@ def _open_store(setting: str) -> tuple[DDStore | None, int, list[str]]:
 def run(context: StageContext) -> DdsSummary:
     """Analyse every board not yet analysed (see the module docstring)."""
     section = context.settings.dds
-    rules = CallRules(section.call_threshold_imps, section.auction_counters)
+    rules = CallRules(
+        section.call_threshold_imps, section.auction_counters, section.call_threshold_mp
+    )
     # the rules are part of every board's analysis: a change reanalyses every board
     code = code_fingerprint(ANALYSIS_MODULE) + "|" + rules.fingerprint
     store, shipped, warnings = _open_store(section.store)
     with context.engine.begin() as conn:
         # --force redoes every board and trusts no table the database took earlier (from a
         # store that may since have been found wrong): each is taken again, checked, or solved
-        todo, kept = _boards_to_do(conn, code, every=context.force)
+        todo, kept, fielded = _boards_to_do(conn, code, every=context.force)
         known = (
             {}
             if context.force
@@ -395,6 +404,8 @@ def run(context: StageContext) -> DdsSummary:
             checked_live=reuse.checked,
             auction_counters=rules.counters,
             call_threshold_imps=rules.threshold_imps,
+            call_threshold_mp=rules.threshold_mp,
+            matchpointed_boards=fielded,
             chunks=len(chunks),
             players=len(stats),
             worker_table_seconds=round(counts["table_seconds"], 2),

@@ -62,6 +62,10 @@ class DdsSummary(StageSummary):
         What the auction counters count: ``par`` or ``thesis`` (``[dds] auction_counters``).
     call_threshold_imps : int or None
         The least a call counted as a mistake gave away, in IMPs (``par`` only).
+    call_threshold_mp : float or None
+        The same in shares of a top on matchpointed boards with a field.
+    matchpointed_boards : int
+        Boards whose calls were judged against a field, in matchpoints.
     """
 
     boards: int = 0
@@ -91,6 +95,8 @@ class DdsSummary(StageSummary):
     # counted the thesis's verdicts
     auction_counters: str = "thesis"
     call_threshold_imps: int | None = None
+    call_threshold_mp: float | None = None
+    matchpointed_boards: int = 0
 
     def solved(self) -> str:
         """``tables: 289 from the DD store, 0 solved; play traces: 0 from it, 467 solved``
@@ -127,6 +133,14 @@ class DdsSummary(StageSummary):
                 else []
             ),
             *([f"  {self.leads.line()}"] if self.leads is not None and self.leads.leads else []),
+            *(
+                [
+                    f"  calls on {plural(self.matchpointed_boards, 'board')} of matchpointed "
+                    "pair events judged in shares of a top against their fields"
+                ]
+                if self.matchpointed_boards
+                else []
+            ),
             *(f"  board {board}: {visible(str(reason))}" for reason, board in self.reasons.items()),
         ]
 

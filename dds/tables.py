@@ -86,6 +86,8 @@ class CallAnalysis(Base):
     actual_score: Mapped[int | None] = mapped_column(Integer)  # side's par after the call
     cost: Mapped[float] = mapped_column(Float)  # points a mistake gave away (0: none)
     cost_imps: Mapped[int | None] = mapped_column(Integer)  # the same in IMPs
+    # the share of a top it gave away against the field (matchpointed boards with one)
+    cost_mp: Mapped[float | None] = mapped_column(Float)
 
 
 class TableEvidence(Base):

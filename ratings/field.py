@@ -22,6 +22,7 @@ from typing import Any, Hashable, Iterable, Mapping
 
 import numpy as np
 
+from bridgerank.bridge.scoring import matchpoint_share
 from bridgerank.ratings.games import TEAM_SCORING, ns_score
 
 SEATS = ("north", "south", "east", "west")
@@ -117,10 +118,9 @@ def field_share(beats: np.ndarray) -> np.ndarray:
 
 def matchpoint_shares(scores: list[int]) -> list[float]:
     """Each score's share of the other tables beaten (a tie counts half)."""
-    k = len(scores)
     return [
-        (sum(1 for other in scores if other < value) + 0.5 * (scores.count(value) - 1)) / (k - 1)
-        for value in scores
+        matchpoint_share(value, scores[:number] + scores[number + 1 :])
+        for number, value in enumerate(scores)
     ]
 
 

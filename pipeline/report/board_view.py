@@ -165,8 +165,11 @@ def call_mistake_words(cell: AuctionCall, row: Mapping[str, Any]) -> str:
     if isinstance(declarer, str) and declarer:  # a frame's missing value is NaN, not None
         better += f" by {SEAT_NAMES.get(declarer, declarer)}"
     given = f"{cell.cost:g} points"
+    share = row.get("cost_mp")
     imps = row.get("cost_imps")
-    if imps is not None and imps == imps:  # NaN: a database analysed before IMPs were kept
+    if share is not None and share == share:  # a matchpointed board with a field
+        given += f" ({share:.0%} of a top against the field)"
+    elif imps is not None and imps == imps:  # NaN: a database analysed before IMPs were kept
         given += f" ({int(imps)} IMP{'s' if int(imps) != 1 else ''})"
     return (
         f"{SEAT_NAMES.get(cell.seat, cell.seat)}'s {cell.text} (call {cell.number}): {what}. "

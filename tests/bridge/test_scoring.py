@@ -5,7 +5,13 @@ import itertools
 
 import pytest
 
-from bridgerank.bridge.scoring import contract_score, north_south_score, score
+from bridgerank.bridge.scoring import (
+    contract_score,
+    matchpoint_share,
+    north_south_score,
+    score,
+    scored_in_matchpoints,
+)
 
 endplay_types = pytest.importorskip("endplay.types")
 Contract, Denom, Penalty, Player, Vul = (
@@ -82,3 +88,21 @@ def test_north_south_score_takes_the_declaring_sides_vulnerability_and_sign():
     assert north_south_score(4, "S", 0, 1, False, True, 10) == -620
     # 3NT doubled two down by West, East-West non-vulnerable: North-South +300.
     assert north_south_score(3, "N", 1, 3, True, False, 7) == 300
+
+
+def test_a_matchpoint_share_counts_each_table_beaten_and_half_each_tie():
+    assert matchpoint_share(620, [600, 620, 650]) == 0.5
+    assert matchpoint_share(-50, [-100, -100]) == 1.0
+    assert matchpoint_share(-200, [-150, -110, 50, 50]) == 0.0
+    with pytest.raises(ValueError):
+        matchpoint_share(100, [])
+
+
+@pytest.mark.parametrize(
+    "tag, matchpoints",
+    [("MP", True), ("Matchpoints", True), ("MatchPoints", True), ("##MP", True)]
+    + [("IMP", False), ("##IMP", False), ("BAM", False), ("", False), (None, False)],
+)
+def test_the_scoring_tags_that_name_matchpoints(tag, matchpoints):
+    # the spellings the corpus's PBN files use
+    assert scored_in_matchpoints(tag) is matchpoints

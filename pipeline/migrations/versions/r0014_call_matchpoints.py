@@ -1,0 +1,32 @@
+"""A call's cost against the field on matchpointed boards: ``call_analysis.cost_mp``.
+
+On a board of a matchpointed pair event with a field, what a call gave away is the share of a
+top between the two pars matchpointed against the other tables (``dds.call_values``). No
+stage is named to run again: the analysis code is new, so every board's analysis digest
+changed and the dds stage analyses every board again on its own, filling the column.
+
+Revision ID: 0014
+Revises: 0013
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0014"
+down_revision = "0013"
+branch_labels = None
+depends_on = None
+
+rerun: tuple[str, ...] = ()
+
+
+def upgrade() -> None:
+    """Add ``cost_mp`` to ``call_analysis`` (where not present)."""
+    inspector = sa.inspect(op.get_bind())
+    if "call_analysis" not in set(inspector.get_table_names()):
+        return
+    present = {column["name"] for column in inspector.get_columns("call_analysis")}
+    if "cost_mp" in present:
+        return
+    with op.batch_alter_table("call_analysis") as batch:
+        batch.add_column(sa.Column("cost_mp", sa.Float(), nullable=True))
