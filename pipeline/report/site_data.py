@@ -78,9 +78,10 @@ def read_site_data(conn: Connection) -> SiteData:
     seats = _seats(boards, lookup)
     ratings, kind = _ratings(conn, present)
     auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")
+    calls = _table(conn, present, "call_analysis", "select * from call_analysis")
     stats = _table(conn, present, "player_stats", "select * from player_stats")
     if not stats.empty:
-        stats = stats.merge(_auction_mistakes(auctions, seats), on="player", how="left")
+        stats = stats.merge(_auction_mistakes(calls, seats), on="player", how="left")
         stats["auction_mistakes"] = stats["auction_mistakes"].fillna(0).astype(int)
     validation = None
     if "session_validation" in present:
@@ -97,7 +98,7 @@ def read_site_data(conn: Connection) -> SiteData:
         stats=stats,
         cards=_table(conn, present, "card_analysis", "select * from card_analysis"),
         auctions=auctions,
-        calls=_table(conn, present, "call_analysis", "select * from call_analysis"),
+        calls=calls,
         evidence=evidence,
         measures=_measures(evidence, seats),
         history=_table(
@@ -230,14 +231,14 @@ def _ratings(conn: Connection, present: set[str]) -> tuple[pd.DataFrame, str]:
     return pd.DataFrame(), ""
 
 
-def _auction_mistakes(auctions: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
-    """Per player, the auctions where the player's side reached a worse result than double
-    dummy allowed (each side's verdict counts for both its players)."""
-    if auctions.empty or seats.empty:
+def _auction_mistakes(calls: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
+    """Per player, the auctions in which the player made a call that gave IMPs away against
+    the par of the auction after it (a red call, :mod:`dds.call_values`): the player's own
+    calls, not the side's verdict, which fails both partners for either's call."""
+    if calls.empty or seats.empty:
         return pd.DataFrame(columns=["player", "auction_mistakes"])
-    wrong = auctions[auctions["mistake"] > 0][["board_id", "side"]]
-    sides = seats.assign(side=seats["seat"].map({"N": "NS", "S": "NS", "E": "EW", "W": "EW"}))
-    counted = sides.merge(wrong, on=["board_id", "side"])
+    red = calls[calls["mistake_types"].fillna("") != ""][["board_id", "seat"]].drop_duplicates()
+    counted = seats.merge(red, on=["board_id", "seat"])
     return counted.groupby("player").size().rename("auction_mistakes").reset_index()
 
 

@@ -7,6 +7,8 @@ setting away."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,34 @@ def test_a_table_at_par_has_no_red_call_though_both_sides_slipped():
     assert not any(call.red for call in judged)
     game = ParGame(table, (False, False), SEAT_INDEX["W"], 1955)
     assert judged[-1].par_after == game.par()
+
+
+def test_the_docs_shares_of_auctions_marked_per_player_and_for_the_field(sample):
+    # docs/dds.md's command, on the sample's database
+    script = Path(__file__).parents[2] / "docs" / "mistake_shares.py"
+    output = subprocess.run(
+        [sys.executable, str(script), str(sample)], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert output[0] == (
+        "side-auctions: 954; marked as a mistake: thesis 534 (56%), par 411 (43%)"
+    )
+    assert output[1].startswith("players with 50 auctions or more: 11; their auctions marked,")
+    assert "thesis 56% (54%-59%) (the side's), par 24% (20%-28%) (their own call)" in output[1]
+    # Reese: 195 auctions, the thesis fails his side on 56% of them, the par his own call on 20%
+    assert "Terence Reese                     195     56%   20%" in output
+
+
+def test_the_player_page_counts_the_players_own_red_calls(sample):
+    # "makes a call that gives IMPs away against the par of the auction": the auctions in
+    # which the player made a red call, not the thesis's side verdicts
+    from sqlalchemy import create_engine
+
+    from bridgerank.dds.mistake_shares import mistake_shares
+    from bridgerank.pipeline.report.site_data import read_site_data
+
+    with create_engine(f"sqlite:///{sample}").connect() as conn:
+        stats = read_site_data(conn).stats.set_index("player")
+        shares = {row.player: row for row in mistake_shares(conn).players}
+    reese = shares["Terence Reese"]
+    assert stats.loc["Terence Reese", "auctions_analyzed"] == reese.auctions == 195
+    assert stats.loc["Terence Reese", "auction_mistakes"] == round(reese.par * 195) == 39
