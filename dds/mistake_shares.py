@@ -70,9 +70,7 @@ def mistake_shares(conn: Connection) -> MistakeShares:
     red = {
         (board_id, seat)
         for board_id, seat in conn.execute(
-            select(CallAnalysis.board_id, CallAnalysis.seat).where(
-                CallAnalysis.mistake_types != ""
-            )
+            select(CallAnalysis.board_id, CallAnalysis.seat).where(CallAnalysis.mistake_types != "")
         )
     }
     shares = MistakeShares()

@@ -173,9 +173,7 @@ def test_the_docs_shares_of_auctions_marked_per_player_and_for_the_field(sample)
     output = subprocess.run(
         [sys.executable, str(script), str(sample)], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert output[0] == (
-        "side-auctions: 954; marked as a mistake: thesis 534 (56%), par 411 (43%)"
-    )
+    assert output[0] == ("side-auctions: 954; marked as a mistake: thesis 534 (56%), par 411 (43%)")
     assert output[1].startswith("players with 50 auctions or more: 11; their auctions marked,")
     assert "thesis 56% (54%-59%) (the side's), par 24% (20%-28%) (their own call)" in output[1]
     # Reese: 195 auctions, the thesis fails his side on 56% of them, the par his own call on 20%
