@@ -17,6 +17,7 @@ import os
 import re
 import shlex
 import sqlite3
+import statistics
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from sqlalchemy import create_engine
 
 from bridgerank.pipeline.cli import main
 
@@ -272,6 +274,22 @@ def test_the_whole_corpus_as_shown(corpus, shared_data):
     rerun = _invoke(CORPUS, shared_data(), folder)
     for stage in STAGES:
         assert f"{stage}: up to date, nothing to do" in rerun, rerun
+    # docs/dds.md: the side-auctions each verdict marks, for the field and per player
+    from bridgerank.dds.mistake_shares import mistake_shares
+
+    engine = create_engine(f"sqlite:///{folder / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        shares = mistake_shares(conn)
+    engine.dispose()
+    assert (shares.side_auctions, shares.thesis_marked, shares.par_marked) == (
+        81066,
+        45530,
+        34311,
+    )
+    regular = [row for row in shares.players if row.auctions >= 100]
+    assert len(regular) == 300
+    _close(statistics.median(row.thesis for row in regular), "0.56")
+    _close(statistics.median(row.par for row in regular), "0.23")
     # docs/performance.md: 41,564 boards, 15,351 distinct deals needing a table
     assert _query(folder, "select count(*) from boards") == [(41564,)]
     assert _last_summary(folder, "dds")["boards"] == 41564
