@@ -9,7 +9,8 @@ Revises: 0007
 """
 
 import sqlalchemy as sa
-from alembic import op
+
+from bridgerank.pipeline.migrations.columns import add_missing_columns
 
 revision = "0008"
 down_revision = "0007"
@@ -21,10 +22,4 @@ rerun: tuple[str, ...] = ("rate",)
 
 def upgrade() -> None:
     """Add ``headline_fit.familiarity`` (where not present)."""
-    inspector = sa.inspect(op.get_bind())
-    if "headline_fit" not in set(inspector.get_table_names()):
-        return
-    if "familiarity" in {column["name"] for column in inspector.get_columns("headline_fit")}:
-        return
-    with op.batch_alter_table("headline_fit") as batch:
-        batch.add_column(sa.Column("familiarity", sa.Float(), nullable=True))
+    add_missing_columns("headline_fit", sa.Column("familiarity", sa.Float(), nullable=True))

@@ -12,7 +12,8 @@ Revises: 0010
 """
 
 import sqlalchemy as sa
-from alembic import op
+
+from bridgerank.pipeline.migrations.columns import add_missing_columns
 
 revision = "0011"
 down_revision = "0010"
@@ -24,10 +25,4 @@ rerun: tuple[str, ...] = ()
 
 def upgrade() -> None:
     """Add ``table_evidence.lead_best_cards`` (where not present)."""
-    inspector = sa.inspect(op.get_bind())
-    if "table_evidence" not in set(inspector.get_table_names()):
-        return
-    if "lead_best_cards" in {column["name"] for column in inspector.get_columns("table_evidence")}:
-        return
-    with op.batch_alter_table("table_evidence") as batch:
-        batch.add_column(sa.Column("lead_best_cards", sa.Integer(), nullable=True))
+    add_missing_columns("table_evidence", sa.Column("lead_best_cards", sa.Integer(), nullable=True))

@@ -12,7 +12,8 @@ Revises: 0012
 """
 
 import sqlalchemy as sa
-from alembic import op
+
+from bridgerank.pipeline.migrations.columns import add_missing_columns
 
 revision = "0013"
 down_revision = "0012"
@@ -26,13 +27,6 @@ _COLUMNS = ("par_before", "par_after", "cost_imps")
 
 def upgrade() -> None:
     """Add the three columns to ``call_analysis`` (where not present)."""
-    inspector = sa.inspect(op.get_bind())
-    if "call_analysis" not in set(inspector.get_table_names()):
-        return
-    present = {column["name"] for column in inspector.get_columns("call_analysis")}
-    missing = [name for name in _COLUMNS if name not in present]
-    if not missing:
-        return
-    with op.batch_alter_table("call_analysis") as batch:
-        for name in missing:
-            batch.add_column(sa.Column(name, sa.Integer(), nullable=True))
+    add_missing_columns(
+        "call_analysis", *(sa.Column(name, sa.Integer(), nullable=True) for name in _COLUMNS)
+    )

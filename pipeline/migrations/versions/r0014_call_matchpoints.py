@@ -10,7 +10,8 @@ Revises: 0013
 """
 
 import sqlalchemy as sa
-from alembic import op
+
+from bridgerank.pipeline.migrations.columns import add_missing_columns
 
 revision = "0014"
 down_revision = "0013"
@@ -22,11 +23,4 @@ rerun: tuple[str, ...] = ()
 
 def upgrade() -> None:
     """Add ``cost_mp`` to ``call_analysis`` (where not present)."""
-    inspector = sa.inspect(op.get_bind())
-    if "call_analysis" not in set(inspector.get_table_names()):
-        return
-    present = {column["name"] for column in inspector.get_columns("call_analysis")}
-    if "cost_mp" in present:
-        return
-    with op.batch_alter_table("call_analysis") as batch:
-        batch.add_column(sa.Column("cost_mp", sa.Float(), nullable=True))
+    add_missing_columns("call_analysis", sa.Column("cost_mp", sa.Float(), nullable=True))
