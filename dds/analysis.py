@@ -150,7 +150,7 @@ def analyse_board(
     board : mapping
         A ``boards`` row (at least :data:`BOARD_FIELDS`), with ``field``, the other tables'
         North-South scores of its deal when it is of a matchpointed event with a field
-        (:func:`matchpoint_fields`).
+        (:func:`~bridgerank.dds.call_fields.attach_fields`).
     table : DDTable or None
         The deal's double dummy table (:mod:`dds.solver`), when the auction is analysed.
     trace : list of int or None

@@ -64,8 +64,7 @@ def mistake_shares(conn: Connection) -> MistakeShares:
         select(Board.id, Board.event, Board.north, Board.east, Board.south, Board.west)
     ):
         seats[row.id] = {
-            seat: lookup.player(raw, row.event)[0] if raw else ""
-            for seat, raw in zip("NESW", row[2:])
+            seat: lookup.name(raw, row.event) if raw else "" for seat, raw in zip("NESW", row[2:])
         }
     red = {
         (board_id, seat)
