@@ -27,6 +27,8 @@ from bridgerank.core.errors import BadRecord
 from bridgerank.core.sections import CleanSettings
 
 NAME_FIELDS = ("northname", "eastname", "southname", "westname")
+# An entry longer than this is no stratum (``299:NE`` is seven characters): cut to fit.
+ENTRY_CHARS = 24
 
 
 @dataclass
@@ -267,4 +269,7 @@ def _clean(
         "play_order": "".join(SEATS[s] for s in play.seats) if play is not None else "",
         "claim": claim,
         "result": result,
+        # what the source says of each pair before play (a recap's strata), "" if nothing
+        "ns_entry": (values.get("ns_entry") or "").strip()[:ENTRY_CHARS],
+        "ew_entry": (values.get("ew_entry") or "").strip()[:ENTRY_CHARS],
     }

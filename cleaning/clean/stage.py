@@ -133,15 +133,19 @@ def _number(values: dict[str, Any] | None, key: str) -> int | None:
     return None
 
 
+# Extra fields a reader keeps beside the raw columns that cleaning carries on: a traveller's
+# opening lead card (the only card of the play it gives) and a recap's pairs' entries.
+_CARRIED_EXTRA = ("lead_card", "ns_entry", "ew_entry")
+
+
 def _fields(row: RawRow) -> dict[str, Any]:
-    """A readable record's fields, with a traveller's opening lead card (kept among the
-    record's extra fields: the only card of the play a traveller gives)."""
+    """A readable record's fields, with the extra fields cleaning uses
+    (:data:`_CARRIED_EXTRA`)."""
     fields = {name: row[name] for name in RAW_FIELDS if row[name] is not None}
     extra = row.get("extra")
-    if extra and '"lead_card"' in extra:
-        lead = json.loads(extra).get("lead_card")
-        if lead:
-            fields["lead_card"] = lead
+    if extra and any(f'"{name}"' in extra for name in _CARRIED_EXTRA):
+        stored = json.loads(extra)
+        fields.update({name: stored[name] for name in _CARRIED_EXTRA if stored.get(name)})
     return fields
 
 

@@ -40,6 +40,9 @@ class Board(Base):
     play_order: Mapped[str] = mapped_column(Text)  # seat letter of each card
     claim: Mapped[int | None] = mapped_column(Integer)  # declarer side's tricks after a claim
     result: Mapped[int | None] = mapped_column(Integer)
+    # each pair's entry, known before play (:mod:`~bridgerank.cleaning.ingest.recap_entry`)
+    ns_entry: Mapped[str] = mapped_column(String(24), default="")
+    ew_entry: Mapped[str] = mapped_column(String(24), default="")
 
 
 class Exclusion(Base):

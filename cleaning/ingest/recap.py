@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Iterator
 
 from bridgerank.cleaning.ingest.limits import OverLimit
+from bridgerank.cleaning.ingest.recap_entry import game_population, offered_strata, pair_entry
 from bridgerank.cleaning.ingest.records import RawRecord, ReaderInput
 
 _SUIT_CLASSES = {"bcspades": "S", "bchearts": "H", "bcdiams": "D", "bcclubs": "C"}
@@ -220,6 +221,8 @@ class _Section:
     event: str
     scoring: str
     pairs: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    # each pair's entry (:mod:`~bridgerank.cleaning.ingest.recap_entry`), where printed
+    entries: dict[tuple[str, int], str] = field(default_factory=dict)
     # a team game's rosters by team number (its list is headed ``Team``, not ``Pair``)
     teams: dict[int, list[str]] = field(default_factory=dict)
 
@@ -251,6 +254,8 @@ def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
         teams = heading + 1 < len(lines) and lines[heading + 1].lstrip().startswith("Team")
         scoring = "BAM" if teams else "MP" if matchpoints else "IMP"
         section = sections.setdefault(letter, _Section(title, scoring))
+        population = game_population(title)
+        offered = offered_strata(lines[heading + 2]) if heading + 2 < len(lines) else frozenset()
         for line in lines[heading + 1 :]:
             number = _PAIR_LINE.match(line)
             if not number:
@@ -261,7 +266,11 @@ def _pair_lists(text: str) -> tuple[dict[str, _Section], str]:
                 section.teams[int(number.group(1))] = [n.strip() for n in names.split(" - ")]
                 continue
             first, _, second = names.partition(" - ")
-            section.pairs[(direction, int(number.group(1)))] = (first.strip(), second.strip())
+            key = (direction, int(number.group(1)))
+            section.pairs[key] = (first.strip(), second.strip())
+            entry = pair_entry(line, population, offered)
+            if entry is not None:
+                section.entries[key] = entry
     return sections, first_title
 
 
@@ -322,26 +331,28 @@ def _lead_card(text: str) -> str:
 
 def _pair(
     cell: str, section: str, direction: str, sections: dict[str, _Section]
-) -> tuple[str, str, str]:
-    """Names of a pair cell ``B6-Kroll-Balas``: full names from the pair list when listed."""
+) -> tuple[str, str, str, str]:
+    """Names of a pair cell ``B6-Kroll-Balas`` (full names from the pair list when listed),
+    its label and its entry (:mod:`~bridgerank.cleaning.ingest.recap_entry`, "" if none)."""
     found = _PAIR_CELL.match(cell)
     if not found:
-        return "", "", cell.strip()
+        return "", "", cell.strip(), ""
     letter = found.group(1) or section or (next(iter(sections)) if len(sections) == 1 else "")
     number = int(found.group(2))
+    label = f"{letter}{number}"
     listed = sections.get(letter)
     if listed is not None:
         for key in ((direction, number), ("", number)):
             if key in listed.pairs:
-                return (*listed.pairs[key], f"{letter}{number}")
+                return (*listed.pairs[key], label, listed.entries.get(key, ""))
     first, _, second = found.group(3).partition("-")
     if listed is not None and number in listed.teams:  # a team's pair, named from its roster
         roster = list(listed.teams[number])
         named = _on_roster(first, roster)
         if named in roster:
             roster.remove(named)  # "Rogers-Rogers": the second is the other Rogers
-        return named, _on_roster(second, roster), f"{letter}{number}"
-    return first.strip(), second.strip(), f"{letter}{number}"
+        return named, _on_roster(second, roster), label, ""
+    return first.strip(), second.strip(), label, ""
 
 
 def _on_roster(surname: str, roster: list[str]) -> str:
@@ -417,8 +428,10 @@ def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
                 section = next(iter(sections))
             listed = sections.get(section)
             event = listed.event if listed is not None else first_title
-            north, south, ns_pair = _pair(cells.get("pairns", ""), section, "NS", sections)
-            east, west, ew_pair = _pair(cells.get("pairew", ""), section, "EW", sections)
+            north, south, ns_pair, ns_entry = _pair(
+                cells.get("pairns", ""), section, "NS", sections
+            )
+            east, west, ew_pair, ew_entry = _pair(cells.get("pairew", ""), section, "EW", sections)
             contract = _contract(cells.get("contract", ""))
             values = {
                 "event": event,
@@ -451,4 +464,6 @@ def read_recap(text: ReaderInput, source: Path | None = None) -> Iterator[RawRec
                 values.update(_team_match(ns_pair, ew_pair, section))
             if deal:
                 values["deal"] = deal
+            if ns_entry or ew_entry:
+                values.update(ns_entry=ns_entry, ew_entry=ew_entry)
             yield RawRecord(number, line, values=values, play_layout="seat")
