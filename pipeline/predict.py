@@ -9,6 +9,7 @@ the ratings, so a forecast of it would be no forecast.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
@@ -132,20 +133,31 @@ def _headline(conn):
     """The stored headline ratings with the fit's penalty and variances (None: none)."""
     from bridgerank.ratings.headline.forecast import StoredRatings
 
-    rows = conn.execute(select(HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd))
-    rating = {player: (value, sd) for player, value, sd in rows}
+    rows = conn.execute(
+        select(
+            HeadlineRating.player, HeadlineRating.rating, HeadlineRating.sd, HeadlineRating.sessions
+        )
+    ).all()
+    rating = {row.player: (row.rating, row.sd) for row in rows}
     fit = conn.execute(
         select(
             FittedHeadline.penalty,
             FittedHeadline.residual_variance,
             FittedHeadline.form_variance,
             FittedHeadline.familiarity,
+            FittedHeadline.entry_effects,
         )
     ).first()
     if not rating or fit is None or fit.residual_variance is None:
         return None
     return StoredRatings(
-        rating, fit.residual_variance, fit.form_variance or 0.0, fit.penalty, fit.familiarity or 0.0
+        rating,
+        fit.residual_variance,
+        fit.form_variance or 0.0,
+        fit.penalty,
+        fit.familiarity or 0.0,
+        entry_effects=json.loads(fit.entry_effects) if fit.entry_effects else {},
+        sessions={row.player: row.sessions for row in rows},
     )
 
 

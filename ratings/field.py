@@ -17,7 +17,7 @@ mean of its shares over the boards it played there, times 100.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Mapping
 
 import numpy as np
@@ -52,6 +52,12 @@ class FieldTables:
         Sorted.
     board : ndarray
         The ``boards`` id of each table (to join per-board evidence).
+    entry : ndarray, shape (tables, 2), optional
+        North-South's and East-West's entry (what the source says of the pair before play,
+        :mod:`~bridgerank.cleaning.ingest.recap_entry`), an index into ``entries``; -1 where
+        none is known. None: none known anywhere.
+    entries : list of str
+        The entry codes seen, sorted.
     """
 
     players: list[Hashable]
@@ -63,6 +69,8 @@ class FieldTables:
     period: np.ndarray
     periods: list[str]
     board: np.ndarray
+    entry: np.ndarray | None = None
+    entries: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.share)
@@ -77,7 +85,14 @@ class FieldTables:
             session=self.session[mask],
             period=self.period[mask],
             board=self.board[mask],
+            entry=None if self.entry is None else self.entry[mask],
         )
+
+    def entry_of(self) -> np.ndarray:
+        """Each table's two entries (``entry``), all -1 where none is known."""
+        if self.entry is None:
+            return np.full((len(self), 2), -1, dtype=np.int64)
+        return self.entry
 
 
 def period_of(board: Mapping[str, Any]) -> str:
@@ -161,7 +176,7 @@ def field_tables(
         )
     index: dict[Hashable, int] = {}
     session_index: dict[tuple[str, str], int] = {}
-    rows: list[tuple[str, int, int, float, tuple[int, int, int, int], int]] = []
+    rows: list[tuple[str, int, int, float, tuple[int, int, int, int], int, tuple[str, str]]] = []
     group_number = 0
     for (_, period, _, _), tables in groups.items():
         if len(tables) < min_tables:
@@ -173,12 +188,15 @@ def field_tables(
             if len(set(keys)) != 4:
                 continue
             seats = tuple(index.setdefault(key, len(index)) for key in keys)
-            rows.append((period, session, group_number, share, seats, board["id"]))  # type: ignore[arg-type]
+            entry = (board.get("ns_entry") or "", board.get("ew_entry") or "")
+            rows.append((period, session, group_number, share, seats, board["id"], entry))  # type: ignore[arg-type]
         group_number += 1
     periods = sorted({row[0] for row in rows})
     period_index = {period: number for number, period in enumerate(periods)}
     rows.sort(key=lambda row: (row[0], row[1], row[2]))
     sessions = sorted(session_index, key=session_index.__getitem__)
+    entries = sorted({code for row in rows for code in row[6] if code})
+    entry_index = {code: number for number, code in enumerate(entries)}
     return FieldTables(
         players=sorted(index, key=index.__getitem__),
         seats=np.array([row[4] for row in rows], dtype=np.int64).reshape(-1, 4),
@@ -189,6 +207,14 @@ def field_tables(
         period=np.array([period_index[row[0]] for row in rows], dtype=np.int64),
         periods=periods,
         board=np.array([row[5] for row in rows], dtype=np.int64),
+        entry=(
+            np.array(
+                [[entry_index.get(code, -1) for code in row[6]] for row in rows], dtype=np.int64
+            ).reshape(-1, 2)
+            if entries
+            else None
+        ),
+        entries=entries,
     )
 
 

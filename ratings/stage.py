@@ -22,6 +22,7 @@ ledger's history); what another command reads of it is in tables: the headline's
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from sqlalchemy import Connection, case, func, select
@@ -91,6 +92,8 @@ BOARD_COLUMNS = (
     "home_team",
     "visit_team",
     "scoring",
+    "ns_entry",
+    "ew_entry",
 )
 
 
@@ -193,6 +196,7 @@ def fit_rows(headline: HeadlineSummary) -> list[dict[str, Any]]:
             "residual_variance": headline.residual_variance,
             "form_variance": headline.form_variance,
             "familiarity": headline.familiarity,
+            "entry_effects": json.dumps(headline.entry_effects) if headline.entry_effects else None,
             "not_fitted": headline.note or None,
             "not_validated": headline.not_validated or None,
         }

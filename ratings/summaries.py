@@ -77,12 +77,17 @@ class HeadlineValidationSummary:
     pearson: float | None = None
     rmse: float | None = None
     coverage_80: float | None = None
+    # on the pair-sessions with a player never seen before, and their count
+    newcomer_pearson: float | None = None
+    newcomer_sessions: int = 0
+    # each rival's setting chosen on its first training dates, with the grid it tried
+    settings: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class DdEvidenceSummary:
-    """The headline with past double dummy measures beside it: its scores, and the Pearson
-    correlation it adds to the headline's (negative: it loses)."""
+    """The headline without the players' past double dummy measures beside it: its scores,
+    and the Pearson correlation the measures add to the headline's (negative: they lose)."""
 
     pearson: float | None = None
     pearson_added: float | None = None
@@ -108,6 +113,8 @@ class HeadlineSummary:
     form_variance: float | None = None
     # a familiar partnership's bonus (share of d): headline.familiarity
     familiarity: float | None = None
+    # each entry code's term (share of d at full weight): headline.entry; empty: none known
+    entry_effects: dict[str, float] = field(default_factory=dict)
     validation: HeadlineValidationSummary | None = None
     not_validated: str = ""
     dd_evidence: DdEvidenceSummary | None = None
@@ -328,6 +335,17 @@ class RateSummary(StageSummary):
                     f"walk-forward): Pearson {checked.pearson:.3f}, RMSE {checked.rmse:.2f} "
                     f"points, 80% intervals cover {coverage:.0f}%"
                 )
+                if checked.newcomer_pearson is not None:
+                    lines.append(
+                        f"  pair-sessions with a player never seen before "
+                        f"({checked.newcomer_sessions:,}): Pearson "
+                        f"{checked.newcomer_pearson:.3f}"
+                    )
+                if checked.settings:
+                    lines.append(
+                        "  rivals' settings, chosen on their first training dates: "
+                        + "; ".join(f"{name} {chosen}" for name, chosen in checked.settings.items())
+                    )
             elif headline.not_validated:
                 lines.append(f"  held-out sessions: {headline.not_validated}")
         matches = self.matches.validation

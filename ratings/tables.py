@@ -78,6 +78,14 @@ class SessionValidation(Base):
     pair_sessions: Mapped[int] = mapped_column(Integer)
     sessions: Mapped[int] = mapped_column(Integer)
     periods: Mapped[int] = mapped_column(Integer)
+    # the same on the pair-sessions with a player never seen before, and on the pairs with
+    # five sessions together or more before (:mod:`~bridgerank.ratings.headline.experience`)
+    newcomer_pearson: Mapped[float | None] = mapped_column(Float)
+    newcomer_sessions: Mapped[int | None] = mapped_column(Integer)
+    regular_pearson: Mapped[float | None] = mapped_column(Float)
+    regular_sessions: Mapped[int | None] = mapped_column(Integer)
+    # the setting a rival chose on its first training dates, with the grid it tried
+    setting: Mapped[str | None] = mapped_column(Text)
 
 
 class SessionPrediction(Base):
@@ -390,6 +398,9 @@ class FittedHeadline(Base):
         A familiar partnership's bonus (3 sessions together or more before), in matchpoint
         share of the table's ``d`` (:mod:`bridgerank.ratings.headline.familiarity`; None: no
         pair had played together before, so there was nothing to learn it from).
+    entry_effects : str or None
+        JSON: each entry code's term at full weight, in matchpoint share of a table's ``d``
+        (:mod:`bridgerank.ratings.headline.entry`; None: the tables knew no entry).
     not_fitted : str or None
         Why there is no fit (then every value above is empty).
     not_validated : str or None
@@ -407,6 +418,7 @@ class FittedHeadline(Base):
     residual_variance: Mapped[float | None] = mapped_column(Float)
     form_variance: Mapped[float | None] = mapped_column(Float)
     familiarity: Mapped[float | None] = mapped_column(Float)
+    entry_effects: Mapped[str | None] = mapped_column(Text)
     not_fitted: Mapped[str | None] = mapped_column(Text)
     not_validated: Mapped[str | None] = mapped_column(Text)
 

@@ -1,8 +1,9 @@
-"""How predictable session percentages are at all: the ceiling any rating works under.
+"""How predictable session percentages are: references for the headline that are not the
+headline itself.
 
 A session percentage is lasting skill plus the luck of that day's cards and opponents. The
-share of its variance that is the pair's own (its reliability) bounds the correlation any
-predictor from past results can reach: about the square root of that share. Three readings:
+share of its variance that is the pair's own (its reliability) says how far a pair's own
+past percentages reach: about the square root of that share. Three readings:
 
 * ``icc``: one-way intraclass correlation of session percentage by pair, over pairs with
   two sessions or more;
@@ -10,13 +11,15 @@ predictor from past results can reach: about the square root of that share. Thre
   whole session (Spearman-Brown);
 * ``test_retest``: the correlation of a pair's percentage with its next session's.
 
-The root of the ICC is the reach of a pair's own mean: it is blind to who sat opposite, which
-a rating that counts the opponents is not, so it is no bound on such a rating (on Valet's
-rounds the headline passes it). The reference that counts them is
-:func:`known_strengths_correlation`: the correlation with the held-out sessions that a rating
-knowing every player's true strength would reach, simulated from the fitted model. What the
-data allow is :func:`attainable_correlation`: the correlation a rating reaches when it must
-learn those strengths from results as many and as seated as these, the model being true.
+The root of the ICC is the reach of a pair's own mean: it is blind to who sat opposite and to
+what is known of a pair before play, which a rating may use, so it is no bound on such a
+rating (on Valet's rounds the headline passes it). :func:`known_strengths_correlation` is the
+correlation with the held-out sessions that a rating knowing every player's true strength
+would reach, simulated from the fitted model. :func:`relearned_correlation` is a results-only
+rating of the headline's form, if its model were true: the headline's own model simulated and
+learned again from results as many and as seated as these. It is a reference of the model,
+not of the data: a forecast that knows more than results (a pair's stratum at entry, its
+players' past double dummy measures) or models them better can pass it.
 """
 
 from __future__ import annotations
@@ -161,22 +164,22 @@ def known_strengths_correlation(
     return float(np.mean(found)) if found else None
 
 
-# Simulated data sets for :func:`attainable_correlation`: its mean moves about 0.005 between
+# Simulated data sets for :func:`relearned_correlation`: its mean moves about 0.005 between
 # seeds at this many (one data set's correlation varies by about 0.035 from draw to draw).
-ATTAINABLE_DRAWS = 50
-# At most this many training tables fitted in all by :func:`attainable_correlation` (50 draws
+RELEARNED_DRAWS = 50
+# At most this many training tables fitted in all by :func:`relearned_correlation` (50 draws
 # of the ACBL sessions' 29 walk-forward fits), and never fewer draws than the minimum.
-ATTAINABLE_WORK = 40_000_000
-MIN_ATTAINABLE_DRAWS = 20
+RELEARNED_WORK = 40_000_000
+MIN_RELEARNED_DRAWS = 20
 # Halvings of the interval searched for the spread that reproduces the real ICC.
 CALIBRATION_STEPS = 12
 
 
 @dataclass
-class Attainable:
-    """What a rating learning from these results reaches when the model is true: the mean
-    held-out correlation over the draws, and its 10% and 90% quantiles (how far one data set
-    of this size strays from the mean by luck alone)."""
+class Relearned:
+    """What a results-only rating of the headline's form reaches when its model is true: the
+    mean held-out correlation over the draws, and its 10% and 90% quantiles (how far one data
+    set of this size strays from the mean by luck alone)."""
 
     mean: float
     low: float
@@ -216,25 +219,26 @@ def calibrated_spread(
     return (low + high) / 2
 
 
-def attainable_correlation(
+def relearned_correlation(
     fit: HeadlineFit,
     tables: FieldTables,
     test_periods: np.ndarray,
-    draws: int = ATTAINABLE_DRAWS,
+    draws: int = RELEARNED_DRAWS,
     seed: int = 0,
     spread: float | None = None,
-) -> Attainable | None:
-    """The held-out correlation a rating reaches when it must learn the strengths from
-    results as many and as seated as these, and the headline's model is the truth: what the
-    data allow.
+) -> Relearned | None:
+    """The held-out correlation of a results-only rating of the headline's form, if its model
+    were true: it must learn the strengths from results as many and as seated as these, and
+    knows nothing else of the players (no entries, no double dummy measures).
 
     Each draw gives every player a strength from the population the data show (``spread``,
     by default :func:`calibrated_spread`: the real sessions' ICC reproduced), draws every table's
     result from the model (:class:`SimulatedResults`), then walks forward over
     ``test_periods`` as the validation does: the strengths fitted on the earlier periods'
     simulated results at the penalty the model implies (board variance over the strengths'
-    variance, so the fit is the posterior mean: no rating learning from results does better
-    in squared error when the model holds) predict each test period's pair-sessions. The
+    variance, so the fit is the posterior mean: no rating learning from these results alone
+    does better in squared error when the model holds) predict each test period's
+    pair-sessions. The
     correlation over all of them is one draw's.
     None without a fit, tests, at least two draws or an ICC to match.
     """
@@ -264,7 +268,7 @@ def attainable_correlation(
     # fewer draws where every fit is large (a championship's many tables), never under the
     # minimum: the work of a draw is the training tables of all its fits
     work = sum(int(train.sum()) for train, *_ in folds)
-    draws = min(draws, max(MIN_ATTAINABLE_DRAWS, ATTAINABLE_WORK // max(work, 1)))
+    draws = min(draws, max(MIN_RELEARNED_DRAWS, RELEARNED_WORK // max(work, 1)))
     model = SimulatedResults(fit, tables)
     rng = np.random.default_rng(seed)
     found = []
@@ -280,4 +284,4 @@ def attainable_correlation(
             actual.append(pair_percent(held_out, shares[test]))
         found.append(np.corrcoef(np.concatenate(predicted), np.concatenate(actual))[0, 1])
     low, high = np.quantile(found, [0.1, 0.9])
-    return Attainable(float(np.mean(found)), float(low), float(high), draws)
+    return Relearned(float(np.mean(found)), float(low), float(high), draws)

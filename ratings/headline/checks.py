@@ -29,7 +29,12 @@ import numpy as np
 from scipy import stats
 
 from bridgerank.ratings.field import FieldTables, pair_sessions
-from bridgerank.ratings.headline.fit import HeadlineFit, fit_headline, predict_sessions
+from bridgerank.ratings.headline.fit import (
+    Covariates,
+    HeadlineFit,
+    fit_headline,
+    predict_sessions,
+)
 from bridgerank.ratings.headline.partnerships import synergies
 from bridgerank.ratings.holdout import HeldOut, coverage
 
@@ -67,12 +72,17 @@ def _row(
     return {"measure": measure, "band": band, "value": value, "low": low, "high": high, "n": n}
 
 
-def reliability_by_band(tables: FieldTables, penalty: float) -> list[dict[str, Any]]:
-    """Split-half reliability of the ratings by band of boards played (see the module)."""
+def reliability_by_band(
+    tables: FieldTables, penalty: float, covariates: Covariates | None = None
+) -> list[dict[str, Any]]:
+    """Split-half reliability of the ratings by band of boards played (see the module), the
+    headline fitted with its ``penalty`` and prior ``covariates`` on each half."""
     halves = [tables.subset(tables.session % 2 == parity) for parity in (0, 1)]
     if not all(len(half) for half in halves):
         return []
-    first, second = (fit_headline(half, penalty=penalty).theta for half in halves)
+    first, second = (
+        fit_headline(half, penalty=penalty, covariates=covariates).theta for half in halves
+    )
     boards = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     both = np.array([np.bincount(h.seats.ravel(), minlength=len(boards)) > 0 for h in halves])
     rows = []
@@ -121,17 +131,24 @@ def coverage_by_band(run: HeldOut, tables: FieldTables) -> list[dict[str, Any]]:
     return rows
 
 
-def strong_partner_rose(tables: FieldTables, periods: np.ndarray, penalty: float) -> dict[str, Any]:
+def strong_partner_rose(
+    tables: FieldTables,
+    periods: np.ndarray,
+    penalty: float,
+    covariates: Covariates | None = None,
+) -> dict[str, Any]:
     """The share of held-out sessions with a partner :data:`STRONG_GAP` points weaker after
     which the stronger player's rating rose (fitted before and after the session's date, at
-    the headline's ``penalty``)."""
+    the headline's ``penalty`` with its prior ``covariates``)."""
     rose = total = 0
     tested = list(np.unique(periods))
     fits: dict[int, HeadlineFit] = {}
 
     def fit_before(period: int) -> np.ndarray:
         if period not in fits:
-            fits[period] = fit_headline(tables.subset(tables.period < period), penalty=penalty)
+            fits[period] = fit_headline(
+                tables.subset(tables.period < period), penalty=penalty, covariates=covariates
+            )
         return fits[period].theta
 
     for period, following in zip(tested, tested[1:]):
@@ -174,16 +191,19 @@ def regular_gap(tables: FieldTables, fit: HeadlineFit) -> dict[str, Any]:
 
 
 def rating_checks(
-    tables: FieldTables, fit: HeadlineFit, run: HeldOut | None
+    tables: FieldTables,
+    fit: HeadlineFit,
+    run: HeldOut | None,
+    covariates: Covariates | None = None,
 ) -> list[dict[str, Any]]:
-    """Every ``rating_checks`` row (see the module); the held-out ones need the walk-forward
-    ``run``."""
-    rows = reliability_by_band(tables, fit.penalty)
+    """Every ``rating_checks`` row (see the module) of the headline ``fit`` with its prior
+    ``covariates``; the held-out ones need the walk-forward ``run``."""
+    rows = reliability_by_band(tables, fit.penalty, covariates)
     if run is not None and len(run):
         rows += coverage_by_band(run, tables)
-        rows.append(strong_partner_rose(tables, run.period, fit.penalty))
+        rows.append(strong_partner_rose(tables, run.period, fit.penalty, covariates))
     rows.append(regular_gap(tables, fit))
-    for pair in synergies(tables, fit.penalty):
+    for pair in synergies(tables, fit.penalty, covariates):
         rows.append(
             _row(
                 "synergy",

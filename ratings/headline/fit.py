@@ -21,10 +21,12 @@ learns from carries their results (a player's boards played follow from how far 
 went), and ``gamma`` would learn that leak instead of what the covariate says in advance.
 A forecast uses the covariates of all the training tables.
 
-One table-level term beside them: a partnership that has played together before scores a
-little above its players' sum (:mod:`~bridgerank.ratings.headline.familiarity`); its
-coefficient is fitted with the strengths, unpenalised, and kept out of them (``familiar``,
-on by default).
+Two table-level terms beside them, each fitted with the strengths, unpenalised, and kept out
+of them: what the source says of each pair when it enters (its stratum, fading as its
+players' results come in, :mod:`~bridgerank.ratings.headline.entry`; ``entries``, on by
+default, a term only where the tables know entries), and a partnership that has played
+together before scoring a little above its players' sum
+(:mod:`~bridgerank.ratings.headline.familiarity`; ``familiar``, on by default).
 
 The normal equations are solved by conjugate gradients through the tables (each step costs
 a pass over the tables), so a fit is linear in the data. The penalty is chosen on the
@@ -36,8 +38,8 @@ boards' luck (the *form variance* of the prediction intervals).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -49,6 +51,7 @@ from bridgerank.ratings.field import (
     pair_percent,
     pair_sessions,
 )
+from bridgerank.ratings.headline.entry import entry_columns, entry_offset
 from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
@@ -182,6 +185,8 @@ class HeadlineFit:
     coefficients: np.ndarray | None = None
     # a familiar partnership's bonus in d (matchpoint share), 0 when the fit has no such term
     familiarity: float = 0.0
+    # each entry code's term in d (matchpoint share) at full weight; empty: no entry term
+    entry_effects: dict[str, float] = field(default_factory=dict)
 
 
 def fit_strengths(
@@ -240,14 +245,18 @@ def posterior(
 
 
 def model_columns(
-    tables: FieldTables, covariates: Covariates | None, familiar: bool
+    tables: FieldTables, covariates: Covariates | None, familiar: bool, entries: bool = True
 ) -> np.ndarray | None:
     """The design's columns after the players': the ``covariates``' past columns
-    (:func:`past_columns`), then the familiarity's if ``familiar``; None if neither. Both
-    see each table's past only."""
+    (:func:`past_columns`), the entries' if ``entries`` (one per code of ``tables.entries``,
+    :func:`~bridgerank.ratings.headline.entry.entry_columns`), then the familiarity's if
+    ``familiar``; None if none. Each sees the table's past only (an entry is known before
+    the table is played)."""
     blocks = []
     if covariates is not None:
         blocks.append(past_columns(tables, covariates))
+    if entries and tables.entries:
+        blocks.append(entry_columns(tables))
     if familiar:
         blocks.append(familiarity_column(tables)[:, None])
     return np.hstack(blocks) if blocks else None
@@ -256,11 +265,12 @@ def model_columns(
 @dataclass
 class _Solved:
     """A fit's coefficients read back: the strengths (prior centres included), the
-    covariates' coefficients, the familiarity's."""
+    covariates' coefficients, the familiarity's, the entries' by code."""
 
     theta: np.ndarray
     gamma: np.ndarray | None
     familiarity: float
+    entry_effects: dict[str, float]
 
 
 def _coefficients(
@@ -269,21 +279,46 @@ def _coefficients(
     covariates: Covariates | None,
     familiar: bool,
     columns: np.ndarray | None = None,
+    entries: bool = True,
 ) -> tuple[Design, np.ndarray, np.ndarray | None, _Solved]:
     """The fit's design, coefficients, the covariates ``Z`` a forecast applies them to, and
     the coefficients read back; the ``columns`` (:func:`model_columns`) may be given when
     several penalties fit the same tables."""
     players = len(tables.players)
     if columns is None:
-        columns = model_columns(tables, covariates, familiar)
+        columns = model_columns(tables, covariates, familiar, entries)
     design = Design.of(tables, players, columns)
     z = None if covariates is None else covariates(tables)
     coefficients = fit_strengths(design, tables.share, penalty)
     rest = coefficients[players:]
     familiarity = float(rest[-1]) if familiar else 0.0
-    gamma = rest[:-1] if familiar else rest
+    features = 0 if z is None else z.shape[1]
+    gamma = rest[:features]
+    codes = tables.entries if entries else []
+    effects = dict(zip(codes, map(float, rest[features : features + len(codes)])))
     theta = coefficients[:players] if z is None else coefficients[:players] + z @ gamma
-    return design, coefficients, z, _Solved(theta, None if z is None else gamma, familiarity)
+    return (
+        design,
+        coefficients,
+        z,
+        _Solved(theta, None if z is None else gamma, familiarity, effects),
+    )
+
+
+def table_offset(
+    tables: FieldTables,
+    familiarity: float = 0.0,
+    entry_effects: Mapping[str, float] | None = None,
+    history: FieldTables | None = None,
+) -> np.ndarray | None:
+    """Each table's terms in ``d`` beside the strengths: the familiarity's and the entries'
+    (None when neither), the pairs' past counted in ``history`` (played before ``tables``)
+    and in ``tables``' earlier periods."""
+    offset = familiarity * familiarity_column(tables, history) if familiarity else None
+    if entry_effects:
+        entry = entry_offset(tables, entry_effects, history)
+        offset = entry if offset is None else offset + entry
+    return offset
 
 
 def predict_shares(
@@ -291,11 +326,11 @@ def predict_shares(
     theta: np.ndarray,
     familiarity: float = 0.0,
     history: FieldTables | None = None,
+    entry_effects: Mapping[str, float] | None = None,
 ) -> np.ndarray:
     """Expected North-South share at every table of ``tables`` from the strengths ``theta``
-    and the familiarity's coefficient, the pairs' sessions together counted in ``history``
-    (played before ``tables``) and in ``tables``' earlier periods."""
-    offset = familiarity * familiarity_column(tables, history) if familiarity else None
+    and the table terms' coefficients (:func:`table_offset`)."""
+    offset = table_offset(tables, familiarity, entry_effects, history)
     return Design.of(tables, len(theta)).predict(theta, offset)
 
 
@@ -305,8 +340,8 @@ def predict_sessions(
     """Every pair-session's expected percentage in ``tables`` (ordered as
     :func:`pair_sessions`) and its prediction variance: the pair's rating uncertainty, the
     luck of a session of its length, and the form variance. ``history``: the tables played
-    before ``tables`` (the fit's training tables), for the pairs' familiarity."""
-    shares = predict_shares(tables, fit.theta, fit.familiarity, history)
+    before ``tables`` (the fit's training tables), for the pairs' familiarity and entries."""
+    shares = predict_shares(tables, fit.theta, fit.familiarity, history, fit.entry_effects)
     return pair_percent(tables, shares), _session_variance(fit, pair_sessions(tables))
 
 
@@ -328,11 +363,12 @@ def choose_model(
     candidates: Sequence[Covariates | None],
     penalties: tuple[float, ...] = PENALTIES,
     familiar: bool = True,
+    entries: bool = True,
 ) -> tuple[Covariates | None, float, float]:
     """The prior's covariates and penalty whose fit on the earlier three quarters of the
     periods best predicts the sessions of the latest quarter (session RMSE): of
     ``candidates`` (None: a prior centred on the average player), each at its best penalty,
-    with the familiarity term if ``familiar``.
+    with the familiarity term if ``familiar`` and the entries' if ``entries``.
     Returns the covariates, the penalty, and the form variance seen there: the variance that
     puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
     penalty and no form variance when there is too little data."""
@@ -342,13 +378,15 @@ def choose_model(
     early, late = split
     best: tuple[float, Covariates | None, float, np.ndarray, np.ndarray | None] | None = None
     for covariates in candidates:
-        penalty, errors, columns = _best_penalty(early, late, covariates, penalties, familiar)
+        penalty, errors, columns = _best_penalty(
+            early, late, covariates, penalties, familiar, entries
+        )
         score = float(np.mean(errors**2))
         if best is None or score < best[0]:
             best = (score, covariates, penalty, errors, columns)
     assert best is not None  # at least one candidate
     _, covariates, penalty, errors, columns = best
-    early_fit = _fit_at(early, penalty, covariates, familiar, columns)
+    early_fit = _fit_at(early, penalty, covariates, familiar, columns, entries)
     expected = _session_variance(early_fit, pair_sessions(late))
     return covariates, penalty, form_variance(errors, expected)
 
@@ -359,18 +397,21 @@ def _best_penalty(
     covariates: Covariates | None,
     penalties: tuple[float, ...],
     familiar: bool,
+    entries: bool = True,
 ) -> tuple[float, np.ndarray, np.ndarray | None]:
     """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
     errors at it, and the model columns of ``early`` (:func:`model_columns`)."""
     test_design = Design.of(late, len(early.players))
     actual = pair_sessions(late).percent
-    columns = model_columns(early, covariates, familiar)
-    # the late tables' familiarity, their pairs' sessions counted in the early ones too
-    offset = familiarity_column(late, early) if familiar else None
+    columns = model_columns(early, covariates, familiar, entries)
+    # the late tables' terms, their pairs' past counted in the early ones too
+    familiarity = familiarity_column(late, early) if familiar else np.zeros(len(late))
+    entry = entry_columns(late, early) if entries else np.zeros((len(late), 0))
 
     def errors(penalty: float) -> np.ndarray:
-        _, _, _, solved = _coefficients(early, penalty, covariates, familiar, columns)
-        shift = None if offset is None else solved.familiarity * offset
+        _, _, _, solved = _coefficients(early, penalty, covariates, familiar, columns, entries)
+        beta = np.array([solved.entry_effects.get(code, 0.0) for code in late.entries])
+        shift = solved.familiarity * familiarity + (entry @ beta if entry.shape[1] else 0.0)
         return pair_percent(late, test_design.predict(solved.theta, shift)) - actual
 
     penalty, best = best_of(penalties, errors)
@@ -395,8 +436,11 @@ def _fit_at(
     covariates: Covariates | None,
     familiar: bool,
     columns: np.ndarray | None = None,
+    entries: bool = True,
 ) -> HeadlineFit:
-    design, coefficients, z, solved = _coefficients(tables, penalty, covariates, familiar, columns)
+    design, coefficients, z, solved = _coefficients(
+        tables, penalty, covariates, familiar, columns, entries
+    )
     sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
     return HeadlineFit(
         solved.theta,
@@ -407,6 +451,7 @@ def _fit_at(
         0.0,
         solved.gamma,
         solved.familiarity,
+        solved.entry_effects,
     )
 
 
@@ -416,25 +461,30 @@ def fit_headline(
     covariates: Covariates | None = None,
     candidates: Sequence[Covariates | None] | None = None,
     familiar: bool = True,
+    entries: bool = True,
 ) -> HeadlineFit:
     """Fit the headline rating on ``tables``; penalty and form variance are chosen on them
     unless ``penalty`` is given (then no form variance). Without a penalty, ``candidates``
     (covariate sets, None for none) has the prior's covariates chosen on the tables too
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
-    whether any were. ``familiar``: with the familiarity term (the headline's own)."""
+    whether any were. ``familiar``, ``entries``: with the familiarity's and the entries'
+    terms (the headline's own)."""
     if penalty is not None:
-        return fit_chosen(tables, (covariates, penalty, 0.0), familiar)
+        return fit_chosen(tables, (covariates, penalty, 0.0), familiar, entries)
     choices = (covariates,) if candidates is None else candidates
-    return fit_chosen(tables, choose_model(tables, choices, familiar=familiar), familiar)
+    choice = choose_model(tables, choices, familiar=familiar, entries=entries)
+    return fit_chosen(tables, choice, familiar, entries)
 
 
 Choice = tuple[Covariates | None, float, float]  # covariates, penalty, form variance
 
 
-def fit_chosen(tables: FieldTables, choice: Choice, familiar: bool = True) -> HeadlineFit:
+def fit_chosen(
+    tables: FieldTables, choice: Choice, familiar: bool = True, entries: bool = True
+) -> HeadlineFit:
     """The headline fitted on ``tables`` with a choice already made (:func:`choose_model`'s
     covariates, penalty and form variance), so that methods sharing a choice make it once."""
     covariates, penalty, form = choice
-    fit = _fit_at(tables, penalty, covariates, familiar)
+    fit = _fit_at(tables, penalty, covariates, familiar, entries=entries)
     fit.form_variance = form
     return fit

@@ -1,12 +1,14 @@
 """Forecasts of an event not yet rated: each pair's session percentage from stored headline
 ratings, with a prediction interval, and the score of those forecasts once the results are in.
 
-The forecast uses only who sat where: each table's North-South share is predicted from the
-four players' strengths centred on the deal's other tables (:class:`headline.Design`) and
+The forecast uses only what is known before play: each table's North-South share is predicted
+from the four players' strengths centred on the deal's other tables (:class:`headline.Design`),
 whether each pair had played together before (the familiarity term,
-:mod:`~bridgerank.ratings.headline.familiarity`), and a pair's percentage is the mean over its
-tables. A player with no rating counts as average, with
-the prior's uncertainty (the spread of strengths the ridge penalty allows).
+:mod:`~bridgerank.ratings.headline.familiarity`) and the stratum each pair entered in where
+the file prints one (the entry term, :mod:`~bridgerank.ratings.headline.entry`, weighed by
+the sessions its players have behind them in the ratings); a pair's percentage is the mean
+over its tables. A player with no rating counts as average, with the prior's uncertainty (the
+spread of strengths the ridge penalty allows): his pair's stratum is then what places it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import AbstractSet, Any, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 from bridgerank.ratings.field import field_tables, pair_percent, pair_sessions
+from bridgerank.ratings.headline.entry import entry_offset
 from bridgerank.ratings.headline.familiarity import named_column
 from bridgerank.ratings.headline.fit import Design
 from bridgerank.ratings.holdout import Z80
@@ -41,6 +44,10 @@ class StoredRatings:
         A familiar partnership's bonus in a table's ``d`` (matchpoint share).
     familiar : set of tuple
         The partnerships (two players, sorted) that count as familiar from now on.
+    entry_effects : mapping
+        Each entry code's term in a table's ``d`` at full weight (matchpoint share).
+    sessions : mapping
+        Player -> sessions rated (what weighs his pairs' entries down).
     """
 
     rating: Mapping[str, tuple[float, float]]
@@ -49,6 +56,8 @@ class StoredRatings:
     penalty: float
     familiarity: float = 0.0
     familiar: AbstractSet[tuple[str, str]] = field(default_factory=frozenset)
+    entry_effects: Mapping[str, float] = field(default_factory=dict)
+    sessions: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def unrated_sd(self) -> float:
@@ -95,6 +104,9 @@ def forecast(
     sd = np.array([ratings.rating.get(player, unknown)[1] for player in who]) / 100
     design = Design.of(tables, len(names))
     offset = ratings.familiarity * named_column(tables, who, ratings.familiar)
+    if ratings.entry_effects:
+        played = np.array([ratings.sessions.get(player, 0) for player in who])
+        offset = offset + entry_offset(tables, ratings.entry_effects, before=played[tables.seats])
     percent = pair_percent(tables, design.predict(strength, offset))
     sessions = pair_sessions(tables)
     first, second = sessions.pair[:, 0], sessions.pair[:, 1]

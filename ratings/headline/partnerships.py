@@ -24,12 +24,12 @@ from bridgerank.ratings.field import (
     pair_sessions,
     partnership_codes,
 )
-from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.headline.fit import (
     Covariates,
     Design,
     fit_strengths,
     model_columns,
+    table_offset,
 )
 from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
@@ -93,6 +93,7 @@ class _PairFit:
     familiarity: float
     design: Design
     solution: np.ndarray
+    entry_effects: dict[str, float]
 
     def coefficients(self) -> np.ndarray:
         """The strengths and the partnerships' terms, as a design of only those reads them."""
@@ -115,17 +116,21 @@ def _fit(
     coefficients = fit_strengths(design, tables.share, penalty)
     theta = coefficients[:players]
     pairs = coefficients[players : players + design.penalised]
-    gamma = coefficients[players + design.penalised : -1]  # the last is the familiarity's
-    if covariates is not None:
-        theta = theta + covariates(tables) @ gamma
-    return _PairFit(theta, pairs, float(coefficients[-1]), design, coefficients)
+    # then the covariates', the entries' and, last, the familiarity's
+    rest = coefficients[players + design.penalised : -1]
+    z = None if covariates is None else covariates(tables)
+    features = 0 if z is None else z.shape[1]
+    if z is not None:
+        theta = theta + z @ rest[:features]
+    effects = dict(zip(tables.entries, map(float, rest[features:])))
+    return _PairFit(theta, pairs, float(coefficients[-1]), design, coefficients, effects)
 
 
 def _forecast(
     fit: _PairFit, index: PartnershipIndex, tables: FieldTables, history: FieldTables
 ) -> np.ndarray:
     design = Design.of(tables, len(fit.theta)).with_penalised(index.matrix(tables), 0.0)
-    offset = fit.familiarity * familiarity_column(tables, history)
+    offset = table_offset(tables, fit.familiarity, fit.entry_effects, history)
     return pair_percent(tables, design.predict(fit.coefficients(), offset))
 
 
@@ -134,7 +139,7 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
 
     def predict(train: FieldTables, test: FieldTables, target: Target | None = None) -> Forecast:
         # the players' prior and penalty are the headline's own choice on this training set
-        covariates, penalty, _ = headline_choice(train, inputs)
+        covariates, penalty, _ = headline_choice(train, inputs, data)
         partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
         split = latest_quarter(train)
         if split is not None:
@@ -159,14 +164,16 @@ HEADLINE_PARTNERSHIPS = Method(
 )
 
 
-def synergies(tables: FieldTables, penalty: float) -> list[dict[str, Any]]:
+def synergies(
+    tables: FieldTables, penalty: float, covariates: Covariates | None = None
+) -> list[dict[str, Any]]:
     """Each regular partnership's term (:data:`REGULAR_BOARDS` boards together or more), in
     percentage points of a session, with a 95% interval from its boards' residual variance;
     the partnerships' penalty is the middle one of :data:`PARTNERSHIP_PENALTIES`, the
-    players' ``penalty``."""
+    players' ``penalty`` and prior ``covariates`` the headline's."""
     index = PartnershipIndex(tables)
     partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
-    fitted = _fit(tables, index, None, penalty, partner_penalty)
+    fitted = _fit(tables, index, covariates, penalty, partner_penalty)
     theta, pairs, design = fitted.theta, fitted.pairs, fitted.design
     residual = tables.share - design.predict(fitted.solution)
     variance = float(residual @ residual / max(len(residual) - len(design.sizes), 1))

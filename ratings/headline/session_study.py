@@ -1,14 +1,18 @@
 """The headline rating on a database's pair events: ratings of every player, walk-forward
-validation of held-out sessions against the baselines, and the ceiling - the rows of the
-``headline_ratings``, ``session_validation`` and ``validation_ceiling`` tables.
+validation of held-out sessions against the baselines, and references that are not the
+headline itself - the rows of the ``headline_ratings``, ``session_validation`` and
+``validation_ceiling`` tables.
 
-Once the dds stage has run, a variant of the headline whose players' prior centres move with
-their past double dummy measures (:mod:`dd_prior`) is validated beside it, as the row
-``headline_dd``: the thesis's question - do double dummy mistakes reveal skill that results
-do not? - answered on held-out sessions. Each fit of the headline chooses on its training
-data whether a newcomer prior (the number of sessions each player had played,
-:mod:`covariates`) moves the prior centres; the row ``headline_plain`` never uses it, to show
-what that choice adds. Covariates are each player's measures from earlier dates only.
+The headline's prior centres move with what is known of a player before a session: his pairs'
+entries (strata, where the source prints them, :mod:`entry`) and, once the dds stage has run,
+his past double dummy measures (:mod:`dd_prior`). Variants without each are validated beside
+it: ``headline_noentry`` and ``headline_no_dd`` (the thesis's question - do double dummy
+mistakes reveal skill that results do not? - answered on held-out sessions). Each fit of the
+headline chooses on its training data whether a newcomer prior (the number of sessions each
+player had played, :mod:`covariates`) moves the prior centres; the row ``headline_plain``
+never uses it, to show what that choice adds. Covariates are each player's measures from
+earlier dates only. Every method is also scored on the pair-sessions with a player never seen
+before and on regular partnerships (:mod:`experience`).
 
 The methods are those of the sessions registry (:mod:`registry`), walked forward by the
 held-out harness (:mod:`holdout`) with the target of :data:`walkforward.SESSIONS`.
@@ -24,17 +28,22 @@ import numpy as np
 from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables, pair_sessions
 from bridgerank.ratings.headline.ceiling import (
-    attainable_correlation,
     calibrated_spread,
     ceiling,
     known_strengths_correlation,
+    relearned_correlation,
 )
 from bridgerank.ratings.headline.checks import rating_checks
-from bridgerank.ratings.headline.covariates import newcomer_choice
+from bridgerank.ratings.headline.experience import experience_scores
 from bridgerank.ratings.headline.familiarity import familiarity_column
-from bridgerank.ratings.headline.fit import fit_headline
+from bridgerank.ratings.headline.fit import choose_model, fit_chosen
 from bridgerank.ratings.headline.scorecard import scorecard_rows
-from bridgerank.ratings.headline.sessions import HEADLINE_DD, SESSIONS, session_target
+from bridgerank.ratings.headline.sessions import (
+    HEADLINE_NO_DD,
+    SESSIONS,
+    headline_candidates,
+    session_target,
+)
 from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
 from bridgerank.ratings.summaries import (
@@ -48,7 +57,7 @@ if TYPE_CHECKING:
 
 # Fewer periods than this and there is nothing to walk forward over.
 MIN_PERIODS = 4
-DD_METHOD = HEADLINE_DD.name
+DD_METHOD = HEADLINE_NO_DD.name
 
 
 @dataclass
@@ -78,16 +87,21 @@ def headline_study(
     points: Mapping[str, float] | None = None,
     settings: RateSettings | None = None,
 ) -> HeadlineResults:
-    """Fit, validate and bound the headline rating (see the module docstring): every method
-    of the sessions registry (:mod:`registry`) walked forward beside it; with the dds stage's
-    ``evidence``, the headline with past double dummy measures; with WBF masterpoints per
-    player (``points``), the federations' ranking as a baseline and as a prior centre."""
+    """Fit and validate the headline rating (see the module docstring): every method of the
+    sessions registry (:mod:`registry`) walked forward beside it; with the dds stage's
+    ``evidence``, the players' past double dummy measures in its prior; with WBF masterpoints
+    per player (``points``), the federations' ranking as a baseline and as a prior centre."""
     tables = field_tables(boards, player_of, min_tables)
     results = HeadlineResults()
     if len(tables) == 0:
         results.summary = HeadlineSummary(note="no deal played at enough tables of one event")
         return results
-    fit = fit_headline(tables, candidates=newcomer_choice())
+    inputs = StudyInputs(settings, points or {}, evidence)
+    candidates = headline_candidates(tables, inputs)
+    choice = choose_model(tables, candidates)
+    fit = fit_chosen(tables, choice)
+    # the newcomer prior's coefficient comes first where the fit chose it
+    newcomer = len(candidates) > 1 and choice[0] is candidates[1] and fit.coefficients is not None
     sessions = pair_sessions(tables)
     boards_of = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     played = np.zeros(len(tables.players), dtype=np.int64)
@@ -109,22 +123,29 @@ def headline_study(
         players=len(tables.players),
         sessions=len(tables.sessions),
         penalty=fit.penalty,
-        newcomer_prior=None if fit.coefficients is None else float(fit.coefficients[0]),
+        newcomer_prior=float(fit.coefficients[0]) if newcomer else None,
         residual_variance=fit.residual_variance,
         form_variance=fit.form_variance,
         # none where no pair had played together before: nothing to learn the bonus from
         familiarity=fit.familiarity if familiarity_column(tables).any() else None,
+        entry_effects=dict(fit.entry_effects),
     )
     if len(tables.periods) < MIN_PERIODS:
         results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"
-        results.checks = rating_checks(tables, fit, None)
+        results.checks = rating_checks(tables, fit, None, choice[0])
         results.scorecards = scorecard_rows(tables, None)
         return results
-    inputs = StudyInputs(settings, points or {}, evidence)
     methods = registry("sessions").make(tables, inputs)
     run = walk_forward(tables, methods, session_target, progress=progress)
     results.run = run
     results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
+    by_experience = experience_scores(tables, run)
+    settings_chosen = {
+        name: method.chosen() for name, method in methods.items() if hasattr(method, "chosen")
+    }
+    for row in results.validation:
+        row |= by_experience[row["method"]]
+        row["setting"] = settings_chosen.get(row["method"]) or None
     variance = run.variance("headline")
     results.predictions = [
         {
@@ -144,16 +165,16 @@ def headline_study(
     spread = calibrated_spread(fit, tables)
     known = known_strengths_correlation(fit, held_out, spread=spread)
     results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
-    attainable = attainable_correlation(fit, tables, run.period, spread=spread)
-    if attainable is not None:
+    relearned = relearned_correlation(fit, tables, run.period, spread=spread)
+    if relearned is not None:
         # the mean over simulated data sets of this size, and the 80% range of one of them
         for measure, value in (
-            ("attainable_r", attainable.mean),
-            ("attainable_r_p10", attainable.low),
-            ("attainable_r_p90", attainable.high),
+            ("relearned_r", relearned.mean),
+            ("relearned_r_p10", relearned.low),
+            ("relearned_r_p90", relearned.high),
         ):
-            results.ceiling.append({"measure": measure, "value": value, "n": attainable.draws})
-    results.checks = rating_checks(tables, fit, run)
+            results.ceiling.append({"measure": measure, "value": value, "n": relearned.draws})
+    results.checks = rating_checks(tables, fit, run, choice[0])
     results.scorecards = scorecard_rows(tables, run)
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]
@@ -162,13 +183,16 @@ def headline_study(
         pearson=headline_row["pearson"],
         rmse=headline_row["rmse"],
         coverage_80=headline_row["coverage_80"],
+        newcomer_pearson=headline_row["newcomer_pearson"],
+        newcomer_sessions=headline_row["newcomer_sessions"],
+        settings={name: chosen for name, chosen in settings_chosen.items() if chosen},
     )
     dd_row = rows.get(DD_METHOD)
     if dd_row is not None:
-        # the row's gains are the headline's over it: their negatives are what dd adds
+        # the row's gains are the headline's over it: what the dd measures add
         results.summary.dd_evidence = DdEvidenceSummary(
             pearson=dd_row["pearson"],
-            pearson_added=None if dd_row["pearson_gain"] is None else -dd_row["pearson_gain"],
+            pearson_added=dd_row["pearson_gain"],
             rmse=dd_row["rmse"],
         )
     return results

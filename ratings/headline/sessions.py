@@ -6,7 +6,7 @@ order; each period of the later half is a test: every method of the sessions reg
 (:mod:`registry`) is fitted on all earlier periods only, then predicts each pair's percentage
 in each session of the test period. The predictions are scored against what happened, method
 against method on the same pair-sessions, with intervals simultaneous over the table, and
-against the ceiling the data allow (:mod:`ceiling`).
+against references that are not the headline itself (:mod:`ceiling`).
 
 This module holds the headline rating's variants and the two simplest baselines; the WBF,
 win-rate and Elo baselines are in :mod:`baselines`.
@@ -20,7 +20,8 @@ import numpy as np
 
 from bridgerank.ratings.baselines import pair_share_forecast, table_shares, wbf_listed
 from bridgerank.ratings.field import FieldTables, pair_sessions
-from bridgerank.ratings.headline.covariates import newcomer_choice
+from bridgerank.ratings.headline.covariates import joined, newcomer_choice
+from bridgerank.ratings.headline.entry import entry_profile
 from bridgerank.ratings.headline.fit import (
     Choice,
     Covariates,
@@ -40,10 +41,10 @@ from bridgerank.ratings.holdout import (
 )
 from bridgerank.ratings.registry import Method, StudyInputs
 
-__all__ = ["SESSIONS", "headline_method", "session_target"]
+__all__ = ["SESSIONS", "headline_covariates", "headline_method", "session_target"]
 
-# The headline with double dummy measures as each player's prior centre is validated beside
-# it when the dds stage left evidence on at least this share of the tables.
+# The players' past double dummy measures move the headline's prior centres when the dds
+# stage left evidence on at least this share of the tables.
 MIN_EVIDENCE_COVERAGE = 0.5
 # Shrinkage of the shrunk mean (boards toward 50%), chosen on the training data.
 SHRINKS = (0.0, 10.0, 30.0, 100.0, 300.0)
@@ -76,40 +77,93 @@ SESSIONS: Kind[FieldTables] = Kind(
 # --- the headline and its variants ----------------------------------------------------------
 
 
+def dd_applies(data: FieldTables, inputs: StudyInputs) -> bool:
+    """Whether the dds stage left evidence on enough of ``data``'s tables for the players'
+    past double dummy measures to move their prior centres."""
+    evidence = inputs.evidence
+    return evidence is not None and evidence.coverage(data) >= MIN_EVIDENCE_COVERAGE
+
+
+def headline_covariates(
+    data: FieldTables, inputs: StudyInputs, entries: bool = True, dd: bool = True
+) -> Covariates | None:
+    """What moves the headline's prior centres on ``data``: each player's entries so far
+    (:func:`~bridgerank.ratings.headline.entry.entry_profile`, where the tables know
+    entries) and his past double dummy measures (where :func:`dd_applies`); None when
+    neither. ``entries``/``dd`` False leave one out (the variants that say what each adds)."""
+    parts: list[Covariates] = []
+    if entries and data.entries:
+        parts.append(entry_profile)
+    if dd and dd_applies(data, inputs):
+        assert inputs.evidence is not None
+        parts.append(inputs.evidence.player_measures)
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else joined(*parts)
+
+
 def headline_method(
-    covariates: Covariates | None = None, newcomers: bool = True, familiar: bool = True
+    covariates: Covariates | None = None,
+    newcomers: bool = True,
+    familiar: bool = True,
+    entries: bool = True,
 ) -> Predict:
     """The headline rating (:mod:`bridgerank.ratings.headline.fit`), with prediction variances
     (:func:`~bridgerank.ratings.headline.fit.predict_sessions`); ``covariates`` move each
-    player's prior centre (e.g. :class:`~bridgerank.ratings.dd_prior.BoardEvidence`), and
-    with ``newcomers`` each fit chooses on its training data whether the newcomer prior
+    player's prior centre (:func:`headline_covariates`), and with ``newcomers`` each fit
+    chooses on its training data whether the newcomer prior
     (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them;
-    ``familiar``: with the familiarity term
-    (:mod:`~bridgerank.ratings.headline.familiarity`)."""
+    ``familiar``, ``entries``: with the familiarity's and the pairs' entries' terms
+    (:mod:`~bridgerank.ratings.headline.familiarity`, :mod:`~bridgerank.ratings.headline.entry`)."""
     candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
-        fit = fit_headline(train, covariates=covariates, candidates=candidates, familiar=familiar)
+        fit = fit_headline(
+            train,
+            covariates=covariates,
+            candidates=candidates,
+            familiar=familiar,
+            entries=entries,
+        )
         percent, variance = predict_sessions(fit, test, train)
         return Forecast(percent, variance)
 
     return predict
 
 
-def headline_choice(train: FieldTables, inputs: StudyInputs) -> Choice:
-    """The headline's choice of prior and penalty on ``train`` (the newcomer prior or none,
+def headline_choice(train: FieldTables, inputs: StudyInputs, data: FieldTables) -> Choice:
+    """The headline's choice of prior and penalty on ``train`` (its covariates on ``data``,
+    :func:`headline_covariates`, with the newcomer prior or without,
     :func:`~bridgerank.ratings.headline.fit.choose_model`), made once per training set of a
     study and shared by the methods built on it."""
     key = ("headline choice", len(train), int(train.period.max()))
     if key not in inputs.shared:
-        inputs.shared[key] = choose_model(train, newcomer_choice())
+        inputs.shared[key] = choose_model(train, headline_candidates(data, inputs))
     return inputs.shared[key]
+
+
+def newcomer_prior_applies(data: FieldTables) -> bool:
+    """Whether the headline chooses the newcomer prior on ``data``: where the tables know no
+    entry. An entry says directly what the sessions played stand in for (a newcomer's
+    holding), and with it the newcomer prior adds nothing on held-out sessions (ACBL: 0.501
+    with it, 0.503 without) while each refit moves every player's centre with his count of
+    sessions - the stronger partner's rating then fell after two sessions in three with a
+    weaker one (:func:`~bridgerank.ratings.headline.checks.strong_partner_rose`)."""
+    return not data.entries
+
+
+def headline_candidates(data: FieldTables, inputs: StudyInputs) -> tuple[Covariates | None, ...]:
+    """The priors the headline chooses between on each training set: its covariates
+    (:func:`headline_covariates`), and the same with the newcomer prior where it applies
+    (:func:`newcomer_prior_applies`)."""
+    covariates = headline_covariates(data, inputs)
+    return newcomer_choice(covariates) if newcomer_prior_applies(data) else (covariates,)
 
 
 def _shared_headline(data: FieldTables, inputs: StudyInputs) -> Predict:
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
         percent, variance = predict_sessions(
-            fit_chosen(train, headline_choice(train, inputs)), test, train
+            fit_chosen(train, headline_choice(train, inputs, data)), test, train
         )
         return Forecast(percent, variance)
 
@@ -123,15 +177,17 @@ def _wbf_centres(inputs: StudyInputs) -> Callable[[FieldTables], np.ndarray]:
 
 HEADLINE = Method(
     "headline",
-    "headline rating (player strengths, ridge, centred on the field; newcomer prior when the "
-    "training data choose it)",
+    "headline rating (player strengths, ridge, centred on the field; the pairs' entries and "
+    "past double dummy measures where known; newcomer prior when the training data choose it)",
     _shared_headline,
 )
 # the players' strengths alone, no term for a familiar partnership: what that term adds
 HEADLINE_UNFAMILIAR = Method(
     "headline_no_fam",
     "headline without its term for a partnership that has played together before",
-    lambda data, inputs: headline_method(familiar=False),
+    lambda data, inputs: headline_method(
+        headline_covariates(data, inputs), newcomer_prior_applies(data), familiar=False
+    ),
 )
 # the federation's points as every player's prior centre: what results add to them
 HEADLINE_WBF = Method(
@@ -141,20 +197,34 @@ HEADLINE_WBF = Method(
         headline_method(_wbf_centres(inputs)) if wbf_listed(inputs.points, data.players) else None
     ),
 )
-# the prior always centred on the average player, never moved by the newcomer prior: what
-# choosing that prior adds
+# the prior never moved by the newcomer prior: what choosing that prior adds, where it applies
 HEADLINE_PLAIN = Method(
     "headline_plain",
-    "headline with its prior always centred on the average player",
-    lambda data, inputs: headline_method(newcomers=False),
-)
-# the thesis's question: do past double dummy measures predict beyond results?
-HEADLINE_DD = Method(
-    "headline_dd",
-    "headline with past double dummy measures as each player's prior centre",
+    "headline without the newcomer prior",
     lambda data, inputs: (
-        headline_method(inputs.evidence.player_measures)
-        if inputs.evidence is not None and inputs.evidence.coverage(data) >= MIN_EVIDENCE_COVERAGE
+        headline_method(headline_covariates(data, inputs), newcomers=False)
+        if newcomer_prior_applies(data)
+        else None
+    ),
+)
+# the thesis's question: do past double dummy measures predict beyond results? The headline
+# without them, where they apply, says what they add
+HEADLINE_NO_DD = Method(
+    "headline_no_dd",
+    "headline without the players' past double dummy measures",
+    lambda data, inputs: (
+        headline_method(headline_covariates(data, inputs, dd=False), newcomer_prior_applies(data))
+        if dd_applies(data, inputs)
+        else None
+    ),
+)
+# what the pairs' entries add (where the tables know any): the headline blind to them
+HEADLINE_NO_ENTRY = Method(
+    "headline_noentry",
+    "headline without what the source says of each pair before play (its stratum)",
+    lambda data, inputs: (
+        headline_method(headline_covariates(data, inputs, entries=False), entries=False)
+        if data.entries
         else None
     ),
 )

@@ -164,5 +164,5 @@ GLICKO2 = Method(
     "glicko2",
     "Glicko-2 (Glickman), a pair its players' mean, each deal one game against the other "
     "tables, who sat opposite counted",
-    online_method(Glicko2Pairs, TAUS),
+    online_method(Glicko2Pairs, TAUS, widen=True),
 )

@@ -100,5 +100,5 @@ NGS = Method(
     "ngs",
     "the English Bridge Union's National Grading Scheme: session grades against the "
     "opponents' strength and the partner's grade, averaged with decaying weights",
-    online_method(NationalGrades, HALF_LIVES),
+    online_method(NationalGrades, HALF_LIVES, widen=True),
 )

@@ -10,7 +10,10 @@ learned on its earlier three quarters, scored on the held-out units of the lates
 same quarter each rival's forecasts are calibrated: stretched or shrunk about the kind's
 centre (50% for a pair-session, 0 IMPs for a team match) by the least-squares slope of the
 results on them, so that a rival whose scale is off (a model of ranks, not of percentages or
-IMPs) loses nothing by it.
+IMPs) loses nothing by it. A rival whose grid is *widened* and whose choice falls at an end of
+it is tried further out, a grid step at a time (at most :data:`WIDEN_STEPS`), on the same
+training dates, until the choice is inside: a rival must not lose for a grid too narrow.
+The chosen setting is reported (``session_validation.setting``).
 
 What a rival is taught from and scored on is the kind's :class:`Schedule`: pair-sessions
 (:data:`SESSIONS`) or team matches (:data:`~bridgerank.ratings.rivals.team_play.MATCHES`,
@@ -28,6 +31,9 @@ import numpy as np
 from bridgerank.ratings.field import FieldTables, deal_rows, pair_percent, pair_sessions
 from bridgerank.ratings.holdout import Forecast, Target, best_of, latest_quarter
 from bridgerank.ratings.registry import StudyInputs
+
+# Grid steps a widened rival's grid may grow beyond either end.
+WIDEN_STEPS = 4
 
 __all__ = [
     "OnlineForecaster",
@@ -127,9 +133,14 @@ class OnlineForecaster:
     seen. ``schedule`` says what it learns from and forecasts (pair-sessions by default)."""
 
     def __init__(
-        self, make: Callable[[Any], Rival], settings: Sequence[Any], schedule: Schedule = SESSIONS
+        self,
+        make: Callable[[Any], Rival],
+        settings: Sequence[Any],
+        schedule: Schedule = SESSIONS,
+        widen: bool = False,
     ) -> None:
         self.make, self.settings, self.schedule = make, list(settings), schedule
+        self.widen = widen
         self.setting: Any = None
         self.slope = 1.0
         self.rival: Rival | None = None
@@ -152,7 +163,36 @@ class OnlineForecaster:
             return schedule.centre + slope * (raw[setting] - schedule.centre) - actual
 
         self.setting = best_of(self.settings, errors)[0]
+        if self.widen:
+            self.setting = self._widened(errors)
         self.slope = _slope(raw[self.setting], actual, schedule.centre)
+
+    def _widened(self, errors: Callable[[Any], np.ndarray]) -> Any:
+        """The choice after growing the grid past the end it fell at (see the module): each
+        step multiplies the end by the ratio of the grid's last two settings there."""
+        for _ in range(WIDEN_STEPS):
+            grid = sorted(self.settings)
+            if self.setting == grid[-1]:
+                step = grid[-1] * grid[-1] / grid[-2]
+            elif self.setting == grid[0]:
+                step = grid[0] * grid[0] / grid[1]
+            else:
+                break
+            self.settings.append(step)
+            self.setting = best_of([self.setting, step], errors)[0]
+            if self.setting != step:
+                break
+        return self.setting
+
+    def chosen(self) -> str:
+        """The setting chosen, as reported (None before the first forecast: "")."""
+        if self.setting is None:
+            return ""
+        value = f"{self.setting:.4g}" if isinstance(self.setting, float) else str(self.setting)
+        grid = ", ".join(
+            f"{x:.4g}" if isinstance(x, float) else str(x) for x in sorted(self.settings)
+        )
+        return f"{value} of {grid}"
 
     def __call__(self, train: Any, test: Any, target: Target | None = None) -> Forecast:
         if self.rival is None:
@@ -168,13 +208,17 @@ class OnlineForecaster:
 
 
 def online_method(
-    make: Callable[[Any], Rival], settings: Sequence[Any], schedule: Schedule = SESSIONS
+    make: Callable[[Any], Rival],
+    settings: Sequence[Any],
+    schedule: Schedule = SESSIONS,
+    widen: bool = False,
 ) -> Callable[[Any, StudyInputs], OnlineForecaster]:
     """A registry ``make`` for an online rival (:class:`OnlineForecaster`), fresh for each
-    study, on the units of ``schedule``."""
+    study, on the units of ``schedule``; ``widen``: its grid grows where its choice falls
+    at an end."""
 
     def method(data: Any, inputs: StudyInputs) -> OnlineForecaster:
-        return OnlineForecaster(make, settings, schedule)
+        return OnlineForecaster(make, settings, schedule, widen)
 
     return method
 
@@ -184,6 +228,7 @@ def package_method(
     make: Callable[[Any], Rival],
     settings: Sequence[Any],
     schedule: Schedule = SESSIONS,
+    widen: bool = False,
 ) -> Callable[[Any, StudyInputs], OnlineForecaster | None]:
     """:func:`online_method` for a rival that is a package (an optional extra, ``pip install
     -e ".[rivals]"``): None, so not validated, where the package is not installed."""
@@ -193,6 +238,6 @@ def package_method(
             importlib.import_module(package)
         except ImportError:
             return None
-        return OnlineForecaster(make, settings, schedule)
+        return OnlineForecaster(make, settings, schedule, widen)
 
     return method

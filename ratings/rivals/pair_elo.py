@@ -79,5 +79,5 @@ PAIR_ELO = Method(
     "pair_elo",
     "the Common Game's partnership Elo (ACBL clubs): a rating per partnership, each board "
     "against the other tables, who sat opposite counted",
-    online_method(PairElo, K_GRID),
+    online_method(PairElo, K_GRID, widen=True),
 )

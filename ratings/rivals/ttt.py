@@ -152,5 +152,5 @@ TTT = Method(
     "ttt",
     "TrueSkill Through Time (teams of two, whole-history smoothing) on each session's order "
     "of pairs; its forecast counts who sat opposite",
-    package_method("trueskillthroughtime", ThroughTimePairs, GAMMA_GRID),
+    package_method("trueskillthroughtime", ThroughTimePairs, GAMMA_GRID, widen=True),
 )

@@ -9,7 +9,7 @@ import pytest
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.ceiling import (
     SimulatedResults,
-    attainable_correlation,
+    relearned_correlation,
     calibrated_spread,
     known_strengths_correlation,
 )
@@ -105,7 +105,7 @@ def test_what_the_data_allow_rises_with_the_data_and_stays_below_knowing_the_str
     found = {}
     # the same club, its sessions predicted after one to five, or 35 to 39, earlier ones
     for name, tests in (("early", np.arange(1, 6)), ("late", np.arange(35, 40))):
-        found[name] = attainable_correlation(fit, played, tests, draws=40, seed=1)
+        found[name] = relearned_correlation(fit, played, tests, draws=40, seed=1)
         held_out = played.subset(np.isin(played.period, tests))
         known = known_strengths_correlation(fit, held_out, draws=200)
         assert found[name].low <= found[name].mean <= found[name].high
@@ -128,8 +128,8 @@ def test_the_headline_fitted_on_simulated_results_finds_the_spread_it_was_drawn_
 
 def test_nothing_to_learn_from_is_none():
     tables, fit = _played(_club(), 0.04)
-    assert attainable_correlation(fit, tables, np.array([], dtype=int)) is None
-    assert attainable_correlation(fit, tables, np.array([8]), draws=1) is None
+    assert relearned_correlation(fit, tables, np.array([], dtype=int)) is None
+    assert relearned_correlation(fit, tables, np.array([8]), draws=1) is None
 
 
 @pytest.mark.shared_data
@@ -157,10 +157,10 @@ def test_six_club_sessions_store_both_references_and_what_the_data_allow(shared_
     study = headline_study(boards, names, bootstrap=0)
     ceiling = {row["measure"]: row for row in study.ceiling}
     value = {measure: row["value"] for measure, row in ceiling.items()}
-    assert 0 < value["attainable_r_p10"] <= value["attainable_r"] <= value["attainable_r_p90"]
-    assert value["attainable_r_p90"] < value["known_strengths_r"]
-    assert ceiling["attainable_r"]["n"] == 50  # a club's few tables: every draw is made
+    assert 0 < value["relearned_r_p10"] <= value["relearned_r"] <= value["relearned_r_p90"]
+    assert value["relearned_r_p90"] < value["known_strengths_r"]
+    assert ceiling["relearned_r"]["n"] == 50  # a club's few tables: every draw is made
     # the headline itself on the same held-out sessions (0.35): inside the range a data set
     # of this size gives (0.21 to 0.41, about 0.31 on average)
     headline = next(row for row in study.validation if row["method"] == "headline")
-    assert value["attainable_r_p10"] < headline["pearson"] < value["attainable_r_p90"]
+    assert value["relearned_r_p10"] < headline["pearson"] < value["relearned_r_p90"]
