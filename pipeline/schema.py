@@ -114,6 +114,18 @@ def newer_database(revision: str) -> StoreError:
     return refusal
 
 
+def _carry_forward(conn: Connection) -> None:
+    """Run every revision's ``carry_forward(connection)`` (the step that brings the user's
+    stored records forward, e.g. revision 0015's entries read again), oldest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(_config())
+    for revision in reversed(list(script.walk_revisions())):
+        step = getattr(revision.module, "carry_forward", None)
+        if step is not None:
+            step(conn)
+
+
 def _reruns_between(current: str, head: str) -> dict[str, str]:
     """Stage -> why it runs again, from the ``rerun`` of each revision after ``current``."""
     from alembic.script import ScriptDirectory
@@ -367,6 +379,9 @@ def prepare_database(
             notes.extend(repair_notes)
             Base.metadata.create_all(conn)
             if current is None:
+                # a database from before the revisions: their steps that carry the user's
+                # records forward (not the tables' shapes, which the repair made) apply too
+                _carry_forward(conn)
                 _stamp(conn, head)
             for stage, reason in reruns.items():
                 ledger.invalidate(conn, stage, reason)

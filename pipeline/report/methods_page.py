@@ -115,7 +115,9 @@ def _headline(conn: Connection) -> dict[str, Any] | None:
         "ceiling": ceiling,
         "summary": summary,
         "headline": rows.get("headline"),
-        "dd": rows.get("headline_dd"),
+        # the headline's variants without its dd measures and without the pairs' entries
+        "dd": rows.get("headline_no_dd"),
+        "noentry": rows.get("headline_noentry"),
         "plain": rows.get("headline_plain"),
         # the newcomer prior's coefficient, as the points a regular of 20 sessions starts with
         "regular_edge": (

@@ -31,6 +31,7 @@ import math
 from collections import defaultdict
 
 import numpy as np
+from scipy.special import expit
 
 from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method
@@ -118,7 +119,9 @@ class Glicko2Pairs:
         """North-South's expected outcome against each other table of the deal, and g."""
         strength, deviation = self._tables(tables.seats[rows])
         g = _g(deviation)[None, :]  # the other table's deviation, as the published g(phi_j)
-        expected = 1 / (1 + np.exp(-g * (strength[:, None] - strength[None, :])))
+        # the logistic function without overflow where a large volatility (a widened grid's)
+        # has spread the strengths far apart
+        expected = expit(g * (strength[:, None] - strength[None, :]))
         return expected, np.broadcast_to(g, expected.shape)
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:

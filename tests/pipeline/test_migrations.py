@@ -91,6 +91,10 @@ def test_a_database_of_an_earlier_version_runs_as_a_fresh_one(
     old.mkdir()
     with gzip.open(OLD_DATABASES[version]) as packed, open(old / "bridgerank.db", "wb") as out:
         shutil.copyfileobj(packed, out)
+    # the files where that machine read them are here, in this checkout (revision 0015 reads
+    # the recap again for its pairs' entries)
+    with sqlite3.connect(old / "bridgerank.db") as conn:
+        conn.execute("update source_files set path = replace(path, '/work/main', ?)", (str(ROOT),))
     before = _query(old / "bridgerank.db", "select count(*) from raw_boards")
     output = _run("run", "--out", str(old), "--config", str(fast_settings))
     assert f"database schema unversioned brought to revision {schema.head_revision()}" in output
@@ -109,6 +113,8 @@ def test_a_database_of_an_earlier_version_runs_as_a_fresh_one(
     noted = "select count(*) from raw_boards where extra like '%call_notes%'"
     assert _query(old / "bridgerank.db", noted) == [(0,)]
     assert _query(fresh_run.removeprefix("sqlite:///"), noted)[0][0] > 0
+    entered = "select count(*) from boards where ns_entry != ''"
+    assert _query(old / "bridgerank.db", entered)[0][0] > 100  # compared equal to the fresh run
     again = _run("run", "--out", str(old), "--config", str(fast_settings))
     assert "brought to revision" not in again
     for stage in ("clean", "match", "dds", "rate", "regress", "report"):
@@ -363,3 +369,30 @@ def test_copies_before_a_schema_change_are_whole_and_the_oldest_go(analysed, tmp
     # the new copy is whole: the database before the run, its boards without a contract
     assert "contract" not in {row[1] for row in _query(new, "pragma table_info(boards)")}
     assert _query(new, "select count(*) from boards") == [(12,)]
+
+
+def test_a_database_at_revision_0014_reads_its_recaps_again_for_the_pairs_entries(
+    tmp_path, fast_settings, caplog
+):
+    # Revision 0015: each pair's entry (its stratum) read again from the stored recap; one
+    # no longer where it was read keeps its records, its pairs' entries unknown, with a word.
+    gone = tmp_path / "gone.html.gz"
+    shutil.copy(OLD_SOURCES[1], gone)
+    out = ["--out", str(tmp_path), "--config", str(fast_settings)]
+    _run("run", OLD_SOURCES[1], str(gone), "--to", "clean", *out)
+    database = tmp_path / "bridgerank.db"
+    entered = "select count(*) from boards where ns_entry != ''"
+    assert _query(database, entered)[0][0] > 100
+    with sqlite3.connect(database) as conn:  # as revision 0014 left it
+        conn.execute("update raw_boards set extra = null")
+        conn.execute("alter table boards drop column ns_entry")
+        conn.execute("alter table boards drop column ew_entry")
+        conn.execute("update alembic_version set version_num = '0014'")
+    gone.unlink()
+    output = _run("run", "--to", "clean", *out)
+    assert f"database schema 0014 brought to revision {schema.head_revision()}" in output
+    assert "clean: up to date" not in output
+    # the recap still at its path: its entries are back; the same bytes as the one gone,
+    # so it was the only one stored, and nothing is lost
+    assert _query(database, entered)[0][0] > 100
+    assert _query(database, "select count(*) from source_files") == [(1,)]

@@ -207,38 +207,56 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
         )
         rated = conn.execute(select(HeadlineRating.__table__)).all()
     headline = rows["headline"]
-    assert headline.pearson > 0.46 and headline.rmse < 6.6
-    # the ratings players know, and ours: beaten with the whole table's intervals clear of 0
-    for rival in ("win_rate", "shrunk_mean", "pair_elo", "ngs", "glicko2", "openskill", "ttt"):
+    # issue 48's goals: 0.50 on these sessions, 0.35 on those with a player never seen before
+    assert round(headline.pearson, 3) == 0.503 and headline.rmse < 6.45
+    assert headline.newcomer_sessions == 78 and round(headline.newcomer_pearson, 3) == 0.388
+    assert headline.regular_sessions == 940 and round(headline.regular_pearson, 3) == 0.564
+    # the ratings players know, the multiplayer Elos among them, and ours: beaten with the
+    # whole table's intervals clear of 0
+    for rival in (
+        "win_rate",
+        "shrunk_mean",
+        "pair_elo",
+        "ngs",
+        "glicko2",
+        "openskill",
+        "ttt",
+        "elo",
+        "dlo",
+        "elo_opponents",
+        "dlo_opponents",
+    ):
         assert rows[rival].pearson_gain_low > 0, rival
         assert rows[rival].rmse_gain_low > 0, rival
-    # the multiplayer Elos (told who sat opposite or not) score below the headline on both
-    # measures, but within chance once the table's twenty comparisons are read together
-    for rival in ("elo", "dlo", "elo_opponents", "dlo_opponents"):
-        assert rows[rival].pearson_gain > 0.02 and rows[rival].rmse_gain > 0.1, rival
-        assert rows[rival].pearson_gain_low < 0 < rows[rival].pearson_gain_high, rival
     for rival in ("elo_opponents", "dlo_opponents"):
         assert rows[rival].pearson > rows[rival.split("_")[0]].pearson, rival
-    # the newcomer prior, chosen per fit on the training dates: within chance on club sessions
-    plain = rows["headline_plain"]
-    assert plain.pearson_gain_low < 0 < plain.pearson_gain_high
-    # the familiarity term, kept for fairness to partners (below), costs 0.002: within chance
+    # each rival's setting chosen on its first training dates, its grid grown past an end
+    assert rows["openskill"].setting == "8.333 of 2.083, 4.167, 8.333, 16.67"
+    assert rows["glicko2"].setting == "2.4 of 0.3, 0.6, 1.2, 2.4, 4.8"
+    assert rows["ngs"].setting.startswith("125 of 62.5, 125,")
+    # where the recaps print the strata, the newcomer prior is not offered (no such row)
+    assert "headline_plain" not in rows
+    # the strata: +0.025 overall, within chance of the whole table; newcomers 0.19 -> 0.39
+    blind = rows["headline_noentry"]
+    assert round(blind.pearson_gain, 3) == 0.025 and blind.pearson_gain_low < 0
+    assert round(blind.newcomer_pearson, 3) == 0.188
+    # the familiarity term, kept for fairness to partners, costs 0.002: within chance
     without = rows["headline_no_fam"]
     assert round(without.pearson_gain, 3) == -0.002
     assert without.pearson_gain_low < 0 < without.pearson_gain_high
     assert 0.78 <= headline.coverage_80 <= 0.82
     # the thesis's question, answered on held-out sessions: the players' past double dummy
-    # measures as their prior centres change the correlation by less than chance does here
-    with_dd = rows["headline_dd"]
-    assert abs(with_dd.pearson - headline.pearson) < 0.02
-    assert with_dd.pearson_gain_low < 0 < with_dd.pearson_gain_high
+    # measures add 0.015, within chance of the whole table
+    without_dd = rows["headline_no_dd"]
+    assert round(without_dd.pearson_gain, 3) == 0.015
+    assert without_dd.pearson_gain_low < 0 < without_dd.pearson_gain_high
     assert 0.25 < ceiling["icc"] < 0.31
-    assert headline.pearson / ceiling["correlation_ceiling"] > 0.85
     # what a rating knowing every true strength would reach here, counting the opponents
     assert 0.52 < ceiling["known_strengths_r"] < 0.58  # docs: about 0.55
-    # what the data allow a rating learning from these results (docs: about 0.47, 0.43 to
-    # 0.51 for eight data sets in ten): the headline is within a hundredth of it
-    assert abs(ceiling["relearned_r"] - headline.pearson) < 0.015
+    # a results-only rating of the headline's form, if its model were true (docs: about
+    # 0.47, 0.43 to 0.51 for eight data sets in ten): no bound - the headline passes it
+    assert round(ceiling["relearned_r"], 3) == 0.472
+    assert headline.pearson > ceiling["relearned_r"] + 0.02
     assert 0.41 < ceiling["relearned_r_p10"] < ceiling["relearned_r"] < 0.52
     assert ceiling["relearned_r"] < ceiling["relearned_r_p90"] < 0.54
     # docs/ratings.md's selector checks: reliability by band, the partner-fairness checks
@@ -250,7 +268,7 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
         checks[("reliability", band)] for band in ("0-99", "100-299", "300-999", "1000+")
     ]
     assert [row.n for row in reliability] == [64, 85, 115, 30]
-    assert [round(row.value, 2) for row in reliability] == [0.29, 0.65, 0.82, 0.91]
+    assert [round(row.value, 2) for row in reliability] == [0.58, 0.72, 0.86, 0.95]
     assert [
         checks[("coverage_80", band)].n for band in ("0-99", "100-299", "300-999", "1000+")
     ] == [
@@ -259,17 +277,20 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
         968,
         52,
     ]
+    # the EBU's checks of fairness to partners (docs/ratings.md reads them): the stronger
+    # player's rating rose after 45% of 101 sessions with a weaker partner (half is fair; a
+    # 95% interval of 35-55%), and regular partnerships score 1.1 points above their ratings
     strong = checks[("strong_partner_rose", "all")]
-    assert (strong.n, round(strong.value, 3)) == (196, 0.526)
-    # under the 1-point goal with the familiarity term (1.34 without it: docs/ratings.md)
+    assert (strong.n, round(strong.value, 3)) == (101, 0.446)
     gap = checks[("regular_gap", "all")]
     assert gap.n == 144 and [round(v, 2) for v in (gap.value, gap.low, gap.high)] == [
-        0.96,
-        0.40,
-        1.52,
+        1.14,
+        0.44,
+        1.84,
     ]
+    # a partnership's own term: 4 of 79 clear of zero at 95%, what chance alone gives
     synergy = [row for key, row in checks.items() if key[0] == "synergy"]
-    assert len(synergy) == 79 and all(row.low < 0 < row.high for row in synergy)
+    assert len(synergy) == 79 and sum(not row.low < 0 < row.high for row in synergy) == 4
     assert len(rated) == 450
     assert all(row.sd > 0 for row in rated)
     # the gains again from the stored held-out forecasts (the headline's, and a coin's 50%),

@@ -164,3 +164,23 @@ def test_glicko2_reproduces_the_published_example():
     assert 1500 + SCALE * new_mu == pytest.approx(1464.06, abs=0.01)
     assert SCALE * new_phi == pytest.approx(151.52, abs=0.01)
     assert new_sigma == pytest.approx(0.05999, abs=1e-5)
+
+
+def test_a_widened_rival_s_grid_grows_past_the_end_its_choice_fell_at():
+    """Pair Elo with K from a grid far too small: the plain driver keeps the grid's top;
+    widened, the grid doubles past it (on the same training dates) until the choice is inside
+    it, and says what it tried."""
+    _, tables = _club(sessions=12)
+    train = tables.subset(tables.period < 10)
+    plain = OnlineForecaster(PairElo, (0.01, 0.02))
+    plain(train, tables.subset(tables.period == 10))
+    assert plain.setting == 0.02
+    widened = OnlineForecaster(PairElo, (0.01, 0.02), widen=True)
+    widened(train, tables.subset(tables.period == 10))
+    assert sorted(widened.settings) == [0.01, 0.02, 0.04, 0.08, 0.16, 0.32]
+    assert widened.setting == 0.32  # still the top after four steps: at most four are taken
+    assert widened.chosen() == "0.32 of 0.01, 0.02, 0.04, 0.08, 0.16, 0.32"
+    # once the choice is inside the grid, the grid stops growing
+    grown = OnlineForecaster(PairElo, (0.32, 0.64), widen=True)
+    grown(train, tables.subset(tables.period == 10))
+    assert grown.setting < max(grown.settings) or len(grown.settings) == 6

@@ -40,7 +40,13 @@ def upgrade() -> None:
             for name in ("ns_entry", "ew_entry")
         ),
     )
-    _, missing = add_recap_entries(op.get_bind())
+    carry_forward(op.get_bind())
+
+
+def carry_forward(connection: sa.Connection) -> None:
+    """Read the stored recaps again for their pairs' entries (also run for a database made
+    before the revisions, :mod:`bridgerank.pipeline.schema`)."""
+    _, missing = add_recap_entries(connection)
     if missing:
         log.warning(
             "%d stored recap file(s) are no longer where they were read (first: %s): their "

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.recap import read_recap
+from bridgerank.cleaning.ingest.recap_entry import game_population, offered_strata, pair_entry
 from bridgerank.cleaning.ingest.sources import scan, sniff
 from bridgerank.cleaning.ingest.stage import ingest_file
 from bridgerank.core.errors import SourceError
@@ -313,3 +314,54 @@ def test_a_board_a_match_team_game_is_rated_as_teams_never_as_pairs(tmp_path):
 
 def _seat_names(record) -> set[str]:
     return {record.values[f"{seat}name"] for seat in ("north", "south", "east", "west")}
+
+
+def test_each_pair_s_stratum_and_the_game_s_population_are_read_as_its_entry():
+    """The pair list's letter beside each pair (``NE``: over the game's limit) and the
+    title's population, as written in the July page's lists (North-South pair 8 is ``A NE``,
+    East-West pair 4 a C pair); cleaning keeps them with the board."""
+    records = _records(JULY)
+    entries = {}
+    for record in records:
+        ns_pair, ew_pair = record.values["pairs"].split()
+        entries[("NS", ns_pair)] = record.values["ns_entry"]
+        entries[("EW", ew_pair)] = record.values["ew_entry"]
+    assert entries[("NS", "E1")] == "299:B"
+    assert entries[("NS", "E3")] == "299:A"
+    assert entries[("NS", "E4")] == "299:C"
+    assert entries[("NS", "E8")] == "299:NE"
+    assert entries[("EW", "E4")] == "299:C"
+    assert entries[("EW", "E3")] == "299:A"
+    board = clean_record(records[0].values, records[0].play_layout, settings=CLEAN).board
+    assert board is not None
+    assert (board["ns_entry"], board["ew_entry"]) == (
+        records[0].values["ns_entry"],
+        records[0].values["ew_entry"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("title", "population"),
+    [
+        ("MONDAY STRAT 299'ER PAIRS Monday Eve Session July 24, 2017", "299"),
+        ("Quicktricks 299 Christmas Monday Eve Session December 18, 2017", "299"),
+        ("0-750 Pairs Monday Eve Session May 1, 2017", "750"),
+        ("NEWCOMER PAIRS Monday Eve Session January 2, 2017", "newcomer"),
+        ("MONDAY STRATIFIED PAIRS Monday Eve Session January 2, 2017", "open"),
+    ],
+)
+def test_a_game_s_population_is_read_from_its_title_never_from_its_date(title, population):
+    assert game_population(title) == population
+
+
+def test_a_pair_line_s_entry_skips_qualifying_marks_and_is_none_without_strata():
+    offered = offered_strata("                      A   B   C       A     B     C")
+    assert offered == {"A", "B", "C"}
+    line = " 12   58.49  182.50   Q   Q       B   2     1           4     1   3.01R/B  Robert Balas"
+    assert pair_entry(line, "open", offered) == "open:B"
+    assert pair_entry("  2   49.26   82.75   -1.75  A  NE     Leonard Brill", "299", offered) == (
+        "299:NE"
+    )
+    # a list that offers no strata: a name's initial is no letter
+    assert offered_strata("Pair    Pct   Score  Adjust      Section Rank      MPs") == set()
+    assert pair_entry("  3   60.42   14.50   1    0.20  J Michael Held", "open", frozenset()) is None
