@@ -101,7 +101,7 @@ def headline_study(
     choice = choose_model(tables, candidates)
     fit = fit_chosen(tables, choice)
     # the newcomer prior's coefficient comes first where the fit chose it
-    newcomer = len(candidates) > 1 and choice[0] is candidates[1] and fit.coefficients is not None
+    newcomer = len(candidates) > 1 and choice[0] is candidates[1]
     sessions = pair_sessions(tables)
     boards_of = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     played = np.zeros(len(tables.players), dtype=np.int64)
@@ -123,7 +123,9 @@ def headline_study(
         players=len(tables.players),
         sessions=len(tables.sessions),
         penalty=fit.penalty,
-        newcomer_prior=float(fit.coefficients[0]) if newcomer else None,
+        newcomer_prior=(
+            float(fit.coefficients[0]) if newcomer and fit.coefficients is not None else None
+        ),
         residual_variance=fit.residual_variance,
         form_variance=fit.form_variance,
         # none where no pair had played together before: nothing to learn the bonus from

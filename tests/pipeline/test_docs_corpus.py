@@ -234,7 +234,7 @@ def test_the_corpus_to_rate_as_shown(corpus):
     _close(spread, "0.05")
     assert all(high - low > spread for _, _, low, high, _ in top)
     assert "held-out team matches (158, walk-forward)" in output
-    # what the data allow: the margins' split-half reliability and the correlation it bounds
+    # the margins' split-half reliability and the correlation it bounds
     ceiling = dict(_query(corpus.folder, "select measure, value from validation_ceiling"))
     _close(ceiling["team_match_split_half"], "0.40")
     _close(ceiling["team_match_ceiling"], "0.63")

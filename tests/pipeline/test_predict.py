@@ -4,6 +4,7 @@ it, kept, refused once the session is rated, and scored against its results."""
 from __future__ import annotations
 
 import csv
+import json
 import random
 import shlex
 import sqlite3
@@ -70,6 +71,9 @@ def test_forecast_then_results_then_score(acbl, tmp_path, shared_data, chromium)
     assert fit["tables"] > 0 and fit["residual_variance"] > 0 and fit["penalty"] > 0
     # the club's regular pairs score above their players' sum: predict gives them the bonus
     assert fit["familiarity"] > 0
+    # the recaps print each pair's stratum: the fit's effect of each, which predict applies
+    # to the strata the forecast file prints
+    assert {"299:A", "299:C", "open:A", "open:C"} <= set(json.loads(fit["entry_effects"]))
     printed = _invoke("predict", str(acbl / NEXT), "--out", out, *fast)
     with engine.connect() as conn:
         stored = conn.execute(select(StoredForecast.__table__)).mappings().all()

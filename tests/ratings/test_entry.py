@@ -17,7 +17,7 @@ from bridgerank.ratings.headline.entry import (
     sessions_before,
 )
 from bridgerank.ratings.headline.experience import experience_masks
-from bridgerank.ratings.headline.fit import fit_headline, predict_sessions
+from bridgerank.ratings.headline.fit import fit_headline
 from bridgerank.ratings.headline.forecast import StoredRatings, forecast
 from bridgerank.ratings.holdout import HeldOut
 from tests.ratings.club_tables import club_tables

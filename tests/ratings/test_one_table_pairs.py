@@ -61,7 +61,7 @@ def _simulated(seed=3, pairs_rounds=30, noise=4.0):
 
 
 def _oracle(truth):
-    """The forecast of someone who knows the true strengths: what the data allow."""
+    """The forecast of someone who knows the true strengths."""
 
     def predict(train, test, target=None):
         strength = np.array([truth[player] for player in test.players])

@@ -1,5 +1,6 @@
-"""What the data allow: results simulated from a fitted model, and the correlation a rating
-that learns from them reaches on held-out sessions (``ratings.headline.ceiling``)."""
+"""A results-only rating of the headline's form, if its model were true: results simulated
+from a fitted model, and the correlation a rating that learns from them reaches on held-out
+sessions (``ratings.headline.ceiling``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.ceiling import (
     SimulatedResults,
-    relearned_correlation,
     calibrated_spread,
     known_strengths_correlation,
+    relearned_correlation,
 )
 from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_headline
 
@@ -133,10 +134,10 @@ def test_nothing_to_learn_from_is_none():
 
 
 @pytest.mark.shared_data
-def test_six_club_sessions_store_both_references_and_what_the_data_allow(shared_data, tmp_path):
+def test_six_club_sessions_store_both_references(shared_data, tmp_path):
     """A real slice (six ACBL club dates): the rate stage's study stores the known-strengths
-    reference and what the data allow, the one above the other, the latter with its 80%
-    range over simulated data sets."""
+    reference and the results-only one of the headline's form, the one above the other, the
+    latter with its 80% range over simulated data sets."""
     from click.testing import CliRunner
 
     from bridgerank.pipeline.cli import main

@@ -364,4 +364,5 @@ def test_a_pair_line_s_entry_skips_qualifying_marks_and_is_none_without_strata()
     )
     # a list that offers no strata: a name's initial is no letter
     assert offered_strata("Pair    Pct   Score  Adjust      Section Rank      MPs") == set()
-    assert pair_entry("  3   60.42   14.50   1    0.20  J Michael Held", "open", frozenset()) is None
+    line = "  3   60.42   14.50   1    0.20  J Michael Held"
+    assert pair_entry(line, "open", frozenset()) is None
