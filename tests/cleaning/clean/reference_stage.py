@@ -62,10 +62,12 @@ def clean_rows(rows: Iterable[Any], settings: CleanSettings, progress=None, tota
             continue
         values = {name: row[name] for name in RAW_FIELDS if row[name] is not None}
         key = _content_key(values)
-        # a traveller's lead card, among the record's extra fields, is its play's one card
-        lead = json.loads(row["extra"]).get("lead_card") if row["extra"] else None
-        if lead:
-            values["lead_card"] = lead
+        # a traveller's lead card, among the record's extra fields, is its play's one card;
+        # a recap's pairs' entries are there too
+        extra = json.loads(row["extra"]) if row["extra"] else {}
+        for name in ("lead_card", "ns_entry", "ew_entry"):
+            if extra.get(name):
+                values[name] = extra[name]
         # Only a record with a deal and a name can be a copy; empty ones fail on their own.
         comparable = bool(values.get("deal")) and any(values.get(n) for n in NAME_FIELDS)
         if comparable and key in first_seen:
