@@ -268,7 +268,7 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
         checks[("reliability", band)] for band in ("0-99", "100-299", "300-999", "1000+")
     ]
     assert [row.n for row in reliability] == [64, 85, 115, 30]
-    assert [round(row.value, 2) for row in reliability] == [0.58, 0.72, 0.86, 0.95]
+    assert [round(row.value, 2) for row in reliability] == [0.58, 0.72, 0.85, 0.95]
     assert [
         checks[("coverage_80", band)].n for band in ("0-99", "100-299", "300-999", "1000+")
     ] == [

@@ -161,7 +161,8 @@ def test_six_club_sessions_store_both_references(shared_data, tmp_path):
     assert 0 < value["relearned_r_p10"] <= value["relearned_r"] <= value["relearned_r_p90"]
     assert value["relearned_r_p90"] < value["known_strengths_r"]
     assert ceiling["relearned_r"]["n"] == 50  # a club's few tables: every draw is made
-    # the headline itself on the same held-out sessions (0.35): inside the range a data set
-    # of this size gives (0.21 to 0.41, about 0.31 on average)
+    # the headline itself on the same held-out sessions (0.42, knowing the pairs' strata
+    # and the players' past play): above the results-only reference of its form, and
+    # beyond the range one data set of this size gives it (0.41 at most): no bound
     headline = next(row for row in study.validation if row["method"] == "headline")
-    assert value["relearned_r_p10"] < headline["pearson"] < value["relearned_r_p90"]
+    assert headline["pearson"] > value["relearned_r_p90"] > value["relearned_r"]

@@ -8,6 +8,10 @@ their entries (:mod:`bridgerank.cleaning.ingest.recap_reread`); a recap no longe
 its records as they were, its pairs' entries unknown (ingesting the file again does not add
 them: the file is stored). The clean stage runs again to carry them into ``boards``.
 
+The rate stage's tables gain what it now reports: ``headline_fit.entry_effects`` (each
+entry's term), and per method in ``session_validation`` its figures on newcomers and regular
+partnerships and the setting it chose; the stage runs again to fill them.
+
 Revision ID: 0015
 Revises: 0014
 """
@@ -25,7 +29,7 @@ down_revision = "0014"
 branch_labels = None
 depends_on = None
 
-rerun: tuple[str, ...] = ("clean",)
+rerun: tuple[str, ...] = ("clean", "rate")
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +43,15 @@ def upgrade() -> None:
             sa.Column(name, sa.String(24), nullable=False, server_default="")
             for name in ("ns_entry", "ew_entry")
         ),
+    )
+    add_missing_columns("headline_fit", sa.Column("entry_effects", sa.Text(), nullable=True))
+    add_missing_columns(
+        "session_validation",
+        sa.Column("newcomer_pearson", sa.Float(), nullable=True),
+        sa.Column("newcomer_sessions", sa.Integer(), nullable=True),
+        sa.Column("regular_pearson", sa.Float(), nullable=True),
+        sa.Column("regular_sessions", sa.Integer(), nullable=True),
+        sa.Column("setting", sa.Text(), nullable=True),
     )
     carry_forward(op.get_bind())
 
