@@ -39,6 +39,14 @@ MARK_BY_FIXTURE = {
 NOT_FAST = ("slow", "dds", "dask", "postgres", "browser", "shared_data", "torch")
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="write tests/golden/ from this run instead of comparing with it",
+    )
+
+
 def pytest_configure(config):
     if processes.available():
         processes.start_session()

@@ -1,0 +1,104 @@
+"""The golden report: the embedded sample's site and CSVs, as a run writes them, equal byte
+for byte the ones kept in ``tests/golden/report.tar.xz`` (the run's times normalised).
+
+A change to the report's code that is meant to change no page (moving what it computes to the
+stage that owns the number, reading each table once) is checked by this test. A change meant to
+alter a page rewrites the archive on purpose: ``pytest --update-golden
+tests/pipeline/test_golden_report.py``, and the archive's diff goes in the same commit.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+import tarfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bridgerank.pipeline.cli import main
+from tests.paths import TESTS
+
+pytestmark = pytest.mark.dds  # one run of the sample through the report
+
+GOLDEN = TESTS / "golden" / "report.tar.xz"
+# The methods page's table of runs: when each stage ran, how long it took, and what the DD
+# store already held (a first run solves what a second reads) - the run's, not the report's.
+RUN_ROW = re.compile(r"<tr><td>(ingest|clean|match|dds|rate|regress)</td><td>[^\n]*?</tr>")
+GENERATED = re.compile(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d UTC")
+STORE = re.compile(r"&#34;store&#34;: &#34;[^&]*&#34;")  # the DD store the test session made
+
+
+def normalised(path: Path) -> bytes:
+    """A written file's bytes with the run's own times and store counts replaced by a mark."""
+    data = path.read_bytes()
+    if path.suffix == ".html":
+        text = GENERATED.sub("Generated (when)", data.decode())
+        text = RUN_ROW.sub(lambda found: f"<tr><td>{found[1]}</td>(the run's)</tr>", text)
+        data = STORE.sub("&#34;store&#34;: (the run's)", text).encode()
+    return data
+
+
+def written(folder: Path) -> dict[str, bytes]:
+    """Every file of the site and of the CSVs, by its path under the output folder."""
+    files = {}
+    for top in ("report", "csv"):
+        for path in sorted((folder / top).rglob("*")):
+            if path.is_file():
+                files[path.relative_to(folder).as_posix()] = normalised(path)
+    return files
+
+
+def archived() -> dict[str, bytes]:
+    """The golden files, by their paths."""
+    with tarfile.open(GOLDEN, "r:xz") as archive:
+        return {
+            member.name: archive.extractfile(member).read()  # type: ignore[union-attr]
+            for member in archive.getmembers()
+            if member.isfile()
+        }
+
+
+def archive(files: dict[str, bytes]) -> None:
+    """Write ``files`` as the golden archive, in a fixed order with fixed metadata, so that
+    the same report gives the same archive."""
+    GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(GOLDEN, "w:xz", preset=9) as target:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(data), 0, 0o644
+            target.addfile(info, io.BytesIO(data))
+
+
+@pytest.fixture(scope="module")
+def sample_output(tmp_path_factory, session_dd_store):
+    folder = tmp_path_factory.mktemp("golden")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BRIDGERANK_DD_STORE", str(session_dd_store))
+        result = CliRunner().invoke(main, ["run", "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_the_sample_report_equals_the_golden_one(sample_output, request):
+    files = written(sample_output)
+    if request.config.getoption("--update-golden"):
+        archive(files)
+        pytest.skip(f"wrote {GOLDEN.relative_to(TESTS.parent)} ({len(files)} files)")
+    golden = archived()
+    assert sorted(files) == sorted(golden), "files added or missing"
+    changed = [name for name in sorted(files) if files[name] != golden[name]]
+    if changed:
+        first = changed[0]
+        diff = difflib.unified_diff(
+            golden[first].decode(errors="replace").splitlines(),
+            files[first].decode(errors="replace").splitlines(),
+            "golden/" + first,
+            first,
+            lineterm="",
+            n=1,
+        )
+        shown = "\n".join(line[:200] for line in list(diff)[:40])
+        pytest.fail(f"{len(changed)} files differ from the golden report: {changed[:5]}\n{shown}")
