@@ -38,14 +38,17 @@ __all__ = [
     "CleanSettings",
     "CycleSettings",
     "DdsSettings",
+    "HeadlineSettings",
     "IngestSettings",
     "MatchSettings",
     "RateSettings",
     "RegressSettings",
     "RegressThresholds",
+    "RivalSettings",
     "RunSettings",
     "Settings",
     "StoreSettings",
+    "TeamSettings",
     "allowed",
     "result_settings",
     "rule_of",
@@ -373,6 +376,77 @@ class CycleSettings:
 
 
 @section
+class HeadlineSettings:
+    """``[rate.headline]``: the pair-session headline's grids and the thresholds of its
+    study and checks."""
+
+    penalties: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    mean_shrinks: tuple[float, ...] = allowed(at_least=0, distinct=True, min_items=1, max_items=50)
+    partnership_penalties: tuple[float, ...] = allowed(
+        above=0, distinct=True, min_items=1, max_items=50
+    )
+    min_periods: int = allowed(at_least=2, at_most=10_000)
+    min_evidence_coverage: float = allowed(at_least=0, at_most=1)
+    regular_boards: int = allowed(at_least=1, at_most=1_000_000)
+    regular_sessions: int = allowed(at_least=1, at_most=10_000)
+    occasional_sessions: int = allowed(at_least=1, at_most=10_000)
+    bands: tuple[int, ...] = allowed(
+        at_least=0, at_most=10_000_000, distinct=True, min_items=1, max_items=20
+    )
+    min_band_players: int = allowed(at_least=1, at_most=1_000_000)
+    strong_gap: float = allowed(at_least=0, at_most=100)
+    relearned_draws: int = allowed(at_least=2, at_most=10_000)
+    min_relearned_draws: int = allowed(at_least=1, at_most=10_000)
+    relearned_work: int = allowed(at_least=1, at_most=10_000_000_000)
+
+    def conflict(self) -> tuple[str, str] | None:
+        """A key whose value the other keys rule out, and what it must be; None if none.
+
+        The bands are searched in order from the first, which every player passes."""
+        if self.bands[0] != 0 or list(self.bands) != sorted(self.bands):
+            return "bands", "must start at 0 and increase"
+        if self.occasional_sessions >= self.regular_sessions:
+            below = f"must be below regular_sessions ({self.regular_sessions})"
+            return "occasional_sessions", below
+        return None
+
+
+@section
+class TeamSettings:
+    """``[rate.teams]``: the team-match headline's grids and its study's threshold."""
+
+    penalties: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    joint_penalties: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    one_table_weights: tuple[float, ...] = allowed(
+        at_least=0, at_most=100, distinct=True, min_items=1, max_items=20
+    )
+    min_periods: int = allowed(at_least=2, at_most=10_000)
+
+
+@section
+class RivalSettings:
+    """``[rate.rivals]``: the grids of the rival rating methods' free settings, and when the
+    federations' points are a baseline."""
+
+    pair_elo_k: tuple[float, ...] = allowed(above=0, distinct=True, min_items=2, max_items=50)
+    ngs_half_lives: tuple[float, ...] = allowed(above=0, distinct=True, min_items=2, max_items=50)
+    glicko2_taus: tuple[float, ...] = allowed(above=0, distinct=True, min_items=2, max_items=50)
+    openskill_betas: tuple[float, ...] = allowed(above=0, distinct=True, min_items=2, max_items=50)
+    ttt_gammas: tuple[float, ...] = allowed(above=0, distinct=True, min_items=2, max_items=50)
+    widen_steps: int = allowed(at_least=0, at_most=20)
+    team_pair_elo_k: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    team_ngs_half_lives: tuple[float, ...] = allowed(
+        above=0, distinct=True, min_items=1, max_items=50
+    )
+    team_openskill_betas: tuple[float, ...] = allowed(
+        above=0, distinct=True, min_items=1, max_items=50
+    )
+    team_ttt_gammas: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    team_elo_k: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
+    wbf_min_listed_share: float = allowed(above=0, at_most=1)
+
+
+@section
 class RateSettings:
     """``[rate]``: the ratings and their validation."""
 
@@ -385,6 +459,9 @@ class RateSettings:
     calibration_rankings: int = allowed(at_least=0)
     validation_bootstrap: int = allowed(at_least=0, at_most=100_000)
     cycles: CycleSettings
+    headline: HeadlineSettings
+    teams: TeamSettings
+    rivals: RivalSettings
 
 
 @section

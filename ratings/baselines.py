@@ -35,7 +35,6 @@ __all__ = [
     "ELO_OPPONENTS_SESSIONS",
     "ELO_RANKINGS",
     "ELO_SESSIONS",
-    "MIN_LISTED_SHARE",
     "WBF_BOARDS",
     "WBF_MATCHES",
     "WBF_SESSIONS",
@@ -55,10 +54,6 @@ __all__ = [
     "wbf_standing",
 ]
 
-# WBF points are a baseline of pair sessions (and a prior centre) when at least this share of
-# the players are on the lists: a club's three listed players say nothing of the other 462.
-MIN_LISTED_SHARE = 0.1
-
 
 # --- WBF masterpoints ---------------------------------------------------------------------
 
@@ -68,17 +63,37 @@ def wbf_standing(points: Mapping[str, float], players: Iterable[Hashable]) -> np
     return np.array([np.log1p(points.get(str(player)) or 0.0) for player in players])
 
 
-def wbf_listed(points: Mapping[str, float], players: Sequence[Hashable]) -> bool:
-    """Whether at least :data:`MIN_LISTED_SHARE` of the players are on the WBF lists."""
+def wbf_listed(
+    points: Mapping[str, float], players: Sequence[Hashable], share: float | None = None
+) -> bool:
+    """Whether enough of the players are on the WBF lists for their points to be a baseline
+    and a prior centre.
+
+    Parameters
+    ----------
+    points : mapping
+        Player name -> WBF open masterpoints.
+    players : sequence
+        The players of the data.
+    share : float, optional
+        The least share of ``players`` listed (None: ``[rate.rivals] wbf_min_listed_share``
+        of the shipped defaults).
+
+    Returns
+    -------
+    bool
+    """
+    if share is None:
+        share = StudyInputs().rate.rivals.wbf_min_listed_share
     listed = sum(1 for player in players if str(player) in points)
-    return bool(points) and listed >= MIN_LISTED_SHARE * len(players)
+    return bool(points) and listed >= share * len(players)
 
 
 def _wbf_sessions(data: FieldTables, inputs: StudyInputs):
     """A pair's percentage is a straight line in its players' summed standing, fitted by least
     squares on the training pair-sessions; its variance is the training residuals'."""
     points = inputs.points
-    if not wbf_listed(points, data.players):
+    if not wbf_listed(points, data.players, inputs.rate.rivals.wbf_min_listed_share):
         return None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:

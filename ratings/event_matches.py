@@ -51,6 +51,7 @@ from bridgerank.ratings.holdout import Forecast, Kind, Target
 from bridgerank.ratings.team_matches import TeamBoards, match_ceiling, match_margins
 
 if TYPE_CHECKING:
+    from bridgerank.core.sections import RateSettings
     from bridgerank.ratings.summaries import EventMatchSummary
 
 __all__ = [
@@ -563,6 +564,7 @@ def event_methods(
     points: Mapping[str, float] | None,
     rivals: bool = True,
     dd: DoubleDummyMeasures | None = None,
+    settings: RateSettings | None = None,
 ) -> dict[str, Any]:
     """The methods every held-out round is forecast by: the headline, the plain ridge over
     match boards, a coin, each player's past IMPs a board, with WBF lists the players'
@@ -571,7 +573,9 @@ def event_methods(
     (:mod:`~bridgerank.ratings.event_evidence`) and, with
     ``rivals``, the online ratings players know, each reading a match board as a deal at
     two tables (:mod:`~bridgerank.ratings.rivals.team_play`; TrueSkill Through Time refits
-    its history once a year, not at each of some 400 rounds)."""
+    its history once a year, not at each of some 400 rounds). ``settings``: the ``[rate]``
+    settings the rivals' grids and the WBF baseline's threshold are read from (None: the
+    shipped defaults)."""
     from bridgerank.ratings.baselines import wbf_listed, wbf_standing
     from bridgerank.ratings.registry import StudyInputs
     from bridgerank.ratings.rivals import team_play
@@ -591,10 +595,11 @@ def event_methods(
             methods[LEADS] = RoundRidge(
                 data, HEADLINE_SETTINGS, experience_covariates(data.boards) + [dd.lead]
             )
-    if points and wbf_listed(points, data.boards.players):
+    inputs = StudyInputs(settings, dict(points or {}))
+    listed = wbf_listed(points or {}, data.boards.players, inputs.rate.rivals.wbf_min_listed_share)
+    if points and listed:
         methods["wbf_points"] = scaled_baseline(lambda train: wbf_standing(points, train.players))
     if rivals:
-        inputs = StudyInputs(None, dict(points or {}))
         for rival in ONLINE_RIVALS:
             method = getattr(team_play, rival)
             methods[method.name] = method.make(data.boards, inputs)
@@ -762,12 +767,14 @@ def study_event_matches(
     progress: Any = None,
     rivals: bool = True,
     dd: DoubleDummyMeasures | None = None,
+    settings: RateSettings | None = None,
 ) -> EventMatchValidation:
     """Every match after the first year forecast walk-forward by round (see the module
     docstring), scored overall, by event kind and (with ``dd``) on the matches of the events
     with deals, each method's gains the headline's over it with
     intervals that resample whole events, simultaneous over each subset's table; beside each
-    subset, its margins' split-half reliability and ceiling."""
+    subset, its margins' split-half reliability and ceiling. ``settings``: the ``[rate]``
+    settings of the rivals' grids and the WBF baseline (None: the shipped defaults)."""
     from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 
     boards = data.boards
@@ -778,7 +785,7 @@ def study_event_matches(
     if tests == 0 or len(np.unique(data.event)) < 2:
         return EventMatchValidation([], {})
     kind = event_match_kind(data.event)
-    methods = event_methods(data, points, rivals, dd)
+    methods = event_methods(data, points, rivals, dd, settings)
     run = walk_forward(
         boards,
         methods,

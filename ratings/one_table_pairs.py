@@ -26,7 +26,7 @@ from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS
 __all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_units", "study_pairs"]
 
 if TYPE_CHECKING:
-    from bridgerank.core.sections import RateSettings
+    from bridgerank.core.sections import RateSettings, TeamSettings
     from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
     from bridgerank.ratings.team_matches import TeamBoards
 
@@ -166,11 +166,12 @@ def past_average(train: PairBoards, test: PairBoards, target: Target | None = No
 
 
 def headline_pairs(
-    team: TeamBoards, evidence: TeamEvidence
+    team: TeamBoards, evidence: TeamEvidence, settings: TeamSettings | None = None
 ) -> Callable[[PairBoards, PairBoards, Target | None], Forecast]:
     """The team headline (:func:`~bridgerank.ratings.team_matches.fit_joint_all`) fitted on
     the team boards and the one-table boards of the dates before each test date, with the
-    test's players beside them; its choices made on those team boards, as for the matches."""
+    test's players beside them; its choices made on those team boards, as for the matches
+    (on the grids of ``settings``, ``[rate.teams]``; None: the shipped defaults')."""
     from bridgerank.ratings.team_matches import choose_joint, fit_joint_all
 
     chosen: dict[int, tuple[float, float]] = {}
@@ -183,7 +184,12 @@ def headline_pairs(
             return coin_pairs(train, test)
         seen = int(earlier.sum())  # the choice is the same for every test of these team dates
         if seen not in chosen:
-            chosen[seen] = choose_joint(team_train, evidence)
+            chosen[seen] = choose_joint(
+                team_train,
+                evidence,
+                one_table_weights=None if settings is None else settings.one_table_weights,
+                penalties=None if settings is None else settings.joint_penalties,
+            )
         penalty, weight = chosen[seen]
         players, fit = fit_joint_all(
             team_train, penalty, evidence, before, weight, extra=test.players
@@ -214,7 +220,7 @@ HEADLINE = Method(
     "headline",
     "IMP headline rating (the team fit's strengths, as bridgerank predict forecasts a pair)",
     lambda data, inputs: (
-        headline_pairs(inputs.team_boards, inputs.team_evidence)
+        headline_pairs(inputs.team_boards, inputs.team_evidence, inputs.rate.teams)
         if inputs.team_boards is not None and inputs.team_evidence is not None
         else None
     ),
@@ -231,7 +237,7 @@ def _variant(name: str) -> Method:
         changed = None if evidence is None else transform(evidence)
         if changed is None or inputs.team_boards is None:
             return None
-        return headline_pairs(inputs.team_boards, changed)
+        return headline_pairs(inputs.team_boards, changed, inputs.rate.teams)
 
     return Method(name, what, make)
 
@@ -251,20 +257,23 @@ def study_pairs(
     data: TeamBoards,
     evidence: TeamEvidence,
     bootstrap: int = 10_000,
-    min_periods: int = 4,
+    min_periods: int | None = None,
     settings: RateSettings | None = None,
     points: Mapping[str, float] | None = None,
 ) -> tuple[list[dict[str, Any]], OneTableValidationSummary | None]:
     """The ``one_table_validation`` rows (one per method of the ``one_table`` registry) and
-    the headline's scores; none without boards at one table on ``min_periods`` dates, or
-    without team boards (the headline's strengths are fitted on them)."""
+    the headline's scores; none without boards at one table on ``min_periods`` dates (None:
+    ``[rate.teams] min_periods`` of ``settings``, or of the shipped defaults), or without
+    team boards (the headline's strengths are fitted on them)."""
     one_table = evidence.one_table
     if one_table is None or not len(one_table) or not len(data):
         return [], None
     pairs = PairBoards.of(one_table)
+    inputs = StudyInputs(settings, points or {}, team_evidence=evidence, team_boards=data)
+    if min_periods is None:
+        min_periods = inputs.rate.teams.min_periods
     if len(np.unique(pairs.period)) < min_periods:
         return [], None
-    inputs = StudyInputs(settings, points or {}, team_evidence=evidence, team_boards=data)
     run = walk_forward(pairs, registry("one_table").make(pairs, inputs), pair_target)
     if not len(run):
         return [], None

@@ -41,6 +41,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterator, Mapping, TypeVar
 
+from bridgerank.core.settings import default_settings
+
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
@@ -89,6 +91,12 @@ class StudyInputs:
     team_evidence: TeamEvidence | None = None
     # a TeamBoards (not imported: team_matches imports this module)
     team_boards: Any = None
+
+    @property
+    def rate(self) -> RateSettings:
+        """The ``[rate]`` settings the methods read: the study's, or the shipped defaults
+        (``config/defaults.toml``) for a study called without them."""
+        return self.settings if self.settings is not None else default_settings().rate
 
 
 @dataclass

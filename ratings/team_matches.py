@@ -17,6 +17,7 @@ later date's matches are predicted by methods re-fitted on all earlier dates.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Sequence
 
@@ -26,6 +27,7 @@ from scipy.sparse.linalg import lsqr
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.core.disjoint import DisjointSets
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import field_tables, period_of
 from bridgerank.ratings.games import team_games
 from bridgerank.ratings.holdout import (
@@ -49,11 +51,14 @@ from bridgerank.ratings.team_evidence import (
 )
 
 if TYPE_CHECKING:
-    from bridgerank.core.sections import RateSettings
+    from bridgerank.core.sections import RateSettings, TeamSettings
     from bridgerank.ratings.card_evidence import CardCounts
     from bridgerank.ratings.dd_prior import BoardEvidence
 
-PENALTIES = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
+
+def _teams(settings: TeamSettings | None) -> TeamSettings:
+    """``[rate.teams]``: the given, or the shipped defaults for a call without settings."""
+    return settings if settings is not None else default_settings().rate.teams
 
 
 @dataclass
@@ -328,9 +333,12 @@ def match_margins(data: TeamBoards, board_values: np.ndarray) -> tuple[np.ndarra
     return margin, np.bincount(inverse, minlength=len(present))
 
 
-def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] = PENALTIES) -> float:
-    """The penalty whose fit on the earlier three quarters of the dates best predicts the
-    match margins of the latest quarter; the middle one when there is too little."""
+def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] | None = None) -> float:
+    """The penalty of ``penalties`` (None: ``[rate.teams] penalties`` of the shipped
+    defaults) whose fit on the earlier three quarters of the dates best predicts the match
+    margins of the latest quarter; the middle one when there is too little."""
+    if penalties is None:
+        penalties = _teams(None).penalties
 
     def errors(early: TeamBoards, late: TeamBoards, penalty: float) -> np.ndarray:
         actual, _ = match_margins(late, late.imps)
@@ -393,30 +401,34 @@ def match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
     return Forecast(margin, boards * fit.residual_variance + rating)
 
 
-def headline_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
-    """The IMP rating of the team boards alone: ridge strengths, penalty chosen on the
-    training dates."""
-    return match_forecast(fit_imps(train, choose_penalty(train)), test)
+def headline_imps(
+    train: TeamBoards,
+    test: TeamBoards,
+    target: Target | None = None,
+    penalties: tuple[float, ...] | None = None,
+) -> Forecast:
+    """The IMP rating of the team boards alone: ridge strengths, penalty (of ``penalties``,
+    None: the shipped defaults') chosen on the training dates."""
+    return match_forecast(fit_imps(train, choose_penalty(train, penalties)), test)
 
 
-# The joint fit's choices, made on the training dates: the prior's tightness (the players'
-# covariates carry much of what is known of a championship's newcomer, so it may reach
-# further than the team boards' alone) and the weight of a board played at one table beside
-# a team board's (0: its evidence enters through the covariates alone).
-JOINT_PENALTIES = (100.0, 1000.0, 10000.0, 100000.0, 1000000.0)
-ONE_TABLE_WEIGHTS = (0.0, 1.0)
+# The joint fit's choices, made on the training dates, are ``[rate.teams]``'s grids: the
+# prior's tightness (``joint_penalties``) and the weight of a board played at one table
+# beside a team board's (``one_table_weights``).
 
 
 def joint_headline_method(
     evidence: TeamEvidence,
     points: Mapping[str, float] | None = None,
-    one_table_weights: tuple[float, ...] = ONE_TABLE_WEIGHTS,
+    one_table_weights: tuple[float, ...] | None = None,
+    penalties: tuple[float, ...] | None = None,
 ) -> Predict:
     """The team headline (:func:`fit_joint`; with ``points``, the WBF masterpoints among the
-    covariates), its choices made on the training dates (:func:`choose_joint`)."""
+    covariates), its choices made on the training dates (:func:`choose_joint`, of
+    ``penalties`` and ``one_table_weights``; None: the shipped defaults' grids)."""
 
     def predict(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
-        penalty, weight = choose_joint(train, evidence, points, one_table_weights)
+        penalty, weight = choose_joint(train, evidence, points, one_table_weights, penalties)
         before = train.periods[int(test.period[0])]
         return match_forecast(fit_joint(train, penalty, evidence, before, weight, points), test)
 
@@ -427,20 +439,27 @@ def choose_joint(
     data: TeamBoards,
     evidence: TeamEvidence,
     points: Mapping[str, float] | None = None,
-    one_table_weights: tuple[float, ...] = ONE_TABLE_WEIGHTS,
+    one_table_weights: tuple[float, ...] | None = None,
+    penalties: tuple[float, ...] | None = None,
 ) -> tuple[float, float]:
-    """The penalty and the one-table boards' weight (one of ``one_table_weights``) of
-    :func:`fit_joint`, chosen together: fitted on the earlier three quarters of the dates,
-    each board of the latest quarter predicted (a board, not a match: 40 times the units, so
-    the choice is steady) - the team boards' and the one-table boards' of those dates alike.
+    """The penalty (one of ``penalties``) and the one-table boards' weight (one of
+    ``one_table_weights``) of :func:`fit_joint`, chosen together (None: ``[rate.teams]
+    joint_penalties`` and ``one_table_weights`` of the shipped defaults): fitted on the
+    earlier three quarters of the dates, each board of the latest quarter predicted (a board,
+    not a match: 40 times the units, so the choice is steady) - the team boards' and the
+    one-table boards' of those dates alike.
 
     The fit serves both forecasts (a match's and a one-table pair's), so both judge it: chosen
     on the team boards alone, a fit that leaves the one-table boards out could win by a hair,
     and then a player seen only at one table is rated by his covariates alone, which on the
     corpus turned some 2001 pair events' forecasts upside down (r = -0.86 on one).
     """
+    if one_table_weights is None:
+        one_table_weights = _teams(None).one_table_weights
+    if penalties is None:
+        penalties = _teams(None).joint_penalties
     weights = one_table_weights if evidence.one_table is not None else (0.0,)
-    grid = [(penalty, weight) for penalty in JOINT_PENALTIES for weight in weights]
+    grid = [(penalty, weight) for penalty in penalties for weight in weights]
     last = data.periods[int(data.period.max())] if len(data) else ""
 
     def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
@@ -494,15 +513,21 @@ class TeamRatings:
 _NEWCOMER = ("a player never seen",)
 
 
-def team_ratings(data: TeamBoards, evidence: TeamEvidence) -> TeamRatings:
+def team_ratings(
+    data: TeamBoards, evidence: TeamEvidence, settings: RateSettings | None = None
+) -> TeamRatings:
     """The team headline fitted on every team board (its choices made as in the
-    walk-forward), with every other player of the records beside them (their strength is
+    walk-forward, on the grids of ``settings``' ``[rate.teams]``, None: the shipped
+    defaults), with every other player of the records beside them (their strength is
     what their covariates and one-table boards say): the team boards' players' ``ratings``
     rows - the IMPs per board they add to a team, a 95% interval, their team boards - and
     what a forecast reads (:mod:`~bridgerank.ratings.imp_forecast`)."""
     if not len(data):
         return TeamRatings([], [], [])
-    penalty, weight = choose_joint(data, evidence)
+    teams = _teams(None if settings is None else settings.teams)
+    penalty, weight = choose_joint(
+        data, evidence, one_table_weights=teams.one_table_weights, penalties=teams.joint_penalties
+    )
     others = [] if evidence.records is None else list(evidence.records.players)
     players, fit = fit_joint_all(
         data, penalty, evidence, _AFTER_ALL, weight, extra=[*others, _NEWCOMER]
@@ -627,13 +652,19 @@ HEADLINE = Method(
     "headline",
     "IMP headline rating: team boards, boards played at one table against par, and each "
     "player's experience and double dummy measures as the prior's centre",
-    lambda data, inputs: joint_headline_method(inputs.team_evidence or TeamEvidence()),
+    lambda data, inputs: joint_headline_method(
+        inputs.team_evidence or TeamEvidence(),
+        one_table_weights=inputs.rate.teams.one_table_weights,
+        penalties=inputs.rate.teams.joint_penalties,
+    ),
 )
 HEADLINE_ONE_TABLE = Method(
     "headline_1table",
     "the IMP headline with the boards played at one table always as rows (weight 1)",
     lambda data, inputs: joint_headline_method(
-        inputs.team_evidence or TeamEvidence(), one_table_weights=(1.0,)
+        inputs.team_evidence or TeamEvidence(),
+        one_table_weights=(1.0,),
+        penalties=inputs.rate.teams.joint_penalties,
     ),
 )
 
@@ -647,7 +678,10 @@ def _variant(name: str) -> Method:
     def make(data: TeamBoards, inputs: StudyInputs) -> Predict | None:
         evidence = inputs.team_evidence
         changed = None if evidence is None else transform(evidence)
-        return None if changed is None else joint_headline_method(changed)
+        if changed is None:
+            return None
+        teams = inputs.rate.teams
+        return joint_headline_method(changed, None, teams.one_table_weights, teams.joint_penalties)
 
     return Method(name, what, make)
 
@@ -658,7 +692,7 @@ HEADLINE_FIELDS = _variant("headline_fields")  # the matchpoint scale tied to IM
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
-    lambda data, inputs: headline_imps,
+    lambda data, inputs: functools.partial(headline_imps, penalties=inputs.rate.teams.penalties),
 )
 COIN = Method("coin", "every match level", lambda data, inputs: coin_imps)
 IMP_AVERAGE = Method(
@@ -674,7 +708,12 @@ HEADLINE_WBF = Method(
     "headline_wbf",
     "IMP headline with WBF masterpoints among each player's covariates",
     lambda data, inputs: (
-        joint_headline_method(inputs.team_evidence or TeamEvidence(), inputs.points)
+        joint_headline_method(
+            inputs.team_evidence or TeamEvidence(),
+            inputs.points,
+            inputs.rate.teams.one_table_weights,
+            inputs.rate.teams.joint_penalties,
+        )
         if inputs.points
         else None
     ),
@@ -710,14 +749,15 @@ def match_study(
     player_of: Mapping[str, Hashable],
     points: Mapping[str, float] | None = None,
     bootstrap: int = 10_000,
-    min_periods: int = 4,
+    min_periods: int | None = None,
     settings: RateSettings | None = None,
     evidence: BoardEvidence | None = None,
     par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:
     """The ``match_validation`` rows (one per method of the matches registry,
     :mod:`registry`) and a summary, on the team boards of ``boards``; no rows with fewer than
-    ``min_periods`` dates. Every method's gains are the headline's over it. The headline
+    ``min_periods`` dates (None: ``[rate.teams] min_periods`` of ``settings``, or of the
+    shipped defaults). Every method's gains are the headline's over it. The headline
     reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
     board and the boards' double dummy par (``par_of``), where the dds stage has run."""
     data, team_evidence = team_inputs(boards, player_of, evidence, par_of)
@@ -729,15 +769,17 @@ def study_matches(
     team_evidence: TeamEvidence,
     points: Mapping[str, float] | None = None,
     bootstrap: int = 10_000,
-    min_periods: int = 4,
+    min_periods: int | None = None,
     settings: RateSettings | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:
     """:func:`match_study` on inputs already gathered (:func:`team_inputs`)."""
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
+    inputs = StudyInputs(settings, points or {}, team_evidence=team_evidence)
+    if min_periods is None:
+        min_periods = inputs.rate.teams.min_periods
     if len(np.unique(data.period)) < min_periods:
         summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
-    inputs = StudyInputs(settings, points or {}, team_evidence=team_evidence)
     run = walk_forward(data, registry("matches").make(data, inputs), match_target)
     if not len(run):
         return [], summary

@@ -25,10 +25,11 @@ players' past double dummy measures) or models them better can pass it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import (
     FieldTables,
     SessionScores,
@@ -38,6 +39,9 @@ from bridgerank.ratings.field import (
     pair_sessions,
 )
 from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_strengths
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
 
 
 def icc(sessions: SessionScores) -> tuple[float | None, int]:
@@ -164,13 +168,11 @@ def known_strengths_correlation(
     return float(np.mean(found)) if found else None
 
 
-# Simulated data sets for :func:`relearned_correlation`: its mean moves about 0.005 between
-# seeds at this many (one data set's correlation varies by about 0.035 from draw to draw).
-RELEARNED_DRAWS = 50
-# At most this many training tables fitted in all by :func:`relearned_correlation` (50 draws
-# of the ACBL sessions' 29 walk-forward fits), and never fewer draws than the minimum.
-RELEARNED_WORK = 40_000_000
-MIN_RELEARNED_DRAWS = 20
+# The budget of :func:`relearned_correlation` is ``[rate.headline]``'s: ``relearned_draws``
+# simulated data sets (the mean moves about 0.005 between seeds at 50; one data set's
+# correlation varies by about 0.035 from draw to draw), fewer where the fits hold more than
+# ``relearned_work`` training tables in all (40 million: 50 draws of the ACBL sessions' 29
+# walk-forward fits), never fewer than ``min_relearned_draws``.
 # Halvings of the interval searched for the spread that reproduces the real ICC.
 CALIBRATION_STEPS = 12
 
@@ -223,9 +225,10 @@ def relearned_correlation(
     fit: HeadlineFit,
     tables: FieldTables,
     test_periods: np.ndarray,
-    draws: int = RELEARNED_DRAWS,
+    draws: int | None = None,
     seed: int = 0,
     spread: float | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> Relearned | None:
     """The held-out correlation of a results-only rating of the headline's form, if its model
     were true: it must learn the strengths from results as many and as seated as these, and
@@ -240,8 +243,14 @@ def relearned_correlation(
     does better in squared error when the model holds) predict each test period's
     pair-sessions. The
     correlation over all of them is one draw's.
-    None without a fit, tests, at least two draws or an ICC to match.
+    None without a fit, tests, at least two draws or an ICC to match. ``draws`` (None:
+    ``relearned_draws``) is cut to the work budget of ``settings`` (``[rate.headline]``,
+    None: the shipped defaults).
     """
+    if settings is None:
+        settings = default_settings().rate.headline
+    if draws is None:
+        draws = settings.relearned_draws
     tests = np.unique(test_periods)
     if not len(tables) or not len(fit.theta) or not len(tests) or draws < 2:
         return None
@@ -268,7 +277,7 @@ def relearned_correlation(
     # fewer draws where every fit is large (a championship's many tables), never under the
     # minimum: the work of a draw is the training tables of all its fits
     work = sum(int(train.sum()) for train, *_ in folds)
-    draws = min(draws, max(MIN_RELEARNED_DRAWS, RELEARNED_WORK // max(work, 1)))
+    draws = min(draws, max(settings.min_relearned_draws, settings.relearned_work // max(work, 1)))
     model = SimulatedResults(fit, tables)
     rng = np.random.default_rng(seed)
     found = []

@@ -1,5 +1,7 @@
 """What a selector must know of the headline, and whether it is fair to partners: the rows of
-the ``rating_checks`` table.
+the ``rating_checks`` table. Its thresholds are ``[rate.headline]`` settings (``bands``,
+``min_band_players``, ``strong_gap``, ``regular_sessions``, ``occasional_sessions``,
+``regular_boards``, ``partnership_penalties``).
 
 - ``reliability`` by band of boards played: the sessions split in two (odd and even sessions
   of the data), the headline fitted on each half, and the two halves' ratings of the players
@@ -10,24 +12,24 @@ the ``rating_checks`` table.
   the session: the share of held-out sessions inside the headline's central interval;
 - the two checks the EBU publishes of its National Grading Scheme, on our data:
   ``strong_partner_rose``: among held-out sessions where a player partnered someone rated
-  :data:`STRONG_GAP` points or more below them, the share after which the stronger player's
+  ``strong_gap`` points or more below them, the share after which the stronger player's
   rating rose (the rating re-fitted before and after the session's date; fair: about half);
   ``regular_gap``: a player's mean session residual (result less the headline's forecast of
   it, in points) with their regular partner less that with occasional partners, averaged over
   the players who have both (fair: under 1 point either way);
-- ``synergy``: each partnership of :data:`~bridgerank.ratings.headline.partnerships.
-  REGULAR_BOARDS` boards or more, its own term beside its players' strengths
-  (:func:`~bridgerank.ratings.headline.partnerships.synergies`).
+- ``synergy``: each partnership of ``regular_boards`` boards or more, its own term beside
+  its players' strengths (:func:`~bridgerank.ratings.headline.partnerships.synergies`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.fit import (
     Covariates,
@@ -38,27 +40,26 @@ from bridgerank.ratings.headline.fit import (
 from bridgerank.ratings.headline.partnerships import synergies
 from bridgerank.ratings.holdout import HeldOut, coverage
 
-__all__ = ["BANDS", "STRONG_GAP", "rating_checks"]
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
 
-# Boards played: the bands' lower edges (the last is open).
-BANDS = (0, 100, 300, 1000)
+__all__ = ["rating_checks"]
+
 LEVELS = (0.5, 0.8, 0.9, 0.95)
-# Fewer players than this in a band: no reliability (a correlation of a handful is noise).
-MIN_BAND_PLAYERS = 20
-# Points (of a session percentage) between partners for "a strong player with a weak one".
-STRONG_GAP = 3.0
-# Sessions with one partner for them to be a player's regular; at most this many: occasional.
-REGULAR_SESSIONS = 5
-OCCASIONAL_SESSIONS = 2
 
 
-def _band(boards: np.ndarray) -> np.ndarray:
-    return np.searchsorted(np.array(BANDS), boards, side="right") - 1
+def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
+    """``[rate.headline]``: the given, or the shipped defaults for a check called alone."""
+    return settings if settings is not None else default_settings().rate.headline
 
 
-def _band_name(index: int) -> str:
-    low = BANDS[index]
-    return f"{low}+" if index == len(BANDS) - 1 else f"{low}-{BANDS[index + 1] - 1}"
+def _band(boards: np.ndarray, bands: tuple[int, ...]) -> np.ndarray:
+    return np.searchsorted(np.array(bands), boards, side="right") - 1
+
+
+def _band_name(index: int, bands: tuple[int, ...]) -> str:
+    low = bands[index]
+    return f"{low}+" if index == len(bands) - 1 else f"{low}-{bands[index + 1] - 1}"
 
 
 def _row(
@@ -73,10 +74,15 @@ def _row(
 
 
 def reliability_by_band(
-    tables: FieldTables, penalty: float, covariates: Covariates | None = None
+    tables: FieldTables,
+    penalty: float,
+    covariates: Covariates | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> list[dict[str, Any]]:
     """Split-half reliability of the ratings by band of boards played (see the module), the
-    headline fitted with its ``penalty`` and prior ``covariates`` on each half."""
+    headline fitted with its ``penalty`` and prior ``covariates`` on each half; the bands
+    and their least players are ``settings``' (None: the shipped defaults)."""
+    bands, least = _settings(settings).bands, _settings(settings).min_band_players
     halves = [tables.subset(tables.session % 2 == parity) for parity in (0, 1)]
     if not all(len(half) for half in halves):
         return []
@@ -86,16 +92,16 @@ def reliability_by_band(
     boards = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     both = np.array([np.bincount(h.seats.ravel(), minlength=len(boards)) > 0 for h in halves])
     rows = []
-    band = _band(boards)
-    for index in range(len(BANDS)):
+    band = _band(boards, bands)
+    for index in range(len(bands)):
         mine = (band == index) & both.all(axis=0)
-        if mine.sum() < MIN_BAND_PLAYERS:
-            rows.append(_row("reliability", _band_name(index), None, int(mine.sum())))
+        if mine.sum() < least:
+            rows.append(_row("reliability", _band_name(index, bands), None, int(mine.sum())))
             continue
         r = float(np.corrcoef(first[mine], second[mine])[0, 1])
         # stepped up only where the halves agree at all: below zero the formula means nothing
         value = 2 * r / (1 + r) if r > 0 else r
-        rows.append(_row("reliability", _band_name(index), value, int(mine.sum())))
+        rows.append(_row("reliability", _band_name(index, bands), value, int(mine.sum())))
     return rows
 
 
@@ -106,19 +112,23 @@ def _boards_before(tables: FieldTables) -> np.ndarray:
     return np.cumsum(count, axis=0)[:-1]
 
 
-def coverage_by_band(run: HeldOut, tables: FieldTables) -> list[dict[str, Any]]:
+def coverage_by_band(
+    run: HeldOut, tables: FieldTables, settings: HeadlineSettings | None = None
+) -> list[dict[str, Any]]:
     """The headline's interval coverage of held-out sessions by band of the pair's boards
-    before the session (the mean of its two players')."""
+    before the session (the mean of its two players'); the bands are ``settings``' (None:
+    the shipped defaults)."""
+    bands = _settings(settings).bands
     variance = run.variance("headline")
     if variance is None or not len(run):
         return []
     sessions = pair_sessions(tables.subset(np.isin(tables.period, np.unique(run.period))))
     before = _boards_before(tables)[sessions.period[:, None], sessions.pair].mean(axis=1)
-    band = _band(before)
+    band = _band(before, bands)
     predicted, actual = run.predicted("headline"), run.actual
     rows = []
     for level in LEVELS:
-        for index in range(len(BANDS)):
+        for index in range(len(bands)):
             mine = band == index
             value = (
                 coverage(predicted[mine], actual[mine], variance[mine], level)
@@ -126,7 +136,12 @@ def coverage_by_band(run: HeldOut, tables: FieldTables) -> list[dict[str, Any]]:
                 else None
             )
             rows.append(
-                _row(f"coverage_{round(100 * level)}", _band_name(index), value, int(mine.sum()))
+                _row(
+                    f"coverage_{round(100 * level)}",
+                    _band_name(index, bands),
+                    value,
+                    int(mine.sum()),
+                )
             )
     return rows
 
@@ -136,10 +151,13 @@ def strong_partner_rose(
     periods: np.ndarray,
     penalty: float,
     covariates: Covariates | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> dict[str, Any]:
-    """The share of held-out sessions with a partner :data:`STRONG_GAP` points weaker after
-    which the stronger player's rating rose (fitted before and after the session's date, at
-    the headline's ``penalty`` with its prior ``covariates``)."""
+    """The share of held-out sessions with a partner ``strong_gap`` points weaker (of
+    ``settings``, None: the shipped defaults) after which the stronger player's rating rose
+    (fitted before and after the session's date, at the headline's ``penalty`` with its
+    prior ``covariates``)."""
+    strong_gap = _settings(settings).strong_gap
     rose = total = 0
     tested = list(np.unique(periods))
     fits: dict[int, HeadlineFit] = {}
@@ -156,7 +174,7 @@ def strong_partner_rose(
         sessions = pair_sessions(tables.subset(tables.period == period))
         for first, second in sessions.pair.tolist():
             gap = 100 * (before[first] - before[second])
-            if abs(gap) < STRONG_GAP:
+            if abs(gap) < strong_gap:
                 continue
             strong = first if gap > 0 else second
             rose += int(after[strong] > before[strong])
@@ -164,9 +182,15 @@ def strong_partner_rose(
     return _row("strong_partner_rose", "all", rose / total if total else None, total)
 
 
-def regular_gap(tables: FieldTables, fit: HeadlineFit) -> dict[str, Any]:
-    """Players' mean residual with their regular partner less with occasional partners (in
-    points), averaged over the players with both, with a 95% interval."""
+def regular_gap(
+    tables: FieldTables, fit: HeadlineFit, settings: HeadlineSettings | None = None
+) -> dict[str, Any]:
+    """Players' mean residual with their regular partner (``regular_sessions`` sessions
+    together or more) less with occasional partners (``occasional_sessions`` or fewer), in
+    points, averaged over the players with both, with a 95% interval; ``settings`` None: the
+    shipped defaults."""
+    regular_count = _settings(settings).regular_sessions
+    occasional_count = _settings(settings).occasional_sessions
     sessions = pair_sessions(tables)
     predicted, _ = predict_sessions(fit, tables)
     residual = sessions.percent - predicted
@@ -179,8 +203,8 @@ def regular_gap(tables: FieldTables, fit: HeadlineFit) -> dict[str, Any]:
         by_player[player].append((len(values), float(np.mean(values))))
     gaps = []
     for partnerships in by_player.values():
-        regular = [mean for count, mean in partnerships if count >= REGULAR_SESSIONS]
-        occasional = [mean for count, mean in partnerships if count <= OCCASIONAL_SESSIONS]
+        regular = [mean for count, mean in partnerships if count >= regular_count]
+        occasional = [mean for count, mean in partnerships if count <= occasional_count]
         if regular and occasional:
             gaps.append(np.mean(regular) - np.mean(occasional))
     if len(gaps) < 3:
@@ -195,15 +219,35 @@ def rating_checks(
     fit: HeadlineFit,
     run: HeldOut | None,
     covariates: Covariates | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> list[dict[str, Any]]:
-    """Every ``rating_checks`` row (see the module) of the headline ``fit`` with its prior
-    ``covariates``; the held-out ones need the walk-forward ``run``."""
-    rows = reliability_by_band(tables, fit.penalty, covariates)
+    """Every ``rating_checks`` row (see the module) of the headline ``fit``.
+
+    Parameters
+    ----------
+    tables : FieldTables
+        The tables the headline was fitted on.
+    fit : HeadlineFit
+        The headline fitted on them.
+    run : HeldOut or None
+        The walk-forward, for the held-out rows (None: none of them).
+    covariates : callable, optional
+        The headline's prior covariates.
+    settings : HeadlineSettings, optional
+        ``[rate.headline]``, the checks' thresholds (None: the shipped defaults).
+
+    Returns
+    -------
+    list of dict
+        The rows, measure by measure.
+    """
+    settings = _settings(settings)
+    rows = reliability_by_band(tables, fit.penalty, covariates, settings)
     if run is not None and len(run):
-        rows += coverage_by_band(run, tables)
-        rows.append(strong_partner_rose(tables, run.period, fit.penalty, covariates))
-    rows.append(regular_gap(tables, fit))
-    for pair in synergies(tables, fit.penalty, covariates):
+        rows += coverage_by_band(run, tables, settings)
+        rows.append(strong_partner_rose(tables, run.period, fit.penalty, covariates, settings))
+    rows.append(regular_gap(tables, fit, settings))
+    for pair in synergies(tables, fit.penalty, covariates, settings):
         rows.append(
             _row(
                 "synergy",

@@ -14,21 +14,24 @@ from typing import Any
 
 import numpy as np
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.holdout import HeldOut
 
-__all__ = ["REGULAR_SESSIONS", "experience_masks", "experience_scores"]
-
-# Sessions a pair must have played together before for its session to count as a regular's.
-REGULAR_SESSIONS = 5
+__all__ = ["experience_masks", "experience_scores"]
 # Fewer pair-sessions than this in a group: no correlation (a handful is noise).
 MIN_SESSIONS = 10
 
 
-def experience_masks(tables: FieldTables, run: HeldOut) -> tuple[np.ndarray, np.ndarray]:
+def experience_masks(
+    tables: FieldTables, run: HeldOut, regular_sessions: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """For every unit of ``run`` (a walk-forward of ``tables``' pair-sessions, in its order):
     whether a player of the pair had never been seen before the session's date, and whether
-    the pair had played :data:`REGULAR_SESSIONS` sessions or more together before it."""
+    the pair had played ``regular_sessions`` sessions or more together before it (None:
+    ``[rate.headline] regular_sessions`` of the shipped defaults)."""
+    if regular_sessions is None:
+        regular_sessions = default_settings().rate.headline.regular_sessions
     players = len(tables.players)
     newcomer, regular = [], []
     for period in np.unique(run.period):
@@ -45,7 +48,7 @@ def experience_masks(tables: FieldTables, run: HeldOut) -> tuple[np.ndarray, np.
             position = np.minimum(np.searchsorted(codes, wanted), len(codes) - 1)
             found = codes[position] == wanted
             together[found] = counts[position[found]]
-        regular.append(together >= REGULAR_SESSIONS)
+        regular.append(together >= regular_sessions)
     if not newcomer:
         return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     return np.concatenate(newcomer), np.concatenate(regular)
@@ -57,10 +60,13 @@ def _pearson(predicted: np.ndarray, actual: np.ndarray) -> float | None:
     return float(np.corrcoef(predicted, actual)[0, 1])
 
 
-def experience_scores(tables: FieldTables, run: HeldOut) -> dict[str, dict[str, Any]]:
+def experience_scores(
+    tables: FieldTables, run: HeldOut, regular_sessions: int | None = None
+) -> dict[str, dict[str, Any]]:
     """Each method's Pearson correlation on the newcomers' and the regulars' pair-sessions
-    (:func:`experience_masks`) with their counts: method -> the four columns."""
-    newcomer, regular = experience_masks(tables, run)
+    (:func:`experience_masks`, with ``regular_sessions``) with their counts: method -> the
+    four columns."""
+    newcomer, regular = experience_masks(tables, run, regular_sessions)
     scores = {}
     for method in run.forecasts:
         predicted = run.predicted(method)

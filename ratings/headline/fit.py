@@ -45,6 +45,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import LinearOperator, cg
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import (
     FieldTables,
     SessionScores,
@@ -55,7 +56,6 @@ from bridgerank.ratings.headline.entry import entry_columns, entry_offset
 from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
-PENALTIES = (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
 # Sign of each seat's strength in d_t: North, South, East, West.
 _SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 # Above this many players the posterior variances use the diagonal of the precision only.
@@ -361,17 +361,20 @@ def _session_variance(fit: HeadlineFit, sessions: SessionScores) -> np.ndarray:
 def choose_model(
     tables: FieldTables,
     candidates: Sequence[Covariates | None],
-    penalties: tuple[float, ...] = PENALTIES,
+    penalties: tuple[float, ...] | None = None,
     familiar: bool = True,
     entries: bool = True,
 ) -> tuple[Covariates | None, float, float]:
     """The prior's covariates and penalty whose fit on the earlier three quarters of the
     periods best predicts the sessions of the latest quarter (session RMSE): of
-    ``candidates`` (None: a prior centred on the average player), each at its best penalty,
-    with the familiarity term if ``familiar`` and the entries' if ``entries``.
+    ``candidates`` (None: a prior centred on the average player), each at its best penalty
+    of ``penalties`` (None: ``[rate.headline] penalties`` of the shipped defaults), with the
+    familiarity term if ``familiar`` and the entries' if ``entries``.
     Returns the covariates, the penalty, and the form variance seen there: the variance that
     puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
     penalty and no form variance when there is too little data."""
+    if penalties is None:
+        penalties = default_settings().rate.headline.penalties
     split = latest_quarter(tables)
     if split is None:
         return candidates[0], penalties[len(penalties) // 2], 0.0
@@ -462,8 +465,10 @@ def fit_headline(
     candidates: Sequence[Covariates | None] | None = None,
     familiar: bool = True,
     entries: bool = True,
+    penalties: tuple[float, ...] | None = None,
 ) -> HeadlineFit:
-    """Fit the headline rating on ``tables``; penalty and form variance are chosen on them
+    """Fit the headline rating on ``tables``; penalty (of ``penalties``, None: the shipped
+    defaults' ``[rate.headline] penalties``) and form variance are chosen on them
     unless ``penalty`` is given (then no form variance). Without a penalty, ``candidates``
     (covariate sets, None for none) has the prior's covariates chosen on the tables too
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
@@ -472,7 +477,7 @@ def fit_headline(
     if penalty is not None:
         return fit_chosen(tables, (covariates, penalty, 0.0), familiar, entries)
     choices = (covariates,) if candidates is None else candidates
-    choice = choose_model(tables, choices, familiar=familiar, entries=entries)
+    choice = choose_model(tables, choices, penalties, familiar=familiar, entries=entries)
     return fit_chosen(tables, choice, familiar, entries)
 
 

@@ -13,11 +13,12 @@ headline's own choice on each training set (made once, shared with it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import sparse
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import (
     FieldTables,
     pair_percent,
@@ -35,11 +36,10 @@ from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
 from bridgerank.ratings.registry import Method, StudyInputs
 
-__all__ = ["HEADLINE_PARTNERSHIPS", "PartnershipIndex", "synergies"]
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
 
-PARTNERSHIP_PENALTIES = (100.0, 300.0, 1000.0)
-# A pair is "regular" for the synergy table with this many boards together.
-REGULAR_BOARDS = 200
+__all__ = ["HEADLINE_PARTNERSHIPS", "PartnershipIndex", "synergies"]
 
 
 class PartnershipIndex:
@@ -140,7 +140,8 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
     def predict(train: FieldTables, test: FieldTables, target: Target | None = None) -> Forecast:
         # the players' prior and penalty are the headline's own choice on this training set
         covariates, penalty, _ = headline_choice(train, inputs, data)
-        partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
+        grid = inputs.rate.headline.partnership_penalties
+        partner_penalty = grid[len(grid) // 2]
         split = latest_quarter(train)
         if split is not None:
             early, late = split
@@ -150,7 +151,7 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
                 fitted = _fit(early, index, covariates, penalty, value)
                 return float(np.mean((_forecast(fitted, index, late, early) - actual) ** 2))
 
-            partner_penalty = min(PARTNERSHIP_PENALTIES, key=error)
+            partner_penalty = min(grid, key=error)
         fitted = _fit(train, index, covariates, penalty, partner_penalty)
         return Forecast(_forecast(fitted, index, test, train))
 
@@ -165,14 +166,37 @@ HEADLINE_PARTNERSHIPS = Method(
 
 
 def synergies(
-    tables: FieldTables, penalty: float, covariates: Covariates | None = None
+    tables: FieldTables,
+    penalty: float,
+    covariates: Covariates | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> list[dict[str, Any]]:
-    """Each regular partnership's term (:data:`REGULAR_BOARDS` boards together or more), in
+    """Each regular partnership's term (``regular_boards`` boards together or more), in
     percentage points of a session, with a 95% interval from its boards' residual variance;
-    the partnerships' penalty is the middle one of :data:`PARTNERSHIP_PENALTIES`, the
-    players' ``penalty`` and prior ``covariates`` the headline's."""
+    the partnerships' penalty is the middle one of ``partnership_penalties``, the
+    players' ``penalty`` and prior ``covariates`` the headline's.
+
+    Parameters
+    ----------
+    tables : FieldTables
+        The tables the headline was fitted on.
+    penalty : float
+        The headline's penalty of the players' strengths.
+    covariates : callable, optional
+        The headline's prior covariates.
+    settings : HeadlineSettings, optional
+        ``[rate.headline]`` (None: the shipped defaults).
+
+    Returns
+    -------
+    list of dict
+        One row per regular partnership, the most boards first.
+    """
+    if settings is None:
+        settings = default_settings().rate.headline
     index = PartnershipIndex(tables)
-    partner_penalty = PARTNERSHIP_PENALTIES[len(PARTNERSHIP_PENALTIES) // 2]
+    grid = settings.partnership_penalties
+    partner_penalty = grid[len(grid) // 2]
     fitted = _fit(tables, index, covariates, penalty, partner_penalty)
     theta, pairs, design = fitted.theta, fitted.pairs, fitted.design
     residual = tables.share - design.predict(fitted.solution)
@@ -181,7 +205,7 @@ def synergies(
     boards = np.asarray(index.matrix(tables).power(2).sum(axis=0)).ravel()
     rows = []
     for (first, second), column in index.column.items():
-        if boards[column] < REGULAR_BOARDS:
+        if boards[column] < settings.regular_boards:
             continue
         sd = np.sqrt(variance / diagonal[column])
         value = 100 * pairs[column]

@@ -55,8 +55,6 @@ from bridgerank.ratings.summaries import (
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
 
-# Fewer periods than this and there is nothing to walk forward over.
-MIN_PERIODS = 4
 DD_METHOD = HEADLINE_NO_DD.name
 
 
@@ -97,8 +95,9 @@ def headline_study(
         results.summary = HeadlineSummary(note="no deal played at enough tables of one event")
         return results
     inputs = StudyInputs(settings, points or {}, evidence)
+    headline = inputs.rate.headline  # the study's settings, or the shipped defaults
     candidates = headline_candidates(tables, inputs)
-    choice = choose_model(tables, candidates)
+    choice = choose_model(tables, candidates, headline.penalties)
     fit = fit_chosen(tables, choice)
     # the newcomer prior's coefficient comes first where the fit chose it
     newcomer = len(candidates) > 1 and choice[0] is candidates[1]
@@ -132,16 +131,17 @@ def headline_study(
         familiarity=fit.familiarity if familiarity_column(tables).any() else None,
         entry_effects=dict(fit.entry_effects),
     )
-    if len(tables.periods) < MIN_PERIODS:
-        results.summary.not_validated = f"fewer than {MIN_PERIODS} dates: not validated"
-        results.checks = rating_checks(tables, fit, None, choice[0])
+    # fewer periods than this and there is nothing to walk forward over
+    if len(tables.periods) < headline.min_periods:
+        results.summary.not_validated = f"fewer than {headline.min_periods} dates: not validated"
+        results.checks = rating_checks(tables, fit, None, choice[0], headline)
         results.scorecards = scorecard_rows(tables, None)
         return results
     methods = registry("sessions").make(tables, inputs)
     run = walk_forward(tables, methods, session_target, progress=progress)
     results.run = run
     results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
-    by_experience = experience_scores(tables, run)
+    by_experience = experience_scores(tables, run, headline.regular_sessions)
     settings_chosen = {
         name: method.chosen() for name, method in methods.items() if hasattr(method, "chosen")
     }
@@ -167,7 +167,7 @@ def headline_study(
     spread = calibrated_spread(fit, tables)
     known = known_strengths_correlation(fit, held_out, spread=spread)
     results.ceiling.append({"measure": "known_strengths_r", "value": known, "n": len(run)})
-    relearned = relearned_correlation(fit, tables, run.period, spread=spread)
+    relearned = relearned_correlation(fit, tables, run.period, spread=spread, settings=headline)
     if relearned is not None:
         # the mean over simulated data sets of this size, and the 80% range of one of them
         for measure, value in (
@@ -176,7 +176,7 @@ def headline_study(
             ("relearned_r_p90", relearned.high),
         ):
             results.ceiling.append({"measure": measure, "value": value, "n": relearned.draws})
-    results.checks = rating_checks(tables, fit, run, choice[0])
+    results.checks = rating_checks(tables, fit, run, choice[0], headline)
     results.scorecards = scorecard_rows(tables, run)
     rows = {row["method"]: row for row in results.validation}
     headline_row = rows["headline"]

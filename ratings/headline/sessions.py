@@ -43,12 +43,6 @@ from bridgerank.ratings.registry import Method, StudyInputs
 
 __all__ = ["SESSIONS", "headline_covariates", "headline_method", "session_target"]
 
-# The players' past double dummy measures move the headline's prior centres when the dds
-# stage left evidence on at least this share of the tables.
-MIN_EVIDENCE_COVERAGE = 0.5
-# Shrinkage of the shrunk mean (boards toward 50%), chosen on the training data.
-SHRINKS = (0.0, 10.0, 30.0, 100.0, 300.0)
-
 
 def session_target(test: FieldTables) -> Target:
     """Every pair's percentage in every session of ``test``; resampled by session."""
@@ -79,9 +73,11 @@ SESSIONS: Kind[FieldTables] = Kind(
 
 def dd_applies(data: FieldTables, inputs: StudyInputs) -> bool:
     """Whether the dds stage left evidence on enough of ``data``'s tables for the players'
-    past double dummy measures to move their prior centres."""
+    past double dummy measures to move their prior centres (``[rate.headline]
+    min_evidence_coverage``)."""
     evidence = inputs.evidence
-    return evidence is not None and evidence.coverage(data) >= MIN_EVIDENCE_COVERAGE
+    least = inputs.rate.headline.min_evidence_coverage
+    return evidence is not None and evidence.coverage(data) >= least
 
 
 def headline_covariates(
@@ -107,6 +103,7 @@ def headline_method(
     newcomers: bool = True,
     familiar: bool = True,
     entries: bool = True,
+    penalties: tuple[float, ...] | None = None,
 ) -> Predict:
     """The headline rating (:mod:`bridgerank.ratings.headline.fit`), with prediction variances
     (:func:`~bridgerank.ratings.headline.fit.predict_sessions`); ``covariates`` move each
@@ -114,7 +111,9 @@ def headline_method(
     chooses on its training data whether the newcomer prior
     (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them;
     ``familiar``, ``entries``: with the familiarity's and the pairs' entries' terms
-    (:mod:`~bridgerank.ratings.headline.familiarity`, :mod:`~bridgerank.ratings.headline.entry`)."""
+    (:mod:`~bridgerank.ratings.headline.familiarity`, :mod:`~bridgerank.ratings.headline.entry`);
+    ``penalties``: the grid of its penalty (None: ``[rate.headline] penalties`` of the shipped
+    defaults)."""
     candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
@@ -124,6 +123,7 @@ def headline_method(
             candidates=candidates,
             familiar=familiar,
             entries=entries,
+            penalties=penalties,
         )
         percent, variance = predict_sessions(fit, test, train)
         return Forecast(percent, variance)
@@ -138,7 +138,9 @@ def headline_choice(train: FieldTables, inputs: StudyInputs, data: FieldTables) 
     study and shared by the methods built on it."""
     key = ("headline choice", len(train), int(train.period.max()))
     if key not in inputs.shared:
-        inputs.shared[key] = choose_model(train, headline_candidates(data, inputs))
+        inputs.shared[key] = choose_model(
+            train, headline_candidates(data, inputs), inputs.rate.headline.penalties
+        )
     return inputs.shared[key]
 
 
@@ -186,7 +188,10 @@ HEADLINE_UNFAMILIAR = Method(
     "headline_no_fam",
     "headline without its term for a partnership that has played together before",
     lambda data, inputs: headline_method(
-        headline_covariates(data, inputs), newcomer_prior_applies(data), familiar=False
+        headline_covariates(data, inputs),
+        newcomer_prior_applies(data),
+        familiar=False,
+        penalties=inputs.rate.headline.penalties,
     ),
 )
 # the federation's points as every player's prior centre: what results add to them
@@ -194,7 +199,9 @@ HEADLINE_WBF = Method(
     "headline_wbf",
     "headline with WBF masterpoints as each player's prior centre",
     lambda data, inputs: (
-        headline_method(_wbf_centres(inputs)) if wbf_listed(inputs.points, data.players) else None
+        headline_method(_wbf_centres(inputs), penalties=inputs.rate.headline.penalties)
+        if wbf_listed(inputs.points, data.players, inputs.rate.rivals.wbf_min_listed_share)
+        else None
     ),
 )
 # the prior never moved by the newcomer prior: what choosing that prior adds, where it applies
@@ -202,7 +209,11 @@ HEADLINE_PLAIN = Method(
     "headline_plain",
     "headline without the newcomer prior",
     lambda data, inputs: (
-        headline_method(headline_covariates(data, inputs), newcomers=False)
+        headline_method(
+            headline_covariates(data, inputs),
+            newcomers=False,
+            penalties=inputs.rate.headline.penalties,
+        )
         if newcomer_prior_applies(data)
         else None
     ),
@@ -213,7 +224,11 @@ HEADLINE_NO_DD = Method(
     "headline_no_dd",
     "headline without the players' past double dummy measures",
     lambda data, inputs: (
-        headline_method(headline_covariates(data, inputs, dd=False), newcomer_prior_applies(data))
+        headline_method(
+            headline_covariates(data, inputs, dd=False),
+            newcomer_prior_applies(data),
+            penalties=inputs.rate.headline.penalties,
+        )
         if dd_applies(data, inputs)
         else None
     ),
@@ -223,7 +238,11 @@ HEADLINE_NO_ENTRY = Method(
     "headline_noentry",
     "headline without what the source says of each pair before play (its stratum)",
     lambda data, inputs: (
-        headline_method(headline_covariates(data, inputs, entries=False), entries=False)
+        headline_method(
+            headline_covariates(data, inputs, entries=False),
+            entries=False,
+            penalties=inputs.rate.headline.penalties,
+        )
         if data.entries
         else None
     ),
@@ -243,17 +262,33 @@ def _shrunk_errors(early: FieldTables, late: FieldTables, shrink: float) -> np.n
     return pair_share_forecast(table_shares(early, shrink), target).value - target.actual
 
 
-def shrunk_mean(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
-    """A pair's percentage is the mean of its players' past shares, each shrunk toward 50% by
-    a number of boards chosen on the training data (earlier three quarters against the
-    latest quarter)."""
-    shrink = choose_on_latest_quarter(train, SHRINKS, _shrunk_errors)
-    return pair_share_forecast(table_shares(train, shrink), target)
+def shrunk_mean(shrinks: tuple[float, ...]) -> Predict:
+    """The shrunk mean: a pair's percentage is the mean of its players' past shares, each
+    shrunk toward 50% by a number of boards (of ``shrinks``, ``[rate.headline]
+    mean_shrinks``) chosen on the training data (earlier three quarters against the latest
+    quarter).
+
+    Parameters
+    ----------
+    shrinks : tuple of float
+        The pseudo-boards at 50% tried, in order.
+
+    Returns
+    -------
+    callable
+        ``predict(train, test, target) -> Forecast``, as the harness calls it.
+    """
+
+    def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
+        shrink = choose_on_latest_quarter(train, shrinks, _shrunk_errors)
+        return pair_share_forecast(table_shares(train, shrink), target)
+
+    return predict
 
 
 COIN = Method("coin", "everyone 50%", lambda data, inputs: coin)
 SHRUNK_MEAN = Method(
     "shrunk_mean",
     "each player's mean matchpoint share, shrunk toward 50%",
-    lambda data, inputs: shrunk_mean,
+    lambda data, inputs: shrunk_mean(inputs.rate.headline.mean_shrinks),
 )

@@ -42,7 +42,6 @@ __all__ = ["GLICKO2", "Glicko2Pairs", "new_volatility", "rate_period"]
 SCALE = 173.7178  # Glicko-2's scale: (rating - 1500) / SCALE
 START_DEVIATION = 350.0 / SCALE
 START_VOLATILITY = 0.06
-TAUS = (0.3, 0.6, 1.2)
 _TOLERANCE = 1e-6
 # A period whose information is below this moves no rating (the player is treated as not
 # having played): once a player's expected outcomes are all but certain (a team that won every
@@ -167,5 +166,5 @@ GLICKO2 = Method(
     "glicko2",
     "Glicko-2 (Glickman), a pair its players' mean, each deal one game against the other "
     "tables, who sat opposite counted",
-    online_method(Glicko2Pairs, TAUS, widen=True),
+    online_method(Glicko2Pairs, lambda rivals: rivals.glicko2_taus, widen=True),
 )

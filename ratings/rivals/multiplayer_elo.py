@@ -30,10 +30,7 @@ import numpy as np
 from bridgerank.ratings.field import FieldTables
 from bridgerank.ratings.plackett_luce import SCALE
 
-__all__ = ["K_GRID", "MultiplayerElo", "deal_pairs"]
-
-# Elo points a deal's comparison moves a pair by, per pair beaten beyond expectation.
-K_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+__all__ = ["MultiplayerElo", "deal_pairs"]
 
 
 def deal_pairs(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

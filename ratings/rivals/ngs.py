@@ -40,7 +40,6 @@ from bridgerank.ratings.rivals.online import online_method
 __all__ = ["NGS", "NationalGrades"]
 
 AVERAGE = 50.0
-HALF_LIVES = (250.0, 500.0, 1000.0, 2000.0)  # boards after which a board counts half
 
 
 class NationalGrades:
@@ -100,5 +99,5 @@ NGS = Method(
     "ngs",
     "the English Bridge Union's National Grading Scheme: session grades against the "
     "opponents' strength and the partner's grade, averaged with decaying weights",
-    online_method(NationalGrades, HALF_LIVES, widen=True),
+    online_method(NationalGrades, lambda rivals: rivals.ngs_half_lives, widen=True),
 )

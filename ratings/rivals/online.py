@@ -11,7 +11,7 @@ same quarter each rival's forecasts are calibrated: stretched or shrunk about th
 centre (50% for a pair-session, 0 IMPs for a team match) by the least-squares slope of the
 results on them, so that a rival whose scale is off (a model of ranks, not of percentages or
 IMPs) loses nothing by it. A rival whose grid is *widened* and whose choice falls at an end of
-it is tried further out, a grid step at a time (at most :data:`WIDEN_STEPS`), on the same
+it is tried further out, a grid step at a time (at most ``[rate.rivals] widen_steps``), on the same
 training dates, until the choice is inside: a rival must not lose for a grid too narrow.
 The chosen setting is reported (``session_validation.setting``).
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -32,10 +32,14 @@ from bridgerank.ratings.field import FieldTables, deal_rows, pair_percent, pair_
 from bridgerank.ratings.holdout import Forecast, Target, best_of, latest_quarter
 from bridgerank.ratings.registry import StudyInputs
 
-# Grid steps a widened rival's grid may grow beyond either end.
-WIDEN_STEPS = 4
+if TYPE_CHECKING:
+    from bridgerank.core.sections import RivalSettings
+
+# A rival's grid, read from the ``[rate.rivals]`` settings when a study makes the rival.
+Grid = Callable[["RivalSettings"], Sequence[Any]]
 
 __all__ = [
+    "Grid",
     "OnlineForecaster",
     "Rival",
     "SESSIONS",
@@ -130,7 +134,9 @@ class OnlineForecaster:
     """What the harness calls for an online rival: ``make(setting)`` is a fresh rival with
     one of ``settings`` (chosen on the first training set with its calibration slope, see
     the module docstring); the rival is kept between calls and taught the dates it has not
-    seen. ``schedule`` says what it learns from and forecasts (pair-sessions by default)."""
+    seen. ``schedule`` says what it learns from and forecasts (pair-sessions by default);
+    ``widen``: the grid grows past the end its choice falls at, at most ``widen_steps``
+    steps (None: ``[rate.rivals] widen_steps`` of the shipped defaults)."""
 
     def __init__(
         self,
@@ -138,9 +144,13 @@ class OnlineForecaster:
         settings: Sequence[Any],
         schedule: Schedule = SESSIONS,
         widen: bool = False,
+        widen_steps: int | None = None,
     ) -> None:
         self.make, self.settings, self.schedule = make, list(settings), schedule
         self.widen = widen
+        if widen_steps is None:
+            widen_steps = StudyInputs().rate.rivals.widen_steps
+        self.widen_steps = widen_steps
         self.setting: Any = None
         self.slope = 1.0
         self.rival: Rival | None = None
@@ -170,7 +180,7 @@ class OnlineForecaster:
     def _widened(self, errors: Callable[[Any], np.ndarray]) -> Any:
         """The choice after growing the grid past the end it fell at (see the module): each
         step multiplies the end by the ratio of the grid's last two settings there."""
-        for _ in range(WIDEN_STEPS):
+        for _ in range(self.widen_steps):
             grid = sorted(self.settings)
             if self.setting == grid[-1]:
                 step = grid[-1] * grid[-1] / grid[-2]
@@ -207,18 +217,47 @@ class OnlineForecaster:
         return Forecast(centre + self.slope * (self.schedule.forecast(self.rival, test) - centre))
 
 
+def _forecaster(
+    make: Callable[[Any], Rival],
+    grid: Grid,
+    schedule: Schedule,
+    widen: bool,
+    inputs: StudyInputs,
+) -> OnlineForecaster:
+    """The rival with its grid and widening read from the study's ``[rate.rivals]``."""
+    rivals = inputs.rate.rivals
+    return OnlineForecaster(make, grid(rivals), schedule, widen, rivals.widen_steps)
+
+
 def online_method(
     make: Callable[[Any], Rival],
-    settings: Sequence[Any],
+    grid: Grid,
     schedule: Schedule = SESSIONS,
     widen: bool = False,
 ) -> Callable[[Any, StudyInputs], OnlineForecaster]:
     """A registry ``make`` for an online rival (:class:`OnlineForecaster`), fresh for each
-    study, on the units of ``schedule``; ``widen``: its grid grows where its choice falls
-    at an end."""
+    study, on the units of ``schedule``.
+
+    Parameters
+    ----------
+    make : callable
+        A fresh rival with one setting of its grid.
+    grid : callable
+        The grid of that setting from the ``[rate.rivals]`` settings (``lambda rivals:
+        rivals.pair_elo_k``): read when a study makes the rival, so a user's file applies.
+    schedule : Schedule
+        What the rival learns from and forecasts.
+    widen : bool
+        Whether its grid grows where its choice falls at an end.
+
+    Returns
+    -------
+    callable
+        The ``make`` of a :class:`~bridgerank.ratings.registry.Method`.
+    """
 
     def method(data: Any, inputs: StudyInputs) -> OnlineForecaster:
-        return OnlineForecaster(make, settings, schedule, widen)
+        return _forecaster(make, grid, schedule, widen, inputs)
 
     return method
 
@@ -226,7 +265,7 @@ def online_method(
 def package_method(
     package: str,
     make: Callable[[Any], Rival],
-    settings: Sequence[Any],
+    grid: Grid,
     schedule: Schedule = SESSIONS,
     widen: bool = False,
 ) -> Callable[[Any, StudyInputs], OnlineForecaster | None]:
@@ -238,6 +277,6 @@ def package_method(
             importlib.import_module(package)
         except ImportError:
             return None
-        return OnlineForecaster(make, settings, schedule, widen)
+        return _forecaster(make, grid, schedule, widen, inputs)
 
     return method

@@ -26,10 +26,6 @@ from bridgerank.ratings.rivals.online import package_method
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
 
-# The package's default beta is 25/6; half and twice it are tried, and further out where the
-# choice falls at an end (the online driver's widened grid).
-BETA_GRID = (25 / 12, 25 / 6, 25 / 3)
-
 
 class OpenSkillPairs:
     """Every player's OpenSkill rating, learned deal by deal."""
@@ -79,5 +75,5 @@ OPENSKILL = Method(
     "openskill",
     "OpenSkill (Plackett-Luce, teams of two) on each deal's order of pairs; its forecast "
     "counts who sat opposite",
-    package_method("openskill", OpenSkillPairs, BETA_GRID, widen=True),
+    package_method("openskill", OpenSkillPairs, lambda rivals: rivals.openskill_betas, widen=True),
 )

@@ -33,7 +33,6 @@ from bridgerank.ratings.rivals.online import online_method
 __all__ = ["PAIR_ELO", "PairElo", "SCALE"]
 
 SCALE = 2000.0  # the published F(x) = tanh(x / 2000)
-K_GRID = (2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
 
 
 class PairElo:
@@ -79,5 +78,5 @@ PAIR_ELO = Method(
     "pair_elo",
     "the Common Game's partnership Elo (ACBL clubs): a rating per partnership, each board "
     "against the other tables, who sat opposite counted",
-    online_method(PairElo, K_GRID, widen=True),
+    online_method(PairElo, lambda rivals: rivals.pair_elo_k, widen=True),
 )

@@ -27,7 +27,7 @@ the package's draws are not used, as for the sessions).
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals import glicko2, multiplayer_elo, ngs, openskill_pairs, pair_elo, ttt
 from bridgerank.ratings.rivals.online import (
+    Grid,
     Rival,
     Schedule,
     online_method,
@@ -127,46 +128,41 @@ def _on_team_boards(
     name: str,
     what: str,
     make: Callable[[Any], Rival],
-    settings: Sequence[Any],
+    grid: Grid,
     package: str | None = None,
 ) -> Method:
-    """A rival of the pair-sessions as a method of the matches registry."""
+    """A rival of the pair-sessions as a method of the matches registry; ``grid`` reads its
+    grid from the ``[rate.rivals]`` settings (the ``team_`` keys: see config/defaults.toml
+    for why they reach past the pair-sessions' grids)."""
     if package is None:
-        return Method(name, what, online_method(make, settings, MATCHES))
-    return Method(name, what, package_method(package, make, settings, MATCHES))
+        return Method(name, what, online_method(make, grid, MATCHES))
+    return Method(name, what, package_method(package, make, grid, MATCHES))
 
-
-# Each rival's grid of its free setting, reaching past the sessions' grids on the side each
-# rival chose at the end of its sessions' grid on the corpus's team matches (pair Elo the
-# least K, NGS the longest memory, OpenSkill the least beta, TTT the least drift). Extended,
-# they choose the new ends and forecast as before: the error hardly changes along a grid
-# where a match is mostly luck.
-K_GRID = (0.5, 1.0) + pair_elo.K_GRID[:4]
-HALF_LIVES = ngs.HALF_LIVES[1:] + (4000.0, 8000.0)
-BETA_GRID = (25 / 24,) + openskill_pairs.BETA_GRID
-GAMMA_GRID = (0.001, 0.003) + ttt.GAMMA_GRID
 
 _BOARDS = "; each team board its two tables, won, tied or lost"
 PAIR_ELO = _on_team_boards(
-    "pair_elo", "the Common Game's partnership Elo" + _BOARDS, pair_elo.PairElo, K_GRID
+    "pair_elo",
+    "the Common Game's partnership Elo" + _BOARDS,
+    pair_elo.PairElo,
+    lambda rivals: rivals.team_pair_elo_k,
 )
 NGS = _on_team_boards(
     "ngs",
     "the EBU's National Grading Scheme, each match graded" + _BOARDS,
     ngs.NationalGrades,
-    HALF_LIVES,
+    lambda rivals: rivals.team_ngs_half_lives,
 )
 GLICKO2 = _on_team_boards(
     "glicko2",
     "Glicko-2, a pair its players' mean, each match one game, its outcome the share of boards won",
     lambda tau: glicko2.Glicko2Pairs(tau, one_game_a_session=True),
-    glicko2.TAUS,
+    lambda rivals: rivals.glicko2_taus,
 )
 OPENSKILL = _on_team_boards(
     "openskill",
     "OpenSkill (Plackett-Luce, teams of two)" + _BOARDS,
     openskill_pairs.OpenSkillPairs,
-    BETA_GRID,
+    lambda rivals: rivals.team_openskill_betas,
     package="openskill",
 )
 ELO = _on_team_boards(
@@ -174,20 +170,20 @@ ELO = _on_team_boards(
     "multiplayer Elo (multielo and Elo by ranking probabilities: one model on two tables), "
     "a pair its players' mean" + _BOARDS,
     multiplayer_elo.MultiplayerElo,
-    multiplayer_elo.K_GRID,
+    lambda rivals: rivals.team_elo_k,
 )
 ELO_OPPONENTS = _on_team_boards(
     "elo_opponents",
     "multiplayer Elo, a pair judged by its rating less its opponents' at the table" + _BOARDS,
     lambda k: multiplayer_elo.MultiplayerElo(k, opponents=True),
-    multiplayer_elo.K_GRID,
+    lambda rivals: rivals.team_elo_k,
 )
 TTT = _on_team_boards(
     "ttt",
     "TrueSkill Through Time, each line-up of a match a game of two teams of four, the "
     "winner of more boards first",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games),
-    GAMMA_GRID,
+    lambda rivals: rivals.team_ttt_gammas,
     package="trueskillthroughtime",
 )
 TTT_YEARLY = _on_team_boards(
@@ -195,6 +191,6 @@ TTT_YEARLY = _on_team_boards(
     "TrueSkill Through Time, each line-up of a match a game of two teams of four, the "
     "history refitted once a year and TrueSkill's one-game update between",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games, yearly=True),
-    GAMMA_GRID,
+    lambda rivals: rivals.team_ttt_gammas,
     package="trueskillthroughtime",
 )

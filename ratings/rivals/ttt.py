@@ -38,9 +38,8 @@ from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import package_method
 
-__all__ = ["GAMMA_GRID", "TTT", "Games", "ThroughTimePairs", "session_games"]
+__all__ = ["TTT", "Games", "ThroughTimePairs", "session_games"]
 
-GAMMA_GRID = (0.01, 0.03, 0.1)
 BETA = 1.0  # the package's default performance noise
 SWEEPS = 4  # backward-forward sweeps of the whole history at each refit
 
@@ -152,5 +151,7 @@ TTT = Method(
     "ttt",
     "TrueSkill Through Time (teams of two, whole-history smoothing) on each session's order "
     "of pairs; its forecast counts who sat opposite",
-    package_method("trueskillthroughtime", ThroughTimePairs, GAMMA_GRID, widen=True),
+    package_method(
+        "trueskillthroughtime", ThroughTimePairs, lambda rivals: rivals.ttt_gammas, widen=True
+    ),
 )
