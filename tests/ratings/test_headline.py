@@ -294,7 +294,9 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     assert len(rated) == 450
     assert all(row.sd > 0 for row in rated)
     # the gains again from the stored held-out forecasts (the headline's, and a coin's 50%),
-    # with two seeds: the bounds do not move, and the points are the stage's
+    # with two seeds: the points are the stage's, and the bounds move by no more than the
+    # Monte Carlo error of 10,000 resamples (the RMSE's bounds, in points of a session,
+    # by about 0.006: the second decimal printed)
     with engine.connect() as conn:
         stored = conn.execute(
             select(SessionPrediction.session, SessionPrediction.predicted, SessionPrediction.actual)
@@ -304,7 +306,8 @@ def test_on_the_acbl_sessions_the_headline_against_every_rival(shared_data, tmp_
     seeds = [simultaneous_gains(forecasts, actual, session, "headline", seed=s) for s in (0, 1)]
     for gain in ("pearson", "rmse"):
         assert seeds[0]["coin"][gain][0] == pytest.approx(getattr(rows["coin"], f"{gain}_gain"))
-        assert np.allclose(seeds[0]["coin"][gain], seeds[1]["coin"][gain], atol=0.002), gain
+        tolerance = {"pearson": 0.002, "rmse": 0.01}[gain]
+        assert np.allclose(seeds[0]["coin"][gain], seeds[1]["coin"][gain], atol=tolerance), gain
 
 
 def test_players_dd_measures_by_hand():
