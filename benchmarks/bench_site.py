@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from bridgerank.pipeline.report.site import deal_pages, write_site
-from bridgerank.pipeline.report.site_data import read_site_data
+from bridgerank.pipeline.report.site_data import site_data_from
 from bridgerank.pipeline.stages import open_store
 
 
@@ -50,7 +50,7 @@ def main() -> None:
     engine = open_store(options.database, create=False)
     began = time.perf_counter()
     with engine.connect() as conn:
-        data = read_site_data(conn)
+        data = site_data_from(conn)
     read = time.perf_counter() - began
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)

@@ -14,7 +14,7 @@ import re
 import sqlite3
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Sequence, TypeVar
 from urllib.parse import quote
 
 from sqlalchemy import (
@@ -45,6 +45,23 @@ class Base(DeclarativeBase):
         # Every model maps one Table (DeclarativeBase only promises a FromClause, which has
         # no insert() or update()); for the type checker alone.
         __table__: ClassVar[Table]
+
+
+_Model = TypeVar("_Model", bound=type[Base])
+
+
+def exported(model: _Model) -> _Model:
+    """Mark a table as one the report writes as CSV (its class decorated; the report's
+    exports are the tables so marked, :func:`exported_tables`)."""
+    model.__table__.info["export"] = True
+    return model
+
+
+def exported_tables() -> tuple[type[Base], ...]:
+    """The tables marked :func:`exported`, by name, among the models imported so far."""
+    models = [mapper.class_ for mapper in Base.registry.mappers]
+    marked = [model for model in models if model.__table__.info.get("export")]
+    return tuple(sorted(marked, key=lambda model: model.__table__.name))
 
 
 def utc_now() -> _dt.datetime:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, exported
 from bridgerank.dds.counters import COUNTERS, OPPORTUNITIES, RATES
 
 
@@ -36,6 +36,7 @@ class BoardAnalysis(Base):
     has_auction: Mapped[bool] = mapped_column(Boolean)
 
 
+@exported
 class CardAnalysis(Base):
     """One row per card played: the double dummy verdict on it."""
 
@@ -51,6 +52,7 @@ class CardAnalysis(Base):
     cost_points: Mapped[int] = mapped_column(Integer)  # points it gave away, contract as bid
 
 
+@exported
 class AuctionAnalysis(Base):
     """Per board and side: the best alternatives the auction left open, and the verdict."""
 
@@ -65,6 +67,7 @@ class AuctionAnalysis(Base):
     weight: Mapped[int] = mapped_column(Integer)  # score given away
 
 
+@exported
 class CallAnalysis(Base):
     """One row per call of an analysed auction (:mod:`dds.call_values`): the contract
     standing after it at double dummy, the par of the auction before and after it, and the
@@ -90,6 +93,7 @@ class CallAnalysis(Base):
     cost_mp: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class TableEvidence(Base):
     """Per board with a result: its play and contract against double dummy
     (:mod:`dds.table_evidence`). Scores and IMPs are North-South's."""
@@ -116,6 +120,7 @@ class SeatStats(Base):
     seat: Mapped[str] = mapped_column(String(1), primary_key=True)
 
 
+@exported
 class PlayerStats(Base):
     """The thesis's 33 counters per player (Table 3)."""
 
@@ -126,6 +131,7 @@ class PlayerStats(Base):
     boards: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class PlayerRates(Base):
     """The thesis's 28 rates per player (Table 4): each mistake counter per opportunity."""
 

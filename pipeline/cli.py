@@ -511,11 +511,11 @@ def show(player: str, **common: Any) -> None:
     """Print PLAYER's page (rating, game by role, boards, partners) in the terminal; a part
     of a name is enough when it fits one player."""
     from bridgerank.pipeline.report.player_text import find_players, player_text
-    from bridgerank.pipeline.report.site_data import read_site_data
+    from bridgerank.pipeline.report.site_data import site_data_from
 
     session = _Session(**common, read_only=True)
     with session.engine.connect() as conn:
-        data = read_site_data(conn)
+        data = site_data_from(conn)
     found = find_players(data, player)
     if len(found) != 1:
         listed = ", ".join(map(visible, found[:10])) + (

@@ -61,6 +61,7 @@ from bridgerank.ratings.tables import (
     SessionPrediction,
     SessionValidation,
     SkillOMeter,
+    TableScore,
     TeamFit,
     TeamStrength,
     ValidationCeiling,
@@ -238,6 +239,7 @@ def run(context: StageContext) -> RateSummary:
     from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.one_table_pairs import study_pairs
     from bridgerank.ratings.results import rate_results
+    from bridgerank.ratings.table_scores import table_scores
     from bridgerank.ratings.team_matches import study_matches, team_inputs, team_ratings
 
     settings = context.settings.rate
@@ -270,7 +272,7 @@ def run(context: StageContext) -> RateSummary:
     pair_rows, matches.one_table = study_pairs(
         *team, settings.validation_bootstrap, settings=settings
     )
-    team_rated = team_ratings(*team)
+    team_rated = team_ratings(*team, settings=settings)
     cycles = cycle_study(boards, names, settings.cycles, context.progress)
     # the team events' matches, forecast round by round (traveller files: Valet's)
     event_study = study_event_matches(
@@ -279,6 +281,7 @@ def run(context: StageContext) -> RateSummary:
         settings.validation_bootstrap,
         context.progress,
         dd=dd_measures(matches_of_events, evidence),
+        settings=settings,
     )
     summary = RateSummary(
         results=results.summary,
@@ -319,6 +322,7 @@ def run(context: StageContext) -> RateSummary:
                 GameStructure: cycles.structure,
                 GameMethodScore: cycles.scores,
                 DiscPoint: cycles.points,
+                TableScore: table_scores(boards),
             },
         )
     return summary
@@ -358,6 +362,7 @@ RATE_STAGE = Stage(
         OneTableValidation,
         TeamStrength,
         TeamFit,
+        TableScore,
         GameStructure,
         GameMethodScore,
         DiscPoint,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlalchemy import Float, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, exported
 
 
+@exported
 class Rating(Base):
     """A player's rating by one method (log-strength for the BT family, share for win rate)."""
 
@@ -20,6 +21,7 @@ class Rating(Base):
     games: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class RatingValidation(Base):
     """How well a method fitted on the earliest games predicts the rest."""
 
@@ -42,6 +44,7 @@ class RatingHistory(Base):
     rating: Mapped[float] = mapped_column(Float)
 
 
+@exported
 class HeadlineRating(Base):
     """A player's headline rating: session percentage points above 50 expected with an
     average partner against an average field, with its posterior standard deviation."""
@@ -54,6 +57,7 @@ class HeadlineRating(Base):
     sessions: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class SessionValidation(Base):
     """A method's walk-forward predictions of held-out pair-session percentages, scored, and
     its difference to the headline rating with 95% intervals simultaneous over the table
@@ -88,6 +92,7 @@ class SessionValidation(Base):
     setting: Mapped[str | None] = mapped_column(Text)
 
 
+@exported
 class SessionPrediction(Base):
     """The headline's walk-forward forecast of each held-out pair-session, beside what the
     pair scored: the points of the report's calibration plot."""
@@ -101,6 +106,20 @@ class SessionPrediction(Base):
     sd: Mapped[float | None] = mapped_column(Float)  # of the prediction
 
 
+class TableScore(Base):
+    """What a table of a deal scored (:mod:`~bridgerank.ratings.table_scores`): North-South's
+    score, its matchpoint percentage among the event's tables of the deal (three or more
+    scored) and, for a team board's open room, the IMPs North-South won against the closed
+    room."""
+
+    __tablename__ = "table_scores"
+    board_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ns_score: Mapped[int | None] = mapped_column(Integer)
+    ns_percent: Mapped[float | None] = mapped_column(Float)
+    imps: Mapped[int | None] = mapped_column(Integer)
+
+
+@exported
 class PairScorecard(Base):
     """Each pair's session, as a scorecard shows it (:mod:`~bridgerank.ratings.headline.
     scorecard`): percentage, place among the session's pairs and, where the walk-forward held
@@ -120,6 +139,7 @@ class PairScorecard(Base):
     forecast_sd: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class ValidationCeiling(Base):
     """How predictable session percentages are at all (see :mod:`ratings.headline.ceiling`),
     and held-out team matches' margins (``team_match_*``, :func:`~bridgerank.ratings.
@@ -131,6 +151,7 @@ class ValidationCeiling(Base):
     n: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class RatingCheck(Base):
     """What a selector must know of the headline and whether it is fair to partners
     (:mod:`~bridgerank.ratings.headline.checks`): reliability and interval coverage by band
@@ -208,6 +229,7 @@ class TeamFit(Base):
     one_table_boards: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class TeamStrength(Base):
     """Every player's strength in the team headline's fit, IMPs per board added to a side:
     the team boards' players (also in ``ratings`` as ``team_imps``) and every other player
@@ -221,6 +243,7 @@ class TeamStrength(Base):
     team_boards: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class MatchValidation(Base):
     """Held-out team matches, walk-forward by date: the IMP headline and each baseline
     (:mod:`bridgerank.ratings.team_matches`); margins in IMPs."""
@@ -273,6 +296,7 @@ class EventMatchForecast(Base):
     sd: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class EventMatchValidation(Base):
     """Held-out matches of team events rebuilt from traveller files, walk-forward by round
     (:mod:`bridgerank.ratings.event_matches`): per ``subset`` (``all``, ``championships``,
@@ -302,6 +326,7 @@ class EventMatchValidation(Base):
     ceiling: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class OneTableValidation(Base):
     """Held-out pairs in events played at one table a deal, walk-forward by date: a pair's
     IMPs against par over its boards of a session, by the IMP headline and each baseline
@@ -319,6 +344,7 @@ class OneTableValidation(Base):
     boards: Mapped[int] = mapped_column(Integer)
 
 
+@exported
 class GameStructure(Base):
     """A game matrix of who beats whom (the strongest pairs, or a team event): transitive,
     cyclic or hybrid, how much of its logits ratings explain, its discs, the best method."""
@@ -344,6 +370,7 @@ class GameStructure(Base):
     sentence: Mapped[str] = mapped_column(Text)
 
 
+@exported
 class GameMethodScore(Base):
     """One method on one game matrix: sign accuracy (overall, training and held-out entries,
     mean and sd over the hold-outs) and held-out log-loss (spec 6.6)."""
@@ -360,6 +387,7 @@ class GameMethodScore(Base):
     test_log_loss: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class DiscPoint(Base):
     """A player (pair, team) in the strongest cyclic disc of a game: ``(x, y)``; ``x_i y_j -
     y_i x_j`` is how much ``i`` beats ``j`` by this cycle, ``rating`` the transitive part."""
@@ -372,6 +400,7 @@ class DiscPoint(Base):
     rating: Mapped[float] = mapped_column(Float)
 
 
+@exported
 class FittedHeadline(Base):
     """The headline rating's fit: one row, what it was fitted on and what a forecast of a new
     event needs besides the ratings (``bridgerank predict``).

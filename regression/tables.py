@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, exported
 from bridgerank.dds.counters import OPPORTUNITIES
 
 
@@ -18,6 +18,7 @@ class _StudyRow:
     weighting: Mapped[str | None] = mapped_column(String(16))
 
 
+@exported
 class RegressionModel(_StudyRow, Base):
     """One selected model per dataset and method (or a note on why there is none)."""
 
@@ -36,6 +37,7 @@ class RegressionModel(_StudyRow, Base):
     note: Mapped[str | None] = mapped_column(Text)
 
 
+@exported
 class RegressionCoefficient(_StudyRow, Base):
     """A coefficient of a selected model, with its plain and HC3 p-values."""
 
@@ -49,6 +51,7 @@ class RegressionCoefficient(_StudyRow, Base):
     log_p_value: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class RegressionStep(_StudyRow, Base):
     """A step of forward, backward or stepwise selection."""
 
@@ -61,6 +64,7 @@ class RegressionStep(_StudyRow, Base):
     p_value: Mapped[float | None] = mapped_column(Float)
 
 
+@exported
 class RegressionVif(_StudyRow, Base):
     """A predictor's VIF in one round of the screen."""
 
@@ -71,6 +75,7 @@ class RegressionVif(_StudyRow, Base):
     dropped: Mapped[bool] = mapped_column(Boolean)
 
 
+@exported
 class RegressionBootstrap(_StudyRow, Base):
     """How often a variable was selected over bootstrap resamples."""
 
@@ -80,6 +85,7 @@ class RegressionBootstrap(_StudyRow, Base):
     frequency: Mapped[float] = mapped_column(Float)
 
 
+@exported
 class RegressionDiagnostic(Base):
     """A formal test of the chosen model (Breusch-Pagan, Shapiro-Wilk)."""
 
@@ -91,6 +97,7 @@ class RegressionDiagnostic(Base):
     verdict: Mapped[str] = mapped_column(Text)
 
 
+@exported
 class RegressionSweep(_StudyRow, Base):
     """Players kept and the best adjusted R² when the thresholds are scaled by ``factor``."""
 
@@ -112,6 +119,7 @@ class RegressionPlot(Base):
     png_base64: Mapped[str] = mapped_column(Text)
 
 
+@exported
 class ChosenModel(Base):
     """The model the explicit rule chose, with its coefficients as JSON."""
 
@@ -124,6 +132,7 @@ class ChosenModel(Base):
     coefficients: Mapped[str] = mapped_column(Text)  # JSON: variable -> coefficient
 
 
+@exported
 class ModelRanking(Base):
     """Players ranked by what the chosen model predicts, beside their actual response."""
 

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from bridgerank.cleaning.clean.reasons import reasons_of_level
+from bridgerank.cleaning.clean.reasons import ReasonCount, reason_counts
 from bridgerank.cleaning.clean.tables import Board, Exclusion
 from bridgerank.cleaning.ingest.tables import RawBoard
 
-
-class ReasonCount(NamedTuple):
-    code: str
-    description: str
-    tally: int
+__all__ = ["ReasonCount", "exclusion_table", "records_read"]
 
 
 def exclusion_table(conn: Connection, level: str) -> tuple[list[ReasonCount], int, int]:
@@ -42,10 +36,7 @@ def exclusion_table(conn: Connection, level: str) -> tuple[list[ReasonCount], in
             .group_by(Exclusion.reason)
         ).all()
     )
-    rows = [
-        ReasonCount(reason.code, reason.description, counts.get(reason.code, 0))
-        for reason in reasons_of_level(level)
-    ]
+    rows = reason_counts(level, counts)
     total = sum(row.tally for row in rows)
     column = {"auction": Board.auction, "play": Board.play}.get(level)
     query = select(func.count()).select_from(Board)

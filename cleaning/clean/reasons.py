@@ -21,6 +21,7 @@ the one recorded) and the order of the report's tables.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NamedTuple
 
 
@@ -182,3 +183,30 @@ LEVELS = ("board", "auction", "play", "note", "match")
 def reasons_of_level(level: str) -> tuple[Reason, ...]:
     """The reasons of one level, in check order."""
     return tuple(reason for reason in REASONS if reason.level == level)
+
+
+class ReasonCount(NamedTuple):
+    """A reason's code, its description and how many records it affected."""
+
+    code: str
+    description: str
+    tally: int
+
+
+def reason_counts(level: str, counts: Mapping[str, int]) -> list[ReasonCount]:
+    """Every reason of ``level`` in check order with its count in ``counts`` (zeros too).
+
+    Parameters
+    ----------
+    level : {"board", "auction", "play", "note", "match"}
+    counts : mapping of str to int
+        Records excluded or noted, by reason code.
+
+    Returns
+    -------
+    list of ReasonCount
+    """
+    return [
+        ReasonCount(reason.code, reason.description, int(counts.get(reason.code, 0)))
+        for reason in reasons_of_level(level)
+    ]

@@ -20,9 +20,9 @@ from bridgerank.bridge.auction import (
 )
 from bridgerank.bridge.cards import SEATS, deal_hash, deal_to_pbn, parse_deal, seat_after
 from bridgerank.bridge.scoring import north_south_score
+from bridgerank.bridge.tokens import normalise_call, normalise_card
 from bridgerank.cleaning.clean import fields
 from bridgerank.cleaning.clean.play import replay
-from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
 from bridgerank.core.errors import BadRecord
 from bridgerank.core.sections import CleanSettings
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, exported
 
 
+@exported
 class Board(Base):
     """A clean board (thesis Table 2 and more). ``id`` is the raw record's id."""
 
@@ -45,6 +46,7 @@ class Board(Base):
     ew_entry: Mapped[str] = mapped_column(String(24), default="")
 
 
+@exported
 class Exclusion(Base):
     """Why a record, or its auction or play, was dropped; also notes on inferred values."""
 
@@ -101,6 +103,7 @@ class MatchBoardRow(Base):
     imps: Mapped[int] = mapped_column(Integer)  # team A's
 
 
+@exported
 class TokenCount(Base):
     """Every raw call and card token seen, with what cleaning made of it."""
 

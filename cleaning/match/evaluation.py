@@ -27,8 +27,7 @@ from typing import Callable, Hashable, Iterable, Sequence
 
 from sqlalchemy import Connection, select
 
-from bridgerank.cleaning.match.persons import UNRATED_KINDS
-from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player, WbfPlayer
 
 __all__ = [
     "NOT_A_PERSON",

@@ -13,10 +13,9 @@ from typing import Iterable, MutableMapping
 
 from sqlalchemy import Connection, inspect, select
 
-from bridgerank.cleaning.match.persons import UNRATED_KINDS
-from bridgerank.cleaning.match.tables import NameMatch, Player
+from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player
 
-__all__ = ["SEATS", "PersonLookup", "person_lookup"]
+__all__ = ["SEATS", "PersonLookup", "lookup_of", "person_lookup"]
 
 SEATS = ("north", "east", "south", "west")
 
@@ -71,6 +70,22 @@ def person_lookup(conn: Connection) -> PersonLookup:
             Player, Player.id == NameMatch.player_id
         )
     )
+    return lookup_of(rows)
+
+
+def lookup_of(rows: Iterable[tuple[str, str, int, str, str]]) -> PersonLookup:
+    """The lookup of resolved seats.
+
+    Parameters
+    ----------
+    rows : iterable of (str, str, int, str, str)
+        Per raw name and event: the name, the event, and the person's id, name and kind
+        (``name_matches`` joined to ``players``).
+
+    Returns
+    -------
+    PersonLookup
+    """
     return PersonLookup(
         {
             (raw, event): (player_id, None if kind in UNRATED_KINDS else name)

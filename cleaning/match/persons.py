@@ -53,12 +53,11 @@ from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.cleaning.match.occurrences import Occurrence, is_womens_event
 from bridgerank.cleaning.match.overrides import Overrides, unknown_target
 from bridgerank.cleaning.match.standings import RosterTeam, Standings
+from bridgerank.cleaning.match.tables import UNRATED_KINDS
 from bridgerank.cleaning.match.wbf_lists import WbfEntry
 
 __all__ = ["UNRATED_KINDS", "Person", "Resolution", "resolve_persons"]
 
-# The kinds of person that are no one to rate: a program, a field that names no one person.
-UNRATED_KINDS = frozenset({"robot", "nobody"})
 
 # An event is a country's when this share of at least this many of its listed players are.
 _NATIONAL_SHARE = 0.6

@@ -5,9 +5,10 @@ from __future__ import annotations
 from sqlalchemy import Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from bridgerank.core.store import Base
+from bridgerank.core.store import Base, exported
 
 
+@exported
 class WbfPlayer(Base):
     """One player of the WBF ranking lists the match stage read."""
 
@@ -21,6 +22,12 @@ class WbfPlayer(Base):
     code: Mapped[str | None] = mapped_column(String(16))  # WBF player code, where known
 
 
+# The kinds of person (``players.kind``) that are no one to rate: a program, a field that
+# names no one person.
+UNRATED_KINDS = frozenset({"robot", "nobody"})
+
+
+@exported
 class Player(Base):
     """One distinct person: a WBF player when matched, else the normalised raw name."""
 
@@ -34,6 +41,7 @@ class Player(Base):
     seats: Mapped[int] = mapped_column(Integer)  # board-seats played under any matched name
 
 
+@exported
 class NameMatch(Base):
     """The audit trail of name resolution: one row per raw name and event of ``boards`` (a
     surname means whoever it meant in its event; :mod:`cleaning.match.persons`)."""

@@ -17,10 +17,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from sqlalchemy import Integer, inspect, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import Boolean, Integer
 
+from bridgerank.cleaning.clean.tables import Board
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.core.store import Base, exported_tables
 from bridgerank.core.untrusted import LAYOUT, visible
+from bridgerank.pipeline.report.reads import Read, ReportTables
 
 # Characters that make a spreadsheet cell a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -32,10 +35,13 @@ BOARD_TABLES = (
     "call_analysis",
     "table_evidence",
 )
-_TRACE = (
-    "select b.id as board_id, f.path as source_file, b.event as event, b.board_no as board_no "
-    "from boards b join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id"
-)
+# What tracing a board to its file reads, beside the exported tables.
+TRACE_READS: tuple[Read, ...] = (RawBoard.id, RawBoard.source_id, SourceFile.id, SourceFile.path)
+
+
+def csv_reads() -> tuple[Read, ...]:
+    """What the CSV export reads: every table marked for export, and the boards' files."""
+    return (*exported_tables(), *TRACE_READS)
 
 
 def neutralise(value: object) -> object:
@@ -47,20 +53,41 @@ def neutralise(value: object) -> object:
     return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
-def export_table(conn: Connection, table: str, path: Path) -> None:
+def _trace(tables: ReportTables) -> pd.DataFrame:
+    """board_id, source_file, event, board_no: each board's file (its path as read)."""
+    boards = tables.frame(Board)[["id", "event", "board_no"]]
+    raw = tables.frame(RawBoard).rename(columns={"id": "raw_id"})
+    files = tables.frame(SourceFile).rename(columns={"id": "file_id", "path": "source_file"})
+    trace = boards.merge(raw, left_on="id", right_on="raw_id").merge(
+        files, left_on="source_id", right_on="file_id"
+    )
+    return trace.rename(columns={"id": "board_id"})[
+        ["board_id", "source_file", "event", "board_no"]
+    ]
+
+
+def export_table(tables: ReportTables, table: type[Base], path: Path) -> None:
     """Write ``table`` as CSV at ``path`` (see the module docstring)."""
-    frame = pd.read_sql_table(table, conn)
-    # columns declared integer stay integers, missing values and all
-    for declared in inspect(conn).get_columns(table):
-        if isinstance(declared["type"], Integer) and declared["name"] in frame:
-            frame[declared["name"]] = frame[declared["name"]].astype("Int64")
-    if table in BOARD_TABLES:
-        trace = pd.read_sql(text(_TRACE), conn)
-        key = "id" if table == "boards" else "board_id"
-        if table == "boards":
+    name = table.__tablename__
+    frame = tables.frame(table)
+    for declared in table.__table__.columns:
+        if declared.name not in frame:
+            continue
+        if isinstance(declared.type, Integer):
+            # columns declared integer stay integers, missing values and all
+            frame[declared.name] = frame[declared.name].astype("Int64")
+        elif isinstance(declared.type, Boolean):
+            # True and False, whatever the database stores them as (SQLite: 1 and 0)
+            frame[declared.name] = frame[declared.name].map(
+                lambda value: None if pd.isna(value) else bool(value)
+            )
+    if name in BOARD_TABLES:
+        trace = _trace(tables)
+        key = "id" if name == "boards" else "board_id"
+        if name == "boards":
             trace = trace.drop(columns=["event", "board_no"])
         frame = trace.merge(frame, left_on="board_id", right_on=key, how="right")
-        if table == "boards":
+        if name == "boards":
             frame = frame.drop(columns=["board_id"])
         leading = ["source_file", "event", "board_no"]
         frame = frame[[c for c in leading if c in frame] + [c for c in frame if c not in leading]]
@@ -70,14 +97,13 @@ def export_table(conn: Connection, table: str, path: Path) -> None:
     frame.to_csv(path, index=False)
 
 
-def export_all(conn: Connection, tables: tuple[str, ...], folder: Path) -> list[Path]:
-    """Every table of ``tables`` present in the database, as ``folder/<table>.csv``."""
+def export_all(tables: ReportTables, folder: Path) -> list[Path]:
+    """Every table marked for export that the database holds, as ``folder/<table>.csv``."""
     folder.mkdir(parents=True, exist_ok=True)
-    present = set(inspect(conn).get_table_names())
     written = []
-    for table in tables:
-        if table in present:
-            path = folder / f"{table}.csv"
-            export_table(conn, table, path)
+    for table in exported_tables():
+        if tables.present(table):
+            path = folder / f"{table.__tablename__}.csv"
+            export_table(tables, table, path)
             written.append(path)
     return written

@@ -14,16 +14,25 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
 from bridgerank.pipeline.predict import PredictOutcome, predict
 from bridgerank.pipeline.report.csv_export import neutralise
+from bridgerank.pipeline.report.reads import Read, ReportTables
 from bridgerank.ratings.tables import ImpForecast, StoredForecast
 
-__all__ = ["COLUMNS", "forecast_rows", "stored_forecast_rows", "write_forecasts_csv"]
+__all__ = [
+    "COLUMNS",
+    "FORECAST_READS",
+    "forecast_rows",
+    "stored_forecast_rows",
+    "write_forecasts_csv",
+]
+
+# What the forecasts page reads to know whether any forecast is stored.
+FORECAST_READS: tuple[Read, ...] = (StoredForecast.event, ImpForecast.event)
 
 COLUMNS = (
     "kind",
@@ -80,15 +89,12 @@ def write_forecasts_csv(rows: list[dict[str, Any]], path: Path) -> None:
             writer.writerow({key: neutralise(value) for key, value in row.items()})
 
 
-def stored_forecast_rows(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
+def stored_forecast_rows(
+    tables: ReportTables, engine: Engine, settings: Settings
+) -> list[dict[str, Any]]:
     """Every stored forecast with its result (empty: none stored, or no rating to score them
     by): what the site's forecasts page lists."""
-    with engine.connect() as conn:
-        stored = sum(
-            conn.execute(select(func.count()).select_from(table)).scalar_one()
-            for table in (StoredForecast, ImpForecast)
-        )
-    if not stored:
+    if not (tables.has(StoredForecast) or tables.has(ImpForecast)):
         return []
     try:
         return forecast_rows(predict(engine, settings, []))

@@ -1,4 +1,5 @@
-"""The report's sections: each reads what it needs from the database and returns a context.
+"""The methods page's sections: each declares the tables it reads and builds its context
+from their frames (:mod:`~bridgerank.pipeline.report.reads`); it runs no query of its own.
 
 A section is registered with :func:`section`; one that finds nothing to show (its stage has
 not run) returns None and is left out. New stages add sections here without touching the
@@ -13,57 +14,107 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import pandas as pd
-from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from bridgerank.cleaning.clean.audit import exclusion_table, records_read
+from bridgerank.cleaning.clean.reasons import reason_counts
+from bridgerank.cleaning.clean.tables import Board, Exclusion
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match import quality
+from bridgerank.cleaning.match.tables import NameMatch, WbfPlayer
+from bridgerank.core.store import StageRun
+from bridgerank.dds.lead_baselines import lead_baselines
+from bridgerank.dds.tables import PlayerRates, PlayerStats, TableEvidence
+from bridgerank.pipeline.report.reads import Read, ReportTables
 from bridgerank.pipeline.report.svg import disc
 from bridgerank.ratings.registry import method_descriptions
+from bridgerank.ratings.tables import (
+    DiscPoint,
+    EventMatchValidation,
+    FittedHeadline,
+    GameMethodScore,
+    GameStructure,
+    HeadlineRating,
+    MatchValidation,
+    OneTableValidation,
+    RateInputs,
+    Rating,
+    RatingCheck,
+    RatingHistory,
+    RatingValidation,
+    SessionValidation,
+    SkillOMeter,
+    ValidationCeiling,
+)
+from bridgerank.regression.tables import (
+    ChosenModel,
+    ModelRanking,
+    RegressionBootstrap,
+    RegressionCoefficient,
+    RegressionDiagnostic,
+    RegressionModel,
+    RegressionPlot,
+    RegressionStep,
+    RegressionSweep,
+    RegressionVif,
+)
 
 
 @dataclass(frozen=True)
 class Section:
-    """A report section: ``build(conn)`` gives the template's context, or None to skip it."""
+    """A report section: ``build(tables)`` gives the template's context from the frames of
+    the tables in ``reads``, or None to skip it."""
 
     key: str
     title: str
     template: str
-    build: Callable[[Connection], dict[str, Any] | None]
+    build: Callable[[ReportTables], dict[str, Any] | None]
+    reads: tuple[Read, ...]
+
+    def read(self, conn: Connection) -> dict[str, Any] | None:
+        """The section's context, its tables read from ``conn`` (a section alone, as tests
+        and tools ask for it; the report reads every section's tables once)."""
+        return self.build(ReportTables(conn, self.reads))
 
 
 SECTIONS: list[Section] = []
 
 
-def section(key: str, title: str, template: str):
-    """Register a section builder, in report order."""
+def section(key: str, title: str, template: str, reads: tuple[Read, ...]):
+    """Register a section builder, in report order, with the tables it reads."""
 
     def register(build):
-        SECTIONS.append(Section(key, title, template, build))
+        SECTIONS.append(Section(key, title, template, build, reads))
         return build
 
     return register
 
 
-def _has(conn: Connection, *tables: str) -> bool:
-    """Whether each table holds at least one row (a stage that has not run left it empty)."""
-    names = set(inspect(conn).get_table_names())
-    return all(
-        table in names and conn.execute(text(f'select 1 from "{table}" limit 1')).first()
-        for table in tables
-    )
+def _ordered(frame: pd.DataFrame, by: list[str], ascending: bool | list[bool] = True):
+    """``frame`` sorted as the database sorted it before: stable, a missing value below
+    every other (first going up, last going down)."""
+    first = ascending if isinstance(ascending, bool) else ascending[0]
+    return frame.sort_values(
+        by, ascending=ascending, kind="stable", na_position="first" if first else "last"
+    ).reset_index(drop=True)
 
 
-def _frame(conn: Connection, query: str, **params) -> pd.DataFrame:
-    return pd.read_sql(text(query), conn, params=params)
-
-
-def _first_row(conn: Connection, table: str, query: str = "") -> dict[str, Any] | None:
-    """The first row of ``table`` (of ``query`` on it), or None when it holds none."""
-    if not _has(conn, table):
+def _plain(value: Any) -> Any:
+    """A frame's cell as the database row gave it: None for missing, Python numbers."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
-    row = conn.execute(text(query or f'select * from "{table}"')).mappings().first()
-    return None if row is None else dict(row)
+    return value.item() if hasattr(value, "item") else value
+
+
+def _first_row(frame: pd.DataFrame) -> dict[str, Any] | None:
+    """The first row of a table's frame as a plain dict, or None when it holds none."""
+    if frame.empty:
+        return None
+    return {str(key): _plain(value) for key, value in frame.iloc[0].items()}
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A frame's rows as dicts, a missing value as None (a template prints it as nothing)."""
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
 def _described(validation: pd.DataFrame, kind: str) -> pd.DataFrame:
@@ -74,40 +125,47 @@ def _described(validation: pd.DataFrame, kind: str) -> pd.DataFrame:
     return validation
 
 
-# A validation table's rows: the headline first (every gain is the headline's over the row),
-# then the others by their error.
-_HEADLINE_FIRST = "order by case when method = 'headline' then 0 else 1 end, rmse, method"
+def _headline_first(validation: pd.DataFrame) -> pd.DataFrame:
+    """A validation table's rows: the headline first (every gain is the headline's over the
+    row), then the others by their error."""
+    ranked = validation.assign(_later=(validation["method"] != "headline").astype(int))
+    return _ordered(ranked, ["_later", "rmse", "method"]).drop(columns="_later")
 
 
-@section("headline", "Who plays well: the headline rating", "headline.html.j2")
-def _headline(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "headline_ratings"):
+@section(
+    "headline",
+    "Who plays well: the headline rating",
+    "headline.html.j2",
+    reads=(
+        HeadlineRating,
+        SessionValidation,
+        ValidationCeiling,
+        FittedHeadline,
+        MatchValidation,
+        OneTableValidation,
+    ),
+)
+def _headline(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(HeadlineRating):
         return None
-    ratings = _frame(
-        conn,
-        "select player, rating, sd, boards, sessions from headline_ratings order by rating desc",
-    )
+    ratings = tables.frame(HeadlineRating)[["player", "rating", "sd", "boards", "sessions"]]
+    ratings = _ordered(ratings, ["rating"], ascending=False)
     ratings.insert(0, "rank", range(1, len(ratings) + 1))
     ratings["low_80"] = ratings["rating"] - 1.2816 * ratings["sd"]
     ratings["high_80"] = ratings["rating"] + 1.2816 * ratings["sd"]
     validation = None
-    if _has(conn, "session_validation"):
-        validation = _frame(conn, f"select * from session_validation {_HEADLINE_FIRST}")
-        validation = _described(validation, "sessions")
-    ceiling: dict[str, float] = (
-        dict(_frame(conn, "select measure, value from validation_ceiling").itertuples(index=False))
-        if _has(conn, "validation_ceiling")
-        else {}
+    if tables.has(SessionValidation):
+        validation = _described(_headline_first(tables.frame(SessionValidation)), "sessions")
+    ceiling: dict[str, float] = dict(
+        tables.frame(ValidationCeiling)[["measure", "value"]].itertuples(index=False)
     )
-    fit = _first_row(conn, "headline_fit")
+    fit = _first_row(tables.frame(FittedHeadline))
     # the fit's reason for no validation, where the template looks for it
     summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
     matches, pairs = (
-        _described(_frame(conn, f"select * from {table} {_HEADLINE_FIRST}"), kind)
-        if _has(conn, table)
-        else None
-        for table, kind in (("match_validation", "matches"), ("one_table_validation", "one_table"))
+        _described(_headline_first(tables.frame(table)), kind) if tables.has(table) else None
+        for table, kind in ((MatchValidation, "matches"), (OneTableValidation, "one_table"))
     )
     return {
         "ratings": ratings,
@@ -142,17 +200,21 @@ _EVENT_SUBSETS = ("all", "championships", "leagues", "open teams", "with deals")
 _EVENT_COUNTS = ("subset", "matches", "boards", "events", "split_half", "ceiling")
 
 
-@section("team_events", "Team events, match by match", "event_matches.html.j2")
-def _event_matches(conn: Connection) -> dict[str, Any] | None:
+@section(
+    "team_events",
+    "Team events, match by match",
+    "event_matches.html.j2",
+    reads=(EventMatchValidation, TableEvidence, Board),
+)
+def _event_matches(tables: ReportTables) -> dict[str, Any] | None:
     """The matches of team events rebuilt from traveller files, held out round by round
     (``event_match_validation``): each subset's table, the double dummy question's answer
     and the reference that knows each event's later rounds."""
-    if not _has(conn, "event_match_validation"):
+    if not tables.has(EventMatchValidation):
         return None
-    from bridgerank.dds.lead_reading import read_lead_baselines
     from bridgerank.ratings.event_matches import HINDSIGHT, LEADS, METHOD_DESCRIPTIONS, WITH_DEALS
 
-    table = _frame(conn, f"select * from event_match_validation {_HEADLINE_FIRST}")
+    table = _headline_first(tables.frame(EventMatchValidation))
     subsets = []
     for name in _EVENT_SUBSETS:
         part = table[table["subset"] == name]
@@ -194,7 +256,7 @@ def _event_matches(conn: Connection) -> dict[str, Any] | None:
             "events": int(variant["events"]),
         }
 
-    leads = read_lead_baselines(conn) if _has(conn, "table_evidence") else None
+    leads = _lead_baselines(tables) if tables.has(TableEvidence) else None
     return {
         "subsets": subsets,
         "dd": added("headline_dd"),
@@ -204,11 +266,28 @@ def _event_matches(conn: Connection) -> dict[str, Any] | None:
     }
 
 
-@section("checks", "What a selector must know, and fairness to partners", "checks.html.j2")
-def _checks(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "rating_checks"):
+def _lead_baselines(tables: ReportTables):
+    """The baselines of the database's valued leads, as the dds stage reads them."""
+    evidence = tables.frame(TableEvidence)
+    valued = evidence[evidence["lead_cost"].notna() & evidence["lead_best_cards"].notna()]
+    contracts = tables.frame(Board)[["id", "contract"]]
+    led = valued.merge(contracts, left_on="board_id", right_on="id")
+    return lead_baselines(
+        (int(cost), int(best), str(contract)[1:2] == "N")
+        for cost, best, contract in zip(led["lead_cost"], led["lead_best_cards"], led["contract"])
+    )
+
+
+@section(
+    "checks",
+    "What a selector must know, and fairness to partners",
+    "checks.html.j2",
+    reads=(RatingCheck,),
+)
+def _checks(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(RatingCheck):
         return None
-    rows = _frame(conn, "select * from rating_checks")
+    rows = tables.frame(RatingCheck)
     if rows.empty:
         return None
     banded = rows[rows["measure"].str.startswith(("reliability", "coverage_"))]
@@ -239,25 +318,30 @@ def _checks(conn: Connection) -> dict[str, Any] | None:
     }
 
 
-@section("settings", "Run settings and timings", "settings.html.j2")
-def _settings(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "stage_runs"):
+@section("settings", "Run settings and timings", "settings.html.j2", reads=(StageRun,))
+def _settings(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(StageRun):
         return None
-    runs = _frame(
-        conn,
-        "select stage, finished_at, seconds, summary from stage_runs "
-        "where id in (select max(id) from stage_runs group by stage) "
-        "order by id",
-    )
+    ledger = tables.frame(StageRun)
+    # each stage's last run, in the order they ran
+    runs = ledger[ledger["id"].isin(ledger.groupby("stage")["id"].max())]
+    runs = _ordered(runs, ["id"])[["stage", "finished_at", "seconds", "summary"]]
     # to the second, formatted here: date functions differ between SQL dialects
     runs["finished_at"] = pd.to_datetime(runs["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
     return {"runs": runs.to_dict("records")}
 
 
-@section("funnel", "Data funnel: records read, kept and excluded", "funnel.html.j2")
-def _funnel(conn: Connection) -> dict[str, Any] | None:
-    if not records_read(conn):
+@section(
+    "funnel",
+    "Data funnel: records read, kept and excluded",
+    "funnel.html.j2",
+    reads=(RawBoard.id, Exclusion, Board, SourceFile),
+)
+def _funnel(tables: ReportTables) -> dict[str, Any] | None:
+    read = len(tables.frame(RawBoard))
+    if not read:
         return None
+    exclusions, boards = tables.frame(Exclusion), tables.frame(Board)
     levels = {}
     for level, title in (
         ("board", "Boards excluded (thesis Table 5)"),
@@ -265,14 +349,20 @@ def _funnel(conn: Connection) -> dict[str, Any] | None:
         ("play", "Plays blanked (thesis Table 7)"),
         ("note", "Notes: values inferred or unknown, nothing dropped"),
     ):
-        rows, total, no_error = exclusion_table(conn, level)
+        counts = exclusions[exclusions["level"] == level]["reason"].value_counts()
+        rows = reason_counts(level, counts.to_dict())
+        # kept boards; for the auction and the play, those whose auction or play is usable
+        usable = boards.get(level) if level in ("auction", "play") else None
+        no_error = len(boards) if usable is None else int((usable.fillna("") != "").sum())
+        total = sum(row.tally for row in rows)
         levels[level] = {"title": title, "rows": rows, "total": total, "no_error": no_error}
-    sources = _frame(
-        conn,
-        "select format, status, count(*) as files, sum(records) as records "
-        "from source_files group by format, status",
+    files = tables.frame(SourceFile)
+    sources = (
+        files.groupby(["format", "status"])
+        .agg(files=("id", "size"), records=("records", "sum"))
+        .reset_index()
     )
-    return {"read": records_read(conn), "levels": levels, "sources": sources.to_dict("records")}
+    return {"read": read, "levels": levels, "sources": sources.to_dict("records")}
 
 
 # Each reason of ``name_matches``, for a reader who has not read the matcher.
@@ -321,79 +411,92 @@ def _score_words(score: Any) -> str:
     return ", ".join(words)
 
 
-@section("matching", "Name matching to the WBF lists", "matching.html.j2")
-def _matching(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "name_matches") or not _frame(conn, "select 1 from name_matches").size:
+@section(
+    "matching",
+    "Name matching to the WBF lists",
+    "matching.html.j2",
+    reads=(NameMatch, WbfPlayer.id, WbfPlayer.name, WbfPlayer.country),
+)
+def _matching(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(NameMatch):
         return None
-    reasons = _frame(
-        conn,
-        "select reason, count(*) as names, sum(seats) as seats "
-        "from name_matches group by reason order by seats desc",
+    names = tables.frame(NameMatch)
+    reasons = (
+        names.groupby("reason").agg(names=("reason", "size"), seats=("seats", "sum")).reset_index()
     )
-    unmatched = _frame(
-        conn,
-        "select raw_name, reason, runner_up, seats from name_matches "
-        "where wbf_id is null order by seats desc limit 25",
-    )
-    matched = _frame(
-        conn,
-        "select m.raw_name, w.name as wbf_name, w.country, m.reason, "
-        "m.score, m.seats from name_matches m join wbf_players w "
-        "on w.id = m.wbf_id order by m.seats desc limit 50",
-    )
+    reasons = _ordered(reasons, ["seats"], ascending=False)
+    unmatched = names[names["wbf_id"].isna()][["raw_name", "reason", "runner_up", "seats"]]
+    unmatched = _ordered(unmatched, ["seats"], ascending=False).head(25)
+    listed = tables.frame(WbfPlayer).rename(columns={"id": "wbf_id", "name": "wbf_name"})
+    # the matched names (an all-missing column reads as text: no key to join on)
+    matched = names[names["wbf_id"].notna()].astype({"wbf_id": "int64"}).merge(listed, on="wbf_id")
+    matched = _ordered(matched, ["seats"], ascending=False).head(50)
+    matched = matched[["raw_name", "wbf_name", "country", "reason", "score", "seats"]]
     reasons["meaning"] = reasons["reason"].map(_MATCH_REASONS).fillna("")
     matched["evidence"] = matched["score"].map(_score_words)
     total = float(reasons["seats"].sum())
-    covered = float(
-        _frame(
-            conn, "select coalesce(sum(seats), 0) as s from name_matches where wbf_id is not null"
-        )["s"][0]
-    )
+    covered = float(names[names["wbf_id"].notna()]["seats"].sum())
     return {
         "quality": quality.LABELLED,
         "reasons": reasons.to_dict("records"),
-        "unmatched": unmatched.to_dict("records"),
-        "matched": matched.to_dict("records"),
+        "unmatched": _records(unmatched),
+        "matched": _records(matched),
         "seats": total,
         "share": covered / total if total else 0.0,
     }
 
 
-@section("players", "Players: the 33 counters and 28 rates", "players.html.j2")
-def _players(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "player_stats") or not _frame(conn, "select 1 from player_stats").size:
+@section(
+    "players",
+    "Players: the 33 counters and 28 rates",
+    "players.html.j2",
+    reads=(PlayerStats, PlayerRates),
+)
+def _players(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(PlayerStats):
         return None
-    stats = _frame(conn, "select * from player_stats order by boards desc")
-    rates = _frame(conn, "select * from player_rates")
+    stats = _ordered(tables.frame(PlayerStats), ["boards"], ascending=False)
+    rates = tables.frame(PlayerRates)
     return {"stats": stats.drop(columns=["player_id"]), "rates": rates.drop(columns=["player_id"])}
 
 
-@section("glossary", "Glossary: the counters and rates, with their units", "glossary.html.j2")
-def _glossary(conn: Connection) -> dict[str, Any] | None:
+@section(
+    "glossary",
+    "Glossary: the counters and rates, with their units",
+    "glossary.html.j2",
+    reads=(PlayerStats, StageRun),
+)
+def _glossary(tables: ReportTables) -> dict[str, Any] | None:
     from bridgerank.pipeline.report.glossary import glossary
 
-    return {"rows": glossary(_auction_counters(conn))} if _has(conn, "player_stats") else None
+    return {"rows": glossary(_auction_counters(tables))} if tables.has(PlayerStats) else None
 
 
-def _auction_counters(conn: Connection) -> str:
+def _auction_counters(tables: ReportTables) -> str:
     """What the database's auction counters count: the dds stage's last run says (a run
     from before the setting counted the thesis's verdicts)."""
-    rows = _frame(
-        conn, "select summary from stage_runs where stage = 'dds' order by id desc limit 1"
-    )
-    if not rows.size:
+    ledger = tables.frame(StageRun)
+    runs = ledger[ledger["stage"] == "dds"]
+    if runs.empty:
         return "thesis"
     try:
-        return str(json.loads(str(rows.iloc[0, 0])).get("auction_counters", "thesis"))
+        last = runs.loc[runs["id"].idxmax(), "summary"]
+        return str(json.loads(str(last)).get("auction_counters", "thesis"))
     except (ValueError, AttributeError):  # a summary that is no JSON object
         return "thesis"
 
 
-@section("ratings", "Ratings from results", "ratings.html.j2")
-def _ratings(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "ratings") or not _frame(conn, "select 1 from ratings limit 1").size:
+@section(
+    "ratings",
+    "Ratings from results",
+    "ratings.html.j2",
+    reads=(Rating, RatingValidation, SkillOMeter, RateInputs, RatingHistory),
+)
+def _ratings(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(Rating):
         return None
-    table = _frame(conn, "select player, method, rating, games from ratings")
+    every = tables.frame(Rating)
+    table = every[["player", "method", "rating", "games"]]
     wide = table.pivot_table(index="player", columns="method", values="rating")
     most_games = table.groupby("player")["games"].max()
     wide.insert(0, "boards", most_games)
@@ -402,30 +505,21 @@ def _ratings(conn: Connection) -> dict[str, Any] | None:
     wide = wide.sort_values(first, ascending=False) if first else wide
     ranks = wide.drop(columns=["boards"]).rank(ascending=False)
     correlation = ranks.corr(method="spearman") if len(ranks) > 2 else None
-    intervals = _frame(
-        conn,
-        "select player, rating, low, high, games from ratings "
-        "where method = 'hbt' order by rating desc",
-    )
-    validation = (
-        _frame(conn, "select * from rating_validation") if _has(conn, "rating_validation") else None
-    )
-    skill = _first_row(conn, "skill_o_meter", "select k, sigma, p, players from skill_o_meter")
-    inputs = _first_row(conn, "rate_inputs") or {}
+    shown = ["player", "rating", "low", "high", "games"]
+    intervals = _ordered(every[every["method"] == "hbt"][shown], ["rating"], ascending=False)
+    validation = tables.frame(RatingValidation) if tables.has(RatingValidation) else None
+    skill = _first_row(tables.frame(SkillOMeter)[["k", "sigma", "p", "players"]])
+    inputs = _first_row(tables.frame(RateInputs)) or {}
     games = {
         key: inputs.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
     }
-    team = _frame(
-        conn,
-        "select player, rating, low, high, games from ratings "
-        "where method = 'team_imps' order by rating desc, player",
+    team = _ordered(
+        every[every["method"] == "team_imps"][shown], ["rating", "player"], ascending=[False, True]
     )
     plot = None
-    if _has(conn, "rating_history"):
-        history = _frame(
-            conn, "select player, game, rating from rating_history where method = 'dlo'"
-        )
-        plot = _history_plot(history)
+    if tables.has(RatingHistory):
+        history = tables.frame(RatingHistory)
+        plot = _history_plot(history[history["method"] == "dlo"][["player", "game", "rating"]])
     return {
         "table": wide.reset_index(),
         "correlation": correlation.reset_index() if correlation is not None else None,
@@ -478,13 +572,18 @@ def _percent(value: Any) -> str:
     return "" if value is None or value != value else f"{100 * value:.0f}"
 
 
-@section("cycles", "Who beats whom: transitive and cyclic structure", "cycles.html.j2")
-def _cycles(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "game_structure"):
+@section(
+    "cycles",
+    "Who beats whom: transitive and cyclic structure",
+    "cycles.html.j2",
+    reads=(GameStructure, GameMethodScore, DiscPoint),
+)
+def _cycles(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(GameStructure):
         return None
-    structure = _frame(conn, "select * from game_structure")
-    scores = _frame(conn, "select * from game_method_scores")
-    points = _frame(conn, "select * from disc_points")
+    structure = tables.frame(GameStructure)
+    scores = tables.frame(GameMethodScore)
+    points = tables.frame(DiscPoint)
     games = []
     for row in structure.to_dict("records"):
         mine = scores[scores["game"] == row["game"]]
@@ -551,22 +650,32 @@ _PLAYERS_PER_PREDICTOR = 10
 _CANDIDATE_RATES = 14
 
 
-@section("regression", "Regression of ranking points on mistake rates", "regression.html.j2")
-def _regression(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "regression_models"):
+# The regression's tables, each shown whole.
+_REGRESSION_SHOWN = (
+    RegressionModel,
+    RegressionCoefficient,
+    RegressionStep,
+    RegressionVif,
+    RegressionBootstrap,
+    RegressionDiagnostic,
+    RegressionSweep,
+    ChosenModel,
+)
+
+
+@section(
+    "regression",
+    "Regression of ranking points on mistake rates",
+    "regression.html.j2",
+    reads=(*_REGRESSION_SHOWN, RegressionPlot),
+)
+def _regression(tables: ReportTables) -> dict[str, Any] | None:
+    if not tables.has(RegressionModel):
         return None
     context: dict[str, Any] = {}
-    for name in (
-        "regression_models",
-        "regression_coefficients",
-        "regression_steps",
-        "regression_vif",
-        "regression_bootstrap",
-        "regression_diagnostics",
-        "regression_sweep",
-        "chosen_model",
-    ):
-        context[name] = _frame(conn, f"select * from {name}") if _has(conn, name) else None
+    for table in _REGRESSION_SHOWN:
+        name = table.__tablename__
+        context[name] = tables.frame(table) if tables.has(table) else None
     models = context["regression_models"]
     context["nothing_fitted"] = models is None or not models["n"].fillna(0).astype(int).any()
     sweep = context["regression_sweep"]
@@ -585,21 +694,18 @@ def _regression(conn: Connection) -> dict[str, Any] | None:
     chosen = context["chosen_model"]
     context["chosen"] = chosen.to_dict("records")[0] if chosen is not None and len(chosen) else None
     context["min_players"] = _PLAYERS_PER_PREDICTOR * _CANDIDATE_RATES
-    context["plots"] = (
-        dict(_frame(conn, "select name, png_base64 from regression_plots").itertuples(index=False))
-        if _has(conn, "regression_plots")
-        else {}
-    )
+    plots = tables.frame(RegressionPlot)
+    context["plots"] = dict(plots[["name", "png_base64"]].itertuples(index=False))
     return context
 
 
-@section("ranking", "Final ranking", "ranking.html.j2")
-def _ranking(conn: Connection) -> dict[str, Any] | None:
-    if not _has(conn, "rankings", "chosen_model"):
+@section("ranking", "Final ranking", "ranking.html.j2", reads=(ModelRanking, ChosenModel))
+def _ranking(tables: ReportTables) -> dict[str, Any] | None:
+    if not (tables.has(ModelRanking) and tables.has(ChosenModel)):
         return None
     return {
-        "ranking": _frame(conn, "select * from rankings order by rank"),
-        "model": _frame(conn, "select * from chosen_model").to_dict("records")[0],
+        "ranking": _ordered(tables.frame(ModelRanking), ["rank"]),
+        "model": tables.frame(ChosenModel).to_dict("records")[0],
     }
 
 

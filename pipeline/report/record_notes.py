@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from bridgerank.bridge.cards import SUIT_SYMBOLS
-from bridgerank.cleaning.clean.tokens import normalise_call
+from bridgerank.bridge.tokens import normalise_call
 
 _NOTE_REFERENCE = re.compile(r"=(\d+)=")
 _NOTE_LINE = re.compile(r"^\s*(\d+)\s*:\s*(.*)$")

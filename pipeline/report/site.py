@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ from bridgerank.bridge.scoring import imps
 from bridgerank.core.batches import batches
 from bridgerank.core.pool import in_order
 from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
-from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid, team_imps
+from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid
 from bridgerank.pipeline.report.event_pages import (
     championship_record,
     event_index,
@@ -42,8 +42,6 @@ from bridgerank.pipeline.report.player_view import (
 from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SIDE_SIGN, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
-from bridgerank.ratings.field import matchpoint_shares
-from bridgerank.ratings.games import ns_score
 from bridgerank.ratings.holdout import Z80
 
 # Players drawn in the front page's forest plot (the table below it lists them all).
@@ -662,10 +660,8 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
                     "full": full,
                 }
             )
-        _score_tables(tables)
-        imps_won = team_imps(tables)
         for table in tables:
-            table["imps"] = imps_won.get(int(table["board"]["id"]))
+            _scored(table, data.scores.get(int(table["board"]["id"])))
         first: dict[str, Any] = group[0]
         pars = [table["evidence"].get("ns_par") for table in tables if table["evidence"]]
         par = next((int(value) for value in pars if value is not None and value == value), None)
@@ -684,21 +680,20 @@ def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str,
         )
 
 
-def _score_tables(tables: list[dict[str, Any]]) -> None:
-    """Set each table's board with None for a missing value (``values``), its North-South
-    score and, with three tables or more, its matchpoint percentage among the tables of the
-    deal that have a score."""
-    for table in tables:
-        # pandas gives NaN for a missing value; the scorer (and the rooms' pairing) want None
-        table["values"] = {
-            key: None if _missing(value) else value for key, value in table["board"].items()
-        }
-        table["ns_score"] = ns_score(table["values"])
-    scored = [table for table in tables if table["ns_score"] is not None]
-    if len(scored) < 3:
-        return
-    for table, share in zip(scored, matchpoint_shares([t["ns_score"] for t in scored])):
-        table["ns_percent"] = 100 * share
+def _scored(table: dict[str, Any], score: Mapping[str, Any] | None) -> None:
+    """Set a table's stored score (the rate stage's ``table_scores``): North-South's score
+    (None: unknown), its matchpoint percentage where the deal was matchpointed, and a team
+    board's IMPs (None: not an open room with both rooms scored)."""
+    score = score or {}
+    table["ns_score"] = _whole(score.get("ns_score"))
+    table["imps"] = _whole(score.get("imps"))
+    if not _missing(score.get("ns_percent")):
+        table["ns_percent"] = score["ns_percent"]
+
+
+def _whole(value: Any) -> int | None:
+    """An integer column's value from a frame (a float where the column has gaps)."""
+    return None if _missing(value) else int(value)
 
 
 def _missing(value: Any) -> bool:

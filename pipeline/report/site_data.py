@@ -10,11 +10,33 @@ from pathlib import PurePath
 from typing import Any
 
 import pandas as pd
-from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
+from bridgerank.cleaning.clean.tables import Board, TeamMatchRow
+from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player
 from bridgerank.dds.lead_baselines import HAND
+from bridgerank.dds.tables import (
+    AuctionAnalysis,
+    CallAnalysis,
+    CardAnalysis,
+    PlayerStats,
+    StoredDDTable,
+    TableEvidence,
+)
+from bridgerank.pipeline.report.reads import Read, ReportTables
+from bridgerank.ratings.tables import (
+    EventMatchForecast,
+    EventStrength,
+    HeadlineRating,
+    PairScorecard,
+    Rating,
+    RatingHistory,
+    SessionPrediction,
+    SessionValidation,
+    TableScore,
+    ValidationCeiling,
+)
 
 SEAT_COLUMNS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -50,45 +72,106 @@ class SiteData:
     event_matches: pd.DataFrame = field(default_factory=pd.DataFrame)
     # player, strength, boards: the team events' headline after the last round
     event_strengths: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # board id -> what its table scored (ns_score, ns_percent, imps), where rate has run
+    scores: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def _table(conn: Connection, present: set[str], name: str, query: str) -> pd.DataFrame:
-    return pd.read_sql(text(query), conn) if name in present else pd.DataFrame()
+# What the site's pages read.
+SITE_READS: tuple[Read, ...] = (
+    Board,
+    # the raw record's auction, extra fields and file: its alerts, notes, commentary, source
+    RawBoard.id,
+    RawBoard.source_id,
+    RawBoard.auction,  # type: ignore[attr-defined]  # a raw field: a column set by name
+    RawBoard.extra,
+    SourceFile.id,
+    SourceFile.name,
+    SourceFile.path,
+    SourceFile.format,
+    NameMatch.raw_name,
+    NameMatch.event,
+    NameMatch.player_id,
+    Player.id,
+    Player.name,
+    Player.kind,
+    HeadlineRating,
+    Rating,
+    AuctionAnalysis,
+    CallAnalysis,
+    PlayerStats,
+    SessionValidation,
+    ValidationCeiling,
+    TableEvidence,
+    CardAnalysis,
+    RatingHistory,
+    SessionPrediction.predicted,
+    SessionPrediction.actual,
+    PairScorecard,
+    StoredDDTable.deal_hash,
+    StoredDDTable.tricks,
+    TeamMatchRow,
+    EventMatchForecast.match_id,
+    EventMatchForecast.predicted,
+    EventMatchForecast.sd,
+    EventStrength.player,
+    EventStrength.strength,
+    EventStrength.boards,
+    TableScore,
+)
 
 
-def read_site_data(conn: Connection) -> SiteData:
-    """Read the site's inputs (empty frames for stages that have not run)."""
-    present = set(inspect(conn).get_table_names())
-    boards = _table(
-        conn,
-        present,
-        "boards",
-        # the raw record's auction, extra fields and format: its alerts, notes, commentary
-        "select b.*, f.name as source, f.path as source_path, f.format as source_format, "
-        "r.auction as raw_auction, r.extra as record_extra from boards b "
-        "join raw_boards r on r.id = b.id join source_files f on f.id = r.source_id",
+def _or_empty(tables: ReportTables, table: Any, columns: list[str] | None = None) -> pd.DataFrame:
+    """A table's frame (its ``columns``, in that order); no rows where its stage has not
+    run."""
+    frame = tables.frame(table)
+    return frame if columns is None else frame[columns]
+
+
+def _boards(tables: ReportTables) -> pd.DataFrame:
+    """The boards with their raw record's auction and extra fields and their source file."""
+    boards = tables.frame(Board)
+    raw = tables.frame(RawBoard).rename(
+        columns={"id": "raw_id", "auction": "raw_auction", "extra": "record_extra"}
     )
+    files = tables.frame(SourceFile).rename(
+        columns={
+            "id": "file_id",
+            "name": "source",
+            "path": "source_path",
+            "format": "source_format",
+        }
+    )
+    joined = boards.merge(raw, left_on="id", right_on="raw_id").merge(
+        files, left_on="source_id", right_on="file_id"
+    )
+    shown = ["source", "source_path", "source_format", "raw_auction", "record_extra"]
+    return joined[[*boards.columns, *shown]]
+
+
+def read_site_data(tables: ReportTables) -> SiteData:
+    """Read the site's inputs (empty frames for stages that have not run)."""
+    boards = _boards(tables)
     if not boards.empty:  # a file read by a version before names: its own name, no folder
         unnamed = boards["source"].isna()
         boards.loc[unnamed, "source"] = boards.loc[unnamed, "source_path"].map(
             lambda path: PurePath(path).name
         )
         boards = boards.drop(columns="source_path")
-    lookup = person_lookup(conn)
+    lookup = Persons(tables)
     seats = _seats(boards, lookup)
-    ratings, kind = _ratings(conn, present)
-    auctions = _table(conn, present, "auction_analysis", "select * from auction_analysis")
-    calls = _table(conn, present, "call_analysis", "select * from call_analysis")
-    stats = _table(conn, present, "player_stats", "select * from player_stats")
+    ratings, kind = _ratings(tables)
+    auctions = _or_empty(tables, AuctionAnalysis)
+    calls = _or_empty(tables, CallAnalysis)
+    stats = _or_empty(tables, PlayerStats)
     if not stats.empty:
         stats = stats.merge(_auction_mistakes(calls, seats), on="player", how="left")
         stats["auction_mistakes"] = stats["auction_mistakes"].fillna(0).astype(int)
     validation = None
-    if "session_validation" in present:
-        rows = pd.read_sql(text("select * from session_validation where method = 'headline'"), conn)
-        validation = {str(k): v for k, v in rows.iloc[0].items()} if len(rows) else None
-    ceiling = _table(conn, present, "validation_ceiling", "select * from validation_ceiling")
-    evidence = _table(conn, present, "table_evidence", "select * from table_evidence")
+    every = tables.frame(SessionValidation)
+    rows = every[every["method"] == "headline"].reset_index(drop=True)
+    validation = {str(k): v for k, v in rows.iloc[0].items()} if len(rows) else None
+    ceiling = _or_empty(tables, ValidationCeiling)
+    evidence = _or_empty(tables, TableEvidence)
     return SiteData(
         boards=boards,
         seats=seats,
@@ -96,50 +179,57 @@ def read_site_data(conn: Connection) -> SiteData:
         ratings=ratings,
         rating_kind=kind,
         stats=stats,
-        cards=_table(conn, present, "card_analysis", "select * from card_analysis"),
+        cards=_or_empty(tables, CardAnalysis),
         auctions=auctions,
         calls=calls,
         evidence=evidence,
         measures=_measures(evidence, seats),
-        history=_table(
-            conn,
-            present,
-            "rating_history",
-            "select player, game, rating from rating_history where method = 'dlo' "
-            "order by player, game",
-        ),
+        history=_history(tables),
         validation=validation,
-        predictions=_table(
-            conn,
-            present,
-            "session_predictions",
-            "select predicted, actual from session_predictions",
-        ),
+        predictions=_or_empty(tables, SessionPrediction, ["predicted", "actual"]),
         ceiling=dict(zip(ceiling.get("measure", []), ceiling.get("value", []))),
-        scorecards=_table(conn, present, "pair_scorecards", "select * from pair_scorecards"),
-        dd_tables=_dd_tables(conn, present),
-        event_matches=_event_matches(conn, present, lookup),
-        event_strengths=_table(
-            conn, present, "event_strengths", "select player, strength, boards from event_strengths"
-        ),
+        scorecards=_or_empty(tables, PairScorecard),
+        dd_tables=_dd_tables(tables, boards),
+        event_matches=_event_matches(tables, lookup),
+        event_strengths=_or_empty(tables, EventStrength, ["player", "strength", "boards"]),
+        scores=tables.frame(TableScore).set_index("board_id").to_dict("index"),
     )
 
 
-def _event_matches(conn: Connection, present: set[str], lookup: PersonLookup) -> pd.DataFrame:
+class Persons:
+    """Who sat in a seat: a raw name in its event as the person the match stage resolved it
+    to (``""`` for no one to rate: a robot, a team string, a placeholder), the raw name
+    itself where the match stage has not seen it."""
+
+    def __init__(self, tables: ReportTables) -> None:
+        resolved = tables.frame(NameMatch).merge(
+            tables.frame(Player), left_on="player_id", right_on="id"
+        )
+        self._names = {
+            (raw, event): "" if kind in UNRATED_KINDS else name
+            for raw, event, name, kind in zip(
+                resolved["raw_name"], resolved["event"], resolved["name"], resolved["kind"]
+            )
+        }
+
+    def name(self, raw: str, event: str) -> str:
+        """The person's name of a seat."""
+        return self._names.get((raw, event), raw)
+
+
+def _history(tables: ReportTables) -> pd.DataFrame:
+    """The ranking-probability Elo of each player after each game, by player and game."""
+    history = tables.frame(RatingHistory)
+    dlo = history[history["method"] == "dlo"][["player", "game", "rating"]]
+    return dlo.sort_values(["player", "game"], kind="stable").reset_index(drop=True)
+
+
+def _event_matches(tables: ReportTables, lookup: Persons) -> pd.DataFrame:
     """The team events' matches with their held-out forecasts (none before rate), each
     seat of the first line-up also as its person."""
-    if "team_matches" not in present:
-        return pd.DataFrame()
-    forecasts = "event_match_forecasts" in present
-    matches = pd.read_sql(
-        text(
-            "select m.*, f.predicted, f.sd from team_matches m "
-            "left join event_match_forecasts f on f.match_id = m.id"
-            if forecasts
-            else "select m.*, null as predicted, null as sd from team_matches m"
-        ),
-        conn,
-    )
+    matches = tables.frame(TeamMatchRow)
+    forecasts = tables.frame(EventMatchForecast).rename(columns={"match_id": "id"})
+    matches = matches.merge(forecasts, on="id", how="left")
     for room in ("open", "closed"):
         for seat in ("north", "east", "south", "west"):
             column = f"{room}_{seat}"
@@ -150,20 +240,16 @@ def _event_matches(conn: Connection, present: set[str], lookup: PersonLookup) ->
     return matches
 
 
-def _dd_tables(conn: Connection, present: set[str]) -> dict[str, str]:
+def _dd_tables(tables: ReportTables, boards: pd.DataFrame) -> dict[str, str]:
     """The solved double dummy tables of the boards' deals, by deal hash."""
-    if "dd_tables" not in present:
+    solved = tables.frame(StoredDDTable)
+    if solved.empty or boards.empty:
         return {}
-    rows = conn.execute(
-        text(
-            "select t.deal_hash, t.tricks from dd_tables t where t.tricks is not null and "
-            "t.deal_hash in (select deal_hash from boards)"
-        )
-    )
-    return {str(deal): str(tricks) for deal, tricks in rows}
+    solved = solved[solved["tricks"].notna() & solved["deal_hash"].isin(boards["deal_hash"])]
+    return {str(deal): str(tricks) for deal, tricks in zip(solved["deal_hash"], solved["tricks"])}
 
 
-def _seats(boards: pd.DataFrame, lookup: PersonLookup) -> pd.DataFrame:
+def _seats(boards: pd.DataFrame, lookup: Persons) -> pd.DataFrame:
     """Four rows per board: who sat where, as the person the name in its event was resolved
     to, and the name as written (a seat that is no one to rate is left out)."""
     if boards.empty:
@@ -207,23 +293,22 @@ def _pools(seats: pd.DataFrame) -> dict[str, int]:
     return {player: number[root_] for player, root_ in roots.items()}
 
 
-def _ratings(conn: Connection, present: set[str]) -> tuple[pd.DataFrame, str]:
+def _ratings(tables: ReportTables) -> tuple[pd.DataFrame, str]:
     """The headline ratings with 80% intervals, else HBT's (team data), else nothing."""
     z80 = 1.2815515655446004
-    headline = _table(
-        conn, present, "headline_ratings", "select * from headline_ratings order by rating desc"
-    )
+    headline = tables.frame(HeadlineRating)
     if not headline.empty:
+        headline = headline.sort_values("rating", ascending=False, kind="stable")
+        headline = headline.reset_index(drop=True)
         headline["low"] = headline["rating"] - z80 * headline["sd"]
         headline["high"] = headline["rating"] + z80 * headline["sd"]
         return headline, "headline"
-    hbt = _table(
-        conn,
-        present,
-        "ratings",
-        "select player, rating, low, high, games as boards from ratings "
-        "where method = 'hbt' order by rating desc",
+    every = tables.frame(Rating)
+    hbt = every[every["method"] == "hbt"][["player", "rating", "low", "high", "games"]]
+    hbt = hbt.rename(columns={"games": "boards"}).sort_values(
+        "rating", ascending=False, kind="stable"
     )
+    hbt = hbt.reset_index(drop=True)
     if not hbt.empty:
         hbt["sd"] = (hbt["high"] - hbt["low"]) / (2 * 1.959963984540054)
         hbt["sessions"] = pd.NA
@@ -293,3 +378,9 @@ def _measures(evidence: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def site_data_from(conn: Connection) -> SiteData:
+    """The site's inputs read from ``conn`` alone (``bridgerank show`` and tools; the report
+    stage shares one :class:`ReportTables` among every reader)."""
+    return read_site_data(ReportTables(conn, SITE_READS))

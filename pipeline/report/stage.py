@@ -14,154 +14,51 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import Engine
-
-from bridgerank.cleaning.clean.tables import Board, Exclusion, TeamMatchRow, TokenCount
-from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
-from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.clean.tables import Board
 from bridgerank.core.sections import Settings
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.dds.tables import (
-    AuctionAnalysis,
-    CallAnalysis,
-    CardAnalysis,
-    PlayerRates,
-    PlayerStats,
-    StoredDDTable,
-    TableEvidence,
-)
+from bridgerank.core.store import Base
+from bridgerank.pipeline.report.csv_export import csv_reads, export_all
+from bridgerank.pipeline.report.forecasts import FORECAST_READS
+from bridgerank.pipeline.report.methods_page import SECTIONS
+from bridgerank.pipeline.report.reads import Read, ReportTables, model_of
+from bridgerank.pipeline.report.site_data import SITE_READS
 from bridgerank.pipeline.report.staging import make_staging, remove_dead_staging
 from bridgerank.pipeline.report.summary import ReportSummary
 from bridgerank.pipeline.report.templating import environment
-from bridgerank.ratings.tables import (
-    DiscPoint,
-    EventMatchForecast,
-    EventMatchValidation,
-    EventStrength,
-    FittedHeadline,
-    GameMethodScore,
-    GameStructure,
-    HeadlineRating,
-    ImpForecast,
-    MatchValidation,
-    OneTableValidation,
-    PairScorecard,
-    RateInputs,
-    Rating,
-    RatingCheck,
-    RatingHistory,
-    RatingValidation,
-    SessionPrediction,
-    SessionValidation,
-    SkillOMeter,
-    StoredForecast,
-    TeamStrength,
-    ValidationCeiling,
-)
-from bridgerank.regression.tables import REGRESSION_TABLES
-
-# Every table the report shows or exports (besides boards, which it needs).
-REPORTED_TABLES = (
-    SourceFile,
-    RawBoard,
-    Exclusion,
-    TokenCount,
-    NameMatch,
-    Player,
-    WbfPlayer,
-    PlayerStats,
-    PlayerRates,
-    AuctionAnalysis,
-    CardAnalysis,
-    CallAnalysis,
-    TableEvidence,
-    Rating,
-    RatingValidation,
-    RatingHistory,
-    RateInputs,
-    SkillOMeter,
-    HeadlineRating,
-    FittedHeadline,
-    SessionValidation,
-    SessionPrediction,
-    ValidationCeiling,
-    MatchValidation,
-    EventMatchValidation,
-    OneTableValidation,
-    RatingCheck,
-    TeamStrength,
-    GameStructure,
-    GameMethodScore,
-    DiscPoint,
-    PairScorecard,
-    # the team events' pages: the matches, their forecasts, each player's strength now
-    TeamMatchRow,
-    EventMatchForecast,
-    EventStrength,
-    StoredDDTable,  # the deal pages' double dummy tables
-    # kept by `bridgerank predict`: a new forecast, or its result, reruns the report
-    StoredForecast,
-    ImpForecast,
-) + REGRESSION_TABLES
-
-EXPORTED = (
-    "boards",
-    "pair_scorecards",
-    "card_analysis",
-    "table_evidence",
-    "exclusions",
-    "token_counts",
-    "name_matches",
-    "players",
-    "wbf_players",
-    "player_stats",
-    "player_rates",
-    "auction_analysis",
-    "call_analysis",
-    "regression_models",
-    "regression_coefficients",
-    "regression_steps",
-    "regression_vif",
-    "regression_bootstrap",
-    "regression_diagnostics",
-    "regression_sweep",
-    "chosen_model",
-    "rankings",
-    "ratings",
-    "rating_validation",
-    "headline_ratings",
-    "headline_fit",
-    "session_validation",
-    "session_predictions",
-    "game_structure",
-    "game_method_scores",
-    "disc_points",
-    "validation_ceiling",
-    "match_validation",
-    "event_match_validation",
-    "one_table_validation",
-    "team_strengths",
-    "rating_checks",
-)
 
 
-def render(engine: Engine, settings: Settings, database: str = "") -> str:
-    """The report's HTML for the current database."""
-    from bridgerank.pipeline.report.methods_page import SECTIONS
+def report_reads() -> tuple[Read, ...]:
+    """Everything the report reads: each methods-page section's, the site's, the CSVs' and
+    the stored forecasts' declarations."""
+    sections = tuple(read for found in SECTIONS for read in found.reads)
+    return (*sections, *SITE_READS, *csv_reads(), *FORECAST_READS)
 
+
+def _tables_read() -> tuple[type[Base], ...]:
+    """The tables of :func:`report_reads`, each once, by name (the stage's optional reads:
+    a new version of any of them makes the report stale)."""
+    models: dict[str, type[Base]] = {}
+    for read in report_reads():
+        model = model_of(read)
+        models[model.__tablename__] = model
+    return tuple(models[name] for name in sorted(models) if models[name] is not Board)
+
+
+def render(tables: ReportTables, settings: Settings, database: str = "") -> str:
+    """The methods page's HTML from the run's tables."""
     sections = []
-    with engine.connect() as conn:
-        for section in SECTIONS:
-            data = section.build(conn)
-            if data is not None:
-                sections.append(
-                    {
-                        "key": section.key,
-                        "title": section.title,
-                        "template": section.template,
-                        "data": data,
-                    }
-                )
+    for section in SECTIONS:
+        data = section.build(tables)
+        if data is not None:
+            sections.append(
+                {
+                    "key": section.key,
+                    "title": section.title,
+                    "template": section.template,
+                    "data": data,
+                }
+            )
     return (
         environment()
         .get_template("report.html.j2")
@@ -173,14 +70,6 @@ def render(engine: Engine, settings: Settings, database: str = "") -> str:
             settings=json.dumps(_shown_settings(settings, database), indent=2, default=str),
         )
     )
-
-
-def export_csv(engine: Engine, folder: Path) -> list[Path]:
-    """Every result table as ``folder/<table>.csv`` (:mod:`csv_export`)."""
-    from bridgerank.pipeline.report.csv_export import export_all
-
-    with engine.connect() as conn:
-        return export_all(conn, EXPORTED, folder)
 
 
 def _shown_settings(settings: Settings, database: str) -> dict[str, Any]:
@@ -238,15 +127,17 @@ def run(context: StageContext) -> ReportSummary:
     path = report_path(context.settings)
     out = path.parent.parent
     out.mkdir(parents=True, exist_ok=True)
-    methods = render(context.engine, context.settings, shown_database(str(context.engine.url), out))
     remove_dead_staging(out)  # what killed runs left: a half-written site each
     staging = make_staging(out)
     try:
         with context.engine.connect() as conn:
-            data = read_site_data(conn)
-        forecasts = stored_forecast_rows(context.engine, context.settings)
+            tables = ReportTables(conn, report_reads())
+            database = shown_database(str(context.engine.url), out)
+            methods = render(tables, context.settings, database)
+            data = read_site_data(tables)
+            forecasts = stored_forecast_rows(tables, context.engine, context.settings)
+            csv_files = export_all(tables, staging / "csv")
         site = write_site(staging / "report", data, methods, context.settings.run.jobs, forecasts)
-        csv_files = export_csv(context.engine, staging / "csv")
         if forecasts:
             write_forecasts_csv(forecasts, staging / "csv" / "forecasts.csv")
             csv_files.append(staging / "csv" / "forecasts.csv")
@@ -305,7 +196,7 @@ REPORT_STAGE = Stage(
     name="report",
     run=run,
     reads=(Board,),
-    optional_reads=REPORTED_TABLES,
+    optional_reads=_tables_read(),
     writes=(),
     # the output folder counts as its resolved path (_extra_input), not as written in
     # [store]: "--out out/corpus" from one folder and its absolute path are one report

@@ -30,7 +30,7 @@ HAND_LISTS = {
             "bridge.auction",
             "cleaning.clean.play",
             "bridge.cards",
-            "cleaning.clean.tokens",
+            "bridge.tokens",
             "cleaning.clean.fields",
         },
         {"bridge.scoring", "cleaning.ingest.records"},
@@ -84,8 +84,9 @@ HAND_LISTS = {
         {"dds.counters", "dds.auction_verdicts", "dds.card_verdicts"},
     ),
     "report": (
-        {"pipeline.report.stage", "pipeline.report.methods_page"},
-        {"cleaning.clean.audit", "cleaning.clean.reasons", "regression.diagnostics"},
+        {"pipeline.report.stage", "pipeline.report.methods_page", "pipeline.report.reads"},
+        # the funnel's reasons (the counts are read, not queried), the regression's plots
+        {"cleaning.clean.reasons", "regression.diagnostics"},
     ),
 }
 

@@ -186,10 +186,10 @@ def test_the_player_page_counts_the_players_own_red_calls(sample):
     from sqlalchemy import create_engine
 
     from bridgerank.dds.mistake_shares import mistake_shares
-    from bridgerank.pipeline.report.site_data import read_site_data
+    from bridgerank.pipeline.report.site_data import site_data_from
 
     with create_engine(f"sqlite:///{sample}").connect() as conn:
-        stats = read_site_data(conn).stats.set_index("player")
+        stats = site_data_from(conn).stats.set_index("player")
         shares = {row.player: row for row in mistake_shares(conn).players}
     reese = shares["Terence Reese"]
     assert stats.loc["Terence Reese", "auctions_analyzed"] == reese.auctions == 195

@@ -52,6 +52,8 @@ RUN_BY = {
     "bridgerank rate": USAGE,
     "bridgerank regress": USAGE,
     "bridgerank report": USAGE,
+    "bridgerank report --force": "tests/pipeline/test_report_reads.py::"
+    "test_a_report_reads_each_table_once_through_the_loader",
     "bridgerank show PLAYER": USAGE,
     "bridgerank names": USAGE,
     "bridgerank run --dry-run": USAGE,

@@ -38,7 +38,7 @@ def test_the_headline_heads_each_validation_table_even_when_a_variant_scores_bet
         )
     headline = next(found for found in SECTIONS if found.key == "headline")
     with engine.connect() as conn:
-        data = headline.build(conn)
+        data = headline.read(conn)
     engine.dispose()
     assert data is not None
     for table in ("matches", "pairs"):
@@ -48,7 +48,7 @@ def test_the_headline_heads_each_validation_table_even_when_a_variant_scores_bet
 def _headline_section(engine):
     headline = next(found for found in SECTIONS if found.key == "headline")
     with engine.connect() as conn:
-        data = headline.build(conn)
+        data = headline.read(conn)
     html = environment().get_template(headline.template).render(data=data, root="")
     return " ".join(html.split())
 
@@ -119,7 +119,7 @@ def test_the_team_events_section_answers_the_double_dummy_question(tmp_path):
         )
     section = next(found for found in SECTIONS if found.key == "team_events")
     with engine.connect() as conn:
-        data = section.build(conn)
+        data = section.read(conn)
     engine.dispose()
     assert [subset["name"] for subset in data["subsets"]] == ["all", "with deals"]
     # the headline heads each table, whatever scores better

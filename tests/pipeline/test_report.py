@@ -305,13 +305,13 @@ def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_p
     """Two worker processes render the deal pages as they are arranged, a few pages a task:
     every page written, byte for byte the one process's."""
     from bridgerank.pipeline.report import site
-    from bridgerank.pipeline.report.site_data import read_site_data
+    from bridgerank.pipeline.report.site_data import site_data_from
     from bridgerank.pipeline.stages import open_store
 
     folder, _ = hostile_run
     engine = open_store(f"sqlite:///{folder / 'bridgerank.db'}", create=False)
     with engine.connect() as conn:
-        data = read_site_data(conn)
+        data = site_data_from(conn)
     engine.dispose()
     monkeypatch.setattr(site, "_CHUNK", 1)  # a page a task: the slice's six deals, six tasks
     one = site.write_site(tmp_path / "one", data, "<p>methods</p>", 1)

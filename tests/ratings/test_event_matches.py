@@ -354,7 +354,7 @@ def test_the_methods_page_shows_the_world_championships_matches(world_championsh
     section = next(found for found in SECTIONS if found.key == "team_events")
     engine = create_engine(f"sqlite:///{database}")
     with engine.connect() as conn:
-        data = section.build(conn)
+        data = section.read(conn)
     engine.dispose()
     html = environment().get_template(section.template).render(data=data, root="")
     words = " ".join(html.split())

@@ -4,7 +4,7 @@ import ast
 
 import pytest
 
-from bridgerank.cleaning.clean.tokens import normalise_call, normalise_card
+from bridgerank.bridge.tokens import normalise_call, normalise_card
 
 
 @pytest.mark.parametrize(
