@@ -758,7 +758,7 @@ def predict(
         )
     from bridgerank.pipeline.report.forecasts import forecast_rows, write_forecasts_csv
 
-    rows = forecast_rows(outcome)
+    rows = forecast_rows(outcome.stored, outcome.imp_stored)
     _print_forecasts(outcome, rows)
     if rows:
         path = Path(session.settings.store.out) / "forecasts.csv"

@@ -18,17 +18,17 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.rules import clean_record
-from bridgerank.cleaning.clean.tables import TeamMatchRow
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
 from bridgerank.cleaning.match.lookup import person_lookup
-from bridgerank.cleaning.match.non_persons import classify
 from bridgerank.core.errors import SourceError, StageNotReady
 from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
-from bridgerank.ratings.stage import par_function, stored_boards
+from bridgerank.ratings.actual_results import KINDS, seated_persons
+from bridgerank.ratings.stage import stored_boards
 from bridgerank.ratings.tables import (
+    ActualResult,
     EventFit,
     EventStrength,
     FittedHeadline,
@@ -117,18 +117,6 @@ def read_travellers(sources: Sequence[str], settings: Settings) -> list[dict[str
     return rows
 
 
-_SEATS = ("north", "south", "east", "west")
-
-
-def seated_persons(board: dict[str, Any]) -> dict[str, Any]:
-    """``board`` with the seats that name no one person blank (a placeholder such as
-    "North", a robot, a team string): the stages never rate them, nor does a forecast."""
-    for seat in _SEATS:
-        if board.get(seat) and classify(board[seat]) is not None:
-            board[seat] = ""
-    return board
-
-
 def _headline(conn):
     """The stored headline ratings with the fit's penalty and variances (None: none)."""
     from bridgerank.ratings.headline.forecast import StoredRatings
@@ -200,21 +188,14 @@ def _event_strengths(conn):
     )
 
 
-def _rated_event_matches(conn) -> dict[tuple[str, str, str, str], float]:
-    """The stored matches of team events, keyed as their forecasts are (event, round, team
-    A, team B, each as its first line-up names it): their margins."""
-    from bridgerank.ratings.imp_forecast import side_name
-
-    margins = {}
-    for row in conn.execute(select(TeamMatchRow.__table__)).mappings():
-        team_a = side_name(
-            row[seat] for seat in ("open_north", "open_south", "closed_east", "closed_west")
-        )
-        team_b = side_name(
-            row[seat] for seat in ("open_east", "open_west", "closed_north", "closed_south")
-        )
-        margins[(row["event"], row["round"], team_a, team_b)] = float(row["margin"])
-    return margins
+def _actual_results(conn) -> dict[str, dict[tuple[str, str, str, str], float]]:
+    """The results the rate stage stored (:mod:`~bridgerank.ratings.actual_results`), by kind,
+    each keyed (event, session, side, opponents)."""
+    found: dict[str, dict[tuple[str, str, str, str], float]] = {kind: {} for kind in KINDS}
+    for row in conn.execute(select(ActualResult.__table__)).mappings():
+        key = (row["event"], row["session"], row["side"], row["opponents"])
+        found[row["kind"]][key] = float(row["actual"])
+    return found
 
 
 def _fitted_at(conn) -> str:
@@ -359,8 +340,8 @@ def predict(
         When a named file cannot be read or is no bridge data.
     """
     from bridgerank.ratings.field import period_of
-    from bridgerank.ratings.headline.forecast import actual_percentages, forecast, forecast_score
-    from bridgerank.ratings.imp_forecast import actual_imps, forecast_imps
+    from bridgerank.ratings.headline.forecast import forecast, forecast_score
+    from bridgerank.ratings.imp_forecast import forecast_imps
 
     min_tables = settings.rate.min_tables
     outcome = PredictOutcome()
@@ -372,10 +353,10 @@ def predict(
         fitted = _fitted_at(conn)
         lookup = person_lookup(conn)
         names = lookup.global_names()  # the boards' names that are one person
-        event_margins = _rated_event_matches(conn)
+        # what the rated events scored, keyed as forecasts are (the rate stage's)
+        actual = _actual_results(conn)
         # named as files name them, as forecasts name sides
         written = [seated_persons(board) for board in stored_boards(conn)]
-        par_of = par_function(conn)
     if ratings is not None and ratings.familiarity:
         ratings = replace(ratings, familiar=_familiar(written, names, min_tables))
     in_database = {(board["event"], period_of(board)) for board in written}
@@ -391,7 +372,7 @@ def predict(
         event_rows, no_event_forecast = _event_forecasts(travellers, events, lookup, names)
         outcome.forecast, rated = _new(rows, in_database, stamp)
         outcome.imp_forecast, imp_rated = _new(imp_rows, in_database, stamp)
-        rounds_in = {(event, session) for event, session, _, _ in event_margins}
+        rounds_in = {(event, session) for event, session, _, _ in actual["event"]}
         event_forecast, event_rated = _new(event_rows, rounds_in, stamp)
         outcome.imp_forecast += event_forecast
         outcome.already_rated = sorted(rated | imp_rated | event_rated)
@@ -404,19 +385,17 @@ def predict(
             with run_lock(engine, what or "bridgerank predict"), engine.begin() as conn:
                 upsert(conn, StoredForecast, outcome.forecast)
                 upsert(conn, ImpForecast, outcome.imp_forecast)
-    actual = actual_percentages(written, min_tables)
-    imp_actual = actual_imps(written, par_of)
     with engine.connect() as conn:
         for kept in conn.execute(select(StoredForecast.__table__)).mappings():
             key = (kept["event"], kept["session"], kept["player_a"], kept["player_b"])
-            outcome.stored.append(dict(kept) | {"actual": actual.get(key)})
+            outcome.stored.append(dict(kept) | {"actual": actual["session"].get(key)})
         query = select(ImpForecast.__table__).order_by(
             ImpForecast.event, ImpForecast.session, ImpForecast.kind, ImpForecast.side
         )
         for kept in conn.execute(query).mappings():
             key = (kept["event"], kept["session"], kept["side"], kept["opponents"])
-            actual = event_margins if kept["kind"] == "event" else imp_actual
-            outcome.imp_stored.append(dict(kept) | {"actual": actual.get(key)})
+            results = actual["event" if kept["kind"] == "event" else "imps"]
+            outcome.imp_stored.append(dict(kept) | {"actual": results.get(key)})
     outcome.score = forecast_score(outcome.stored)
     for kind in IMP_KINDS:
         kept_rows = [row for row in outcome.imp_stored if row["kind"] == kind]

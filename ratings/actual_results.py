@@ -87,10 +87,12 @@ def actual_results(
     from bridgerank.ratings.headline.forecast import actual_percentages
     from bridgerank.ratings.imp_forecast import actual_imps
 
-    found = {("session", *key): value for key, value in actual_percentages(written, min_tables).items()}
+    sessions = actual_percentages(written, min_tables)
+    found = {("session", *key): value for key, value in sessions.items()}
     found |= {("imps", *key): value for key, value in actual_imps(written, par_of).items()}
     found |= {("event", *key): value for key, value in event_margins(matches).items()}
     return [
         dict(zip(("kind", "event", "session", "side", "opponents"), key)) | {"actual": value}
         for key, value in found.items()
+        if all(part is not None for part in key)  # no forecast is keyed by a missing name
     ]

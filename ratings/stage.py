@@ -34,6 +34,7 @@ from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
 from bridgerank.core.stage import Stage, StageContext
 from bridgerank.dds.lead_reading import read_lead_baselines
 from bridgerank.dds.tables import CardAnalysis, TableEvidence
+from bridgerank.ratings.actual_results import actual_results, seated_persons
 from bridgerank.ratings.registry import registered_code
 from bridgerank.ratings.summaries import (
     HeadlineSummary,
@@ -41,6 +42,7 @@ from bridgerank.ratings.summaries import (
     ResultsSummary,
 )
 from bridgerank.ratings.tables import (
+    ActualResult,
     DiscPoint,
     EventFit,
     EventMatchForecast,
@@ -249,7 +251,10 @@ def run(context: StageContext) -> RateSummary:
         par_of = par_function(conn)
         evidence = _evidence(conn)
         cards = _card_counts(conn)
-        matches_of_events = event_matches(*_event_match_rows(conn), lookup.name)
+        event_rows, event_boards = _event_match_rows(conn)
+        matches_of_events = event_matches(event_rows, event_boards, lookup.name)
+        # the boards with their seats as the files name them: what forecasts are keyed by
+        written = [seated_persons(board) for board in stored_boards(conn)]
         # the opening leads of the matches' tables, beside a random lead
         match_leads = read_lead_baselines(conn, matches_of_events.tables.board.tolist())
     results = rate_results(boards, names, points, par_of, settings)
@@ -323,6 +328,7 @@ def run(context: StageContext) -> RateSummary:
                 GameMethodScore: cycles.scores,
                 DiscPoint: cycles.points,
                 TableScore: table_scores(boards),
+                ActualResult: actual_results(written, par_of, event_rows, settings.min_tables),
             },
         )
     return summary
@@ -363,6 +369,7 @@ RATE_STAGE = Stage(
         TeamStrength,
         TeamFit,
         TableScore,
+        ActualResult,
         GameStructure,
         GameMethodScore,
         DiscPoint,

@@ -106,6 +106,20 @@ class SessionPrediction(Base):
     sd: Mapped[float | None] = mapped_column(Float)  # of the prediction
 
 
+class ActualResult(Base):
+    """What a pair-session, a team match or a one-table pair scored, keyed as ``bridgerank
+    predict`` names its forecasts (:mod:`~bridgerank.ratings.actual_results`): what a stored
+    forecast is scored against once its event is rated."""
+
+    __tablename__ = "actual_results"
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)  # session | imps | event
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
+    session: Mapped[str] = mapped_column(Text, primary_key=True)
+    side: Mapped[str] = mapped_column(Text, primary_key=True)  # a pair's first player, a team
+    opponents: Mapped[str] = mapped_column(Text, primary_key=True)  # "" for a pair vs par
+    actual: Mapped[float] = mapped_column(Float)  # a percentage, or IMPs
+
+
 class TableScore(Base):
     """What a table of a deal scored (:mod:`~bridgerank.ratings.table_scores`): North-South's
     score, its matchpoint percentage among the event's tables of the deal (three or more

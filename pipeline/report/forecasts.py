@@ -11,17 +11,15 @@ and whether the result fell inside the interval.
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
-from sqlalchemy.engine import Engine
+import pandas as pd
 
-from bridgerank.core.errors import StageNotReady
-from bridgerank.core.sections import Settings
-from bridgerank.pipeline.predict import PredictOutcome, predict
 from bridgerank.pipeline.report.csv_export import neutralise
 from bridgerank.pipeline.report.reads import Read, ReportTables
-from bridgerank.ratings.tables import ImpForecast, StoredForecast
+from bridgerank.ratings.tables import ActualResult, ImpForecast, StoredForecast
 
 __all__ = [
     "COLUMNS",
@@ -31,8 +29,9 @@ __all__ = [
     "write_forecasts_csv",
 ]
 
-# What the forecasts page reads to know whether any forecast is stored.
-FORECAST_READS: tuple[Read, ...] = (StoredForecast.event, ImpForecast.event)
+# What the forecasts page reads: the stored forecasts and what their events scored.
+FORECAST_READS: tuple[Read, ...] = (StoredForecast, ImpForecast, ActualResult)
+_KEY = ["event", "session", "side", "opponents"]
 
 COLUMNS = (
     "kind",
@@ -49,7 +48,7 @@ COLUMNS = (
 )
 
 
-def _row(kind: str, stored: dict[str, Any], side: str, opponents: str) -> dict[str, Any]:
+def _row(kind: str, stored: Mapping[str, Any], side: str, opponents: str) -> dict[str, Any]:
     actual = stored.get("actual")
     return {
         "kind": kind,
@@ -66,16 +65,25 @@ def _row(kind: str, stored: dict[str, Any], side: str, opponents: str) -> dict[s
     }
 
 
-def forecast_rows(outcome: PredictOutcome) -> list[dict[str, Any]]:
-    """Every stored forecast (:data:`COLUMNS`), by event, session, kind and side."""
-    rows = [
-        _row("session", stored, f"{stored['player_a']} - {stored['player_b']}", "")
-        for stored in outcome.stored
-    ]
-    rows += [
-        _row(stored["kind"], stored, stored["side"], stored["opponents"] or "")
-        for stored in outcome.imp_stored
-    ]
+def forecast_rows(
+    stored: Iterable[Mapping[str, Any]], imp_stored: Iterable[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Every stored forecast (:data:`COLUMNS`), by event, session, kind and side.
+
+    Parameters
+    ----------
+    stored : iterable of mapping
+        The pair-session forecasts (``predictions`` rows) with their ``actual`` (None: not
+        yet rated).
+    imp_stored : iterable of mapping
+        The IMP forecasts (``imp_forecasts`` rows) with their ``actual``.
+
+    Returns
+    -------
+    list of dict
+    """
+    rows = [_row("session", row, f"{row['player_a']} - {row['player_b']}", "") for row in stored]
+    rows += [_row(row["kind"], row, row["side"], row["opponents"] or "") for row in imp_stored]
     return sorted(rows, key=lambda row: (row["event"], row["session"], row["kind"], row["side"]))
 
 
@@ -89,14 +97,41 @@ def write_forecasts_csv(rows: list[dict[str, Any]], path: Path) -> None:
             writer.writerow({key: neutralise(value) for key, value in row.items()})
 
 
-def stored_forecast_rows(
-    tables: ReportTables, engine: Engine, settings: Settings
-) -> list[dict[str, Any]]:
-    """Every stored forecast with its result (empty: none stored, or no rating to score them
-    by): what the site's forecasts page lists."""
-    if not (tables.has(StoredForecast) or tables.has(ImpForecast)):
-        return []
-    try:
-        return forecast_rows(predict(engine, settings, []))
-    except StageNotReady:  # forecasts kept from a database whose ratings were cleared
-        return []
+def _with_actual(forecasts: pd.DataFrame, results: pd.DataFrame) -> list[dict[str, Any]]:
+    """Each forecast's row with the result stored under its key (None: not yet rated)."""
+    found = {
+        tuple(key): float(actual)
+        for *key, actual in results[[*_KEY, "actual"]].itertuples(index=False)
+    }
+    rows = []
+    for row in forecasts.to_dict("records"):
+        plain = {str(key): _plain(value) for key, value in row.items()}
+        key = tuple(plain.get(part) for part in _KEY)
+        rows.append(plain | {"actual": found.get(key)})
+    return rows
+
+
+def _plain(value: Any) -> Any:
+    """A frame's cell as a row of the database gives it (None for missing)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def stored_forecast_rows(tables: ReportTables) -> list[dict[str, Any]]:
+    """Every stored forecast with its result where the rate stage has stored one: what the
+    site's forecasts page lists."""
+    results = tables.frame(ActualResult)
+    sessions = tables.frame(StoredForecast).rename(
+        columns={"player_a": "side", "player_b": "opponents"}
+    )
+    stored = [
+        row | {"player_a": row.pop("side"), "player_b": row.pop("opponents")}
+        for row in _with_actual(sessions, results[results["kind"] == "session"])
+    ]
+    imps = tables.frame(ImpForecast)
+    events = imps[imps["kind"] == "event"]
+    others = imps[imps["kind"] != "event"]
+    imp_stored = _with_actual(events, results[results["kind"] == "event"])
+    imp_stored += _with_actual(others, results[results["kind"] == "imps"])
+    return forecast_rows(stored, imp_stored)

@@ -135,7 +135,7 @@ def run(context: StageContext) -> ReportSummary:
             database = shown_database(str(context.engine.url), out)
             methods = render(tables, context.settings, database)
             data = read_site_data(tables)
-            forecasts = stored_forecast_rows(tables, context.engine, context.settings)
+            forecasts = stored_forecast_rows(tables)
             csv_files = export_all(tables, staging / "csv")
         site = write_site(staging / "report", data, methods, context.settings.run.jobs, forecasts)
         if forecasts:

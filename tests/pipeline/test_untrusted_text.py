@@ -135,7 +135,9 @@ def test_forecasts_get_escapes(capsys):
     outcome = PredictOutcome(
         forecast=[row], already_rated=[(EVENT, "2\x07")], stored=[played], score={"scored": 0}
     )
-    _print_forecasts(outcome, forecast_rows(outcome))  # as `bridgerank predict` prints it
+    _print_forecasts(
+        outcome, forecast_rows(outcome.stored, outcome.imp_stored)
+    )  # as `bridgerank predict` prints it
     printed = capsys.readouterr().out
     assert _hidden(printed) == []
     assert visible(EVENT)[:28] in printed and f"not forecast: {visible(EVENT)} 2\\x07" in printed
