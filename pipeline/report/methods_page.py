@@ -46,16 +46,11 @@ from bridgerank.ratings.tables import (
     ValidationCeiling,
 )
 from bridgerank.regression.tables import (
+    REGRESSION_TABLES,
     ChosenModel,
     ModelRanking,
-    RegressionBootstrap,
-    RegressionCoefficient,
-    RegressionDiagnostic,
     RegressionModel,
     RegressionPlot,
-    RegressionStep,
-    RegressionSweep,
-    RegressionVif,
 )
 
 
@@ -650,16 +645,9 @@ _PLAYERS_PER_PREDICTOR = 10
 _CANDIDATE_RATES = 14
 
 
-# The regression's tables, each shown whole.
-_REGRESSION_SHOWN = (
-    RegressionModel,
-    RegressionCoefficient,
-    RegressionStep,
-    RegressionVif,
-    RegressionBootstrap,
-    RegressionDiagnostic,
-    RegressionSweep,
-    ChosenModel,
+# The regression's tables, each shown whole (its plots are images, its ranking a section).
+_REGRESSION_SHOWN = tuple(
+    table for table in REGRESSION_TABLES if table not in (RegressionPlot, ModelRanking)
 )
 
 

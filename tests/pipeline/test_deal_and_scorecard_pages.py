@@ -28,14 +28,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def sample_site(tmp_path_factory, session_dd_store):
-    folder = tmp_path_factory.mktemp("sample")
-    # the session's store, as the function-scoped fixtures of conftest.py set it for a test
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("BRIDGERANK_DD_STORE", str(session_dd_store))
-        result = CliRunner().invoke(main, ["run", "--out", str(folder)])
-    assert result.exit_code == 0, result.output
-    return folder
+def sample_site(sample_run):
+    """The sample's run to the report (tests/pipeline/conftest.py), read only here."""
+    return sample_run
 
 
 def _query(folder: Path, sql: str, *args) -> list[tuple]:
