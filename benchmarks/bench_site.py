@@ -16,7 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bridgerank.pipeline.report.site import deal_pages, write_site
+from bridgerank.pipeline.report.board_pages import deal_pages
+from bridgerank.pipeline.report.site import write_site
 from bridgerank.pipeline.report.site_data import site_data_from
 from bridgerank.pipeline.stages import open_store
 

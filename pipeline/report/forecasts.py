@@ -11,13 +11,13 @@ and whether the result fell inside the interval.
 from __future__ import annotations
 
 import csv
-import math
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
 from bridgerank.pipeline.report.csv_export import neutralise
+from bridgerank.pipeline.report.frames import plain as frame_plain
 from bridgerank.pipeline.report.reads import Read, ReportTables
 from bridgerank.ratings.tables import ActualResult, ImpForecast, StoredForecast
 
@@ -105,17 +105,10 @@ def _with_actual(forecasts: pd.DataFrame, results: pd.DataFrame) -> list[dict[st
     }
     rows = []
     for row in forecasts.to_dict("records"):
-        plain = {str(key): _plain(value) for key, value in row.items()}
+        plain = {str(key): frame_plain(value) for key, value in row.items()}
         key = tuple(plain.get(part) for part in _KEY)
         rows.append(plain | {"actual": found.get(key)})
     return rows
-
-
-def _plain(value: Any) -> Any:
-    """A frame's cell as a row of the database gives it (None for missing)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value.item() if hasattr(value, "item") else value
 
 
 def stored_forecast_rows(tables: ReportTables) -> list[dict[str, Any]]:

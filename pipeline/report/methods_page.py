@@ -24,8 +24,12 @@ from bridgerank.cleaning.match.tables import NameMatch, WbfPlayer
 from bridgerank.core.store import StageRun
 from bridgerank.dds.lead_baselines import lead_baselines
 from bridgerank.dds.tables import PlayerRates, PlayerStats, TableEvidence
+from bridgerank.pipeline.report.frames import first_row, ordered, records
+from bridgerank.pipeline.report.match_words import MATCH_REASONS, score_words
+from bridgerank.pipeline.report.plots import history_plot, sweep_plots
 from bridgerank.pipeline.report.reads import Read, ReportTables
 from bridgerank.pipeline.report.svg import disc
+from bridgerank.pipeline.report.team_top import team_top
 from bridgerank.ratings.registry import method_descriptions
 from bridgerank.ratings.tables import (
     DiscPoint,
@@ -84,34 +88,6 @@ def section(key: str, title: str, template: str, reads: tuple[Read, ...]):
     return register
 
 
-def _ordered(frame: pd.DataFrame, by: list[str], ascending: bool | list[bool] = True):
-    """``frame`` sorted as the database sorted it before: stable, a missing value below
-    every other (first going up, last going down)."""
-    first = ascending if isinstance(ascending, bool) else ascending[0]
-    return frame.sort_values(
-        by, ascending=ascending, kind="stable", na_position="first" if first else "last"
-    ).reset_index(drop=True)
-
-
-def _plain(value: Any) -> Any:
-    """A frame's cell as the database row gave it: None for missing, Python numbers."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value.item() if hasattr(value, "item") else value
-
-
-def _first_row(frame: pd.DataFrame) -> dict[str, Any] | None:
-    """The first row of a table's frame as a plain dict, or None when it holds none."""
-    if frame.empty:
-        return None
-    return {str(key): _plain(value) for key, value in frame.iloc[0].items()}
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A frame's rows as dicts, a missing value as None (a template prints it as nothing)."""
-    return frame.astype(object).where(frame.notna(), None).to_dict("records")
-
-
 def _described(validation: pd.DataFrame, kind: str) -> pd.DataFrame:
     """A validation table with what each method is (as the registry of ``kind`` says: a
     rival's name means its form for these units) beside its name."""
@@ -124,7 +100,7 @@ def _headline_first(validation: pd.DataFrame) -> pd.DataFrame:
     """A validation table's rows: the headline first (every gain is the headline's over the
     row), then the others by their error."""
     ranked = validation.assign(_later=(validation["method"] != "headline").astype(int))
-    return _ordered(ranked, ["_later", "rmse", "method"]).drop(columns="_later")
+    return ordered(ranked, ["_later", "rmse", "method"]).drop(columns="_later")
 
 
 @section(
@@ -144,7 +120,7 @@ def _headline(tables: ReportTables) -> dict[str, Any] | None:
     if not tables.has(HeadlineRating):
         return None
     ratings = tables.frame(HeadlineRating)[["player", "rating", "sd", "boards", "sessions"]]
-    ratings = _ordered(ratings, ["rating"], ascending=False)
+    ratings = ordered(ratings, ["rating"], ascending=False)
     ratings.insert(0, "rank", range(1, len(ratings) + 1))
     ratings["low_80"] = ratings["rating"] - 1.2816 * ratings["sd"]
     ratings["high_80"] = ratings["rating"] + 1.2816 * ratings["sd"]
@@ -154,7 +130,7 @@ def _headline(tables: ReportTables) -> dict[str, Any] | None:
     ceiling: dict[str, float] = dict(
         tables.frame(ValidationCeiling)[["measure", "value"]].itertuples(index=False)
     )
-    fit = _first_row(tables.frame(FittedHeadline))
+    fit = first_row(tables.frame(FittedHeadline))
     # the fit's reason for no validation, where the template looks for it
     summary = {**fit, "validation": fit["not_validated"]} if fit else {}
     rows = {} if validation is None else {r["method"]: r for r in validation.to_dict("records")}
@@ -320,7 +296,7 @@ def _settings(tables: ReportTables) -> dict[str, Any] | None:
     ledger = tables.frame(StageRun)
     # each stage's last run, in the order they ran
     runs = ledger[ledger["id"].isin(ledger.groupby("stage")["id"].max())]
-    runs = _ordered(runs, ["id"])[["stage", "finished_at", "seconds", "summary"]]
+    runs = ordered(runs, ["id"])[["stage", "finished_at", "seconds", "summary"]]
     # to the second, formatted here: date functions differ between SQL dialects
     runs["finished_at"] = pd.to_datetime(runs["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
     return {"runs": runs.to_dict("records")}
@@ -360,52 +336,6 @@ def _funnel(tables: ReportTables) -> dict[str, Any] | None:
     return {"read": read, "levels": levels, "sources": sources.to_dict("records")}
 
 
-# Each reason of ``name_matches``, for a reader who has not read the matcher.
-_MATCH_REASONS = {
-    "exact": "every part of the name equals a WBF name",
-    "alternative": "a known other name of the player (alternative names list)",
-    "tuple": "the WBF name sharing the most name parts and initials, and no other as many",
-    "surname only": "a bare surname that one listed player alone has",
-    "fuzzy-token": "a part of the name matched by its spelling (a typing variant)",
-    "fuzzy-tiebreak": "two WBF names fit equally; the closer spelling won by a clear margin",
-    "ambiguous": "two or more WBF names fit equally well: not matched",
-    "no candidate": "no WBF name fits: not matched",
-    "handle": "an online handle, not a name: not matched",
-    "robot": "a robot player: never rated",
-    "fuller form in event": "a short name (a surname, initials) whose one fuller form in the "
-    "same event agrees with it",
-    "partnership": "a short name whose partner here partnered a player of that name elsewhere",
-    "surname only, country agrees": "a surname one listed player has, of the country the "
-    "event's teams, partners or listed players say",
-    "surname only, no namesake": "a surname one listed player has, and no one else was seen "
-    "under a full name with it",
-    "tuple, country agrees": "a surname and initials one listed player fits, of the country "
-    "the event says",
-    "short name, no context": "a short name nothing in its event ties to one person: a player "
-    "of that event alone",
-    "several names": "a team or a pair in one name field: no one person, never rated",
-    "placeholder": "a seat word or a stand-in (North, ?): no one, never rated",
-    "empty": "no name: no one, never rated",
-}
-
-
-def _score_words(score: Any) -> str:
-    """The matcher's score tuple as words: parts and initials matched and left over."""
-    if not isinstance(score, str) or not score:
-        return ""
-    values = [int(value) for value in score.split(",")]
-    words = [f"{values[0]} name part{'s' if values[0] != 1 else ''} matched"]
-    if len(values) > 1 and values[1]:
-        words.append(f"{values[1]} initial{'s' if values[1] != 1 else ''}")
-    if len(values) > 2 and values[2]:
-        words.append(f"{-values[2]} WBF part{'s' if values[2] != -1 else ''} left over")
-    if len(values) > 4 and values[4]:
-        words.append(f"{values[4]} by spelling")
-    if len(values) > 5 and values[5]:
-        words.append(f"{values[5]} as a nickname")
-    return ", ".join(words)
-
-
 @section(
     "matching",
     "Name matching to the WBF lists",
@@ -419,23 +349,23 @@ def _matching(tables: ReportTables) -> dict[str, Any] | None:
     reasons = (
         names.groupby("reason").agg(names=("reason", "size"), seats=("seats", "sum")).reset_index()
     )
-    reasons = _ordered(reasons, ["seats"], ascending=False)
+    reasons = ordered(reasons, ["seats"], ascending=False)
     unmatched = names[names["wbf_id"].isna()][["raw_name", "reason", "runner_up", "seats"]]
-    unmatched = _ordered(unmatched, ["seats"], ascending=False).head(25)
+    unmatched = ordered(unmatched, ["seats"], ascending=False).head(25)
     listed = tables.frame(WbfPlayer).rename(columns={"id": "wbf_id", "name": "wbf_name"})
     # the matched names (an all-missing column reads as text: no key to join on)
     matched = names[names["wbf_id"].notna()].astype({"wbf_id": "int64"}).merge(listed, on="wbf_id")
-    matched = _ordered(matched, ["seats"], ascending=False).head(50)
+    matched = ordered(matched, ["seats"], ascending=False).head(50)
     matched = matched[["raw_name", "wbf_name", "country", "reason", "score", "seats"]]
-    reasons["meaning"] = reasons["reason"].map(_MATCH_REASONS).fillna("")
-    matched["evidence"] = matched["score"].map(_score_words)
+    reasons["meaning"] = reasons["reason"].map(MATCH_REASONS).fillna("")
+    matched["evidence"] = matched["score"].map(score_words)
     total = float(reasons["seats"].sum())
     covered = float(names[names["wbf_id"].notna()]["seats"].sum())
     return {
         "quality": quality.LABELLED,
         "reasons": reasons.to_dict("records"),
-        "unmatched": _records(unmatched),
-        "matched": _records(matched),
+        "unmatched": records(unmatched),
+        "matched": records(matched),
         "seats": total,
         "share": covered / total if total else 0.0,
     }
@@ -450,7 +380,7 @@ def _matching(tables: ReportTables) -> dict[str, Any] | None:
 def _players(tables: ReportTables) -> dict[str, Any] | None:
     if not tables.has(PlayerStats):
         return None
-    stats = _ordered(tables.frame(PlayerStats), ["boards"], ascending=False)
+    stats = ordered(tables.frame(PlayerStats), ["boards"], ascending=False)
     rates = tables.frame(PlayerRates)
     return {"stats": stats.drop(columns=["player_id"]), "rates": rates.drop(columns=["player_id"])}
 
@@ -501,20 +431,20 @@ def _ratings(tables: ReportTables) -> dict[str, Any] | None:
     ranks = wide.drop(columns=["boards"]).rank(ascending=False)
     correlation = ranks.corr(method="spearman") if len(ranks) > 2 else None
     shown = ["player", "rating", "low", "high", "games"]
-    intervals = _ordered(every[every["method"] == "hbt"][shown], ["rating"], ascending=False)
+    intervals = ordered(every[every["method"] == "hbt"][shown], ["rating"], ascending=False)
     validation = tables.frame(RatingValidation) if tables.has(RatingValidation) else None
-    skill = _first_row(tables.frame(SkillOMeter)[["k", "sigma", "p", "players"]])
-    inputs = _first_row(tables.frame(RateInputs)) or {}
+    skill = first_row(tables.frame(SkillOMeter)[["k", "sigma", "p", "players"]])
+    inputs = first_row(tables.frame(RateInputs)) or {}
     games = {
         key: inputs.get(key, 0) for key in ("team_games", "single_table_games", "pair_rankings")
     }
-    team = _ordered(
+    team = ordered(
         every[every["method"] == "team_imps"][shown], ["rating", "player"], ascending=[False, True]
     )
     plot = None
     if tables.has(RatingHistory):
         history = tables.frame(RatingHistory)
-        plot = _history_plot(history[history["method"] == "dlo"][["player", "game", "rating"]])
+        plot = history_plot(history[history["method"] == "dlo"][["player", "game", "rating"]])
     return {
         "table": wide.reset_index(),
         "correlation": correlation.reset_index() if correlation is not None else None,
@@ -524,29 +454,8 @@ def _ratings(tables: ReportTables) -> dict[str, Any] | None:
         "history_plot": plot,
         "games": games,
         "methods": [m for m in wide.columns if m != "boards"],
-        "team": _team_top(team) if len(team) else None,
+        "team": team_top(team) if len(team) else None,
     }
-
-
-_TOP = 20
-_Z95 = 1.959963984540054
-
-
-def _team_top(team: pd.DataFrame) -> dict[str, Any]:
-    """The team headline's top 20 with their boards, 95% intervals and 90% rank intervals
-    (over every rated team player), the spread of their ratings, and the players whose
-    interval is wider than that spread."""
-    from bridgerank.ratings.uncertainty import rank_intervals
-
-    sd = (team["high"] - team["low"]) / (2 * _Z95)
-    low, high = rank_intervals(team["rating"].to_numpy(), sd.to_numpy())
-    top = team.head(_TOP).copy()
-    top.insert(0, "rank", range(1, len(top) + 1))
-    top["rank interval"] = [f"{a}-{b}" for a, b in zip(low[: len(top)], high[: len(top)])]
-    top = top.rename(columns={"games": "team boards", "rating": "IMPs per board"})
-    spread = float(top["IMPs per board"].max() - top["IMPs per board"].min())
-    wide = top[(top["high"] - top["low"]) > spread]["player"].tolist()
-    return {"top": top, "spread": spread, "wide": wide, "players": len(team)}
 
 
 _GAME_METHODS = {
@@ -617,29 +526,6 @@ def _cycles(tables: ReportTables) -> dict[str, Any] | None:
     }
 
 
-def _history_plot(history: pd.DataFrame, players: int = 8) -> str | None:
-    """Rating histories of the most active players, as a base64 PNG."""
-    if history.empty:
-        return None
-    import matplotlib
-
-    from bridgerank.regression.diagnostics import png_of
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    busiest = history["player"].value_counts().head(players).index
-    figure, axis = plt.subplots(figsize=(8, 4), dpi=100)
-    for player in busiest:
-        rows = history[history["player"] == player]
-        axis.plot(rows["game"], rows["rating"], label=player, linewidth=1)
-    axis.set_xlabel("game (pair ranking) number")
-    axis.set_ylabel("rating (Elo points)")
-    axis.set_title("Multiplayer Elo (ranking probabilities) of the most active players")
-    axis.legend(fontsize=7, ncol=2)
-    return png_of(figure)
-
-
 # Ten players per candidate predictor (14 rates per dataset) before an R² says much.
 _PLAYERS_PER_PREDICTOR = 10
 _CANDIDATE_RATES = 14
@@ -674,7 +560,7 @@ def _regression(tables: ReportTables) -> dict[str, Any] | None:
             f"fewer than {needed} players: R² fits noise" if players < needed else ""
             for players in sweep["players"]
         ]
-    context["sweep_plots"] = _sweep_plots(sweep)
+    context["sweep_plots"] = sweep_plots(sweep)
     if sweep is not None and len(sweep):
         # the thresholds themselves are in the CSV; here what a reader compares
         shown = ["response", "weighting", "factor", "players", "best_adj_r2", "caution"]
@@ -692,44 +578,6 @@ def _ranking(tables: ReportTables) -> dict[str, Any] | None:
     if not (tables.has(ModelRanking) and tables.has(ChosenModel)):
         return None
     return {
-        "ranking": _ordered(tables.frame(ModelRanking), ["rank"]),
+        "ranking": ordered(tables.frame(ModelRanking), ["rank"]),
         "model": tables.frame(ChosenModel).to_dict("records")[0],
     }
-
-
-def _sweep_plots(sweep: pd.DataFrame | None) -> list[Any]:
-    """The threshold sweep drawn: players left and the best adjusted R², per dataset."""
-    if sweep is None or sweep.empty:
-        return []
-    from bridgerank.pipeline.report.svg import lines
-
-    players, fits = {}, {}
-    for (response, weighting), rows in sweep.sort_values("factor").groupby(
-        ["response", "weighting"]
-    ):
-        name = f"{response}, {weighting}"
-        players[name] = (list(rows["factor"]), list(rows["players"]))
-        kept = rows[rows["best_adj_r2"].notna()]
-        fits[name] = (list(kept["factor"]), list(kept["best_adj_r2"]))
-    return [
-        lines(players, "threshold factor", "players left"),
-        lines(fits, "threshold factor", "best adjusted R²"),
-    ]
-
-
-def summary_text(value: str) -> str:
-    """A stage's JSON summary as short ``key: value`` text for the timings table."""
-    try:
-        data = json.loads(value)
-    except (TypeError, ValueError):
-        return ""
-
-    def shown(value: Any) -> str:
-        return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-    parts = [
-        f"{key}: {shown(val)}"
-        for key, val in data.items()
-        if not isinstance(val, (dict, list)) and key != "seconds"
-    ]
-    return "; ".join(parts)

@@ -11,35 +11,31 @@ and file names are derived from hashes and board ids, never from the text.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import time
 from dataclasses import dataclass
-from functools import partial
-from itertools import chain, islice
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
 from bridgerank.bridge.scoring import imps
-from bridgerank.core.batches import batches
-from bridgerank.core.pool import in_order
-from bridgerank.pipeline.report.board_view import SEAT_NAMES, board_view, hands_of, show_card
-from bridgerank.pipeline.report.deal_facts import DD_STRAINS_SHOWN, dd_grid
+from bridgerank.pipeline.report.board_pages import deal_pages, write_boards
 from bridgerank.pipeline.report.event_pages import (
     championship_record,
     event_index,
     event_page,
 )
+from bridgerank.pipeline.report.frames import rows as frame_rows
+from bridgerank.pipeline.report.page_writer import PageWriter, player_file
 from bridgerank.pipeline.report.player_view import (
     FieldMeasures,
     RoleField,
     role_rates,
 )
-from bridgerank.pipeline.report.site_data import PARTNER, SEAT_COLUMNS, SIDE_SIGN, SiteData
+from bridgerank.pipeline.report.site_data import PARTNER, SIDE_SIGN, SiteData
 from bridgerank.pipeline.report.svg import distribution, forest, history, lines
 from bridgerank.pipeline.report.templating import environment
 from bridgerank.ratings.holdout import Z80
@@ -63,11 +59,6 @@ class SiteSummary:
     seconds: float
 
 
-def player_file(player: str) -> str:
-    """A player page's file name: from a hash of the name, so no name reaches a path."""
-    return hashlib.sha1(player.encode("utf-8")).hexdigest()[:12] + ".html"
-
-
 def write_site(
     folder: Path,
     data: SiteData,
@@ -82,7 +73,7 @@ def write_site(
     env = environment()
     (folder / "players").mkdir(parents=True, exist_ok=True)
     (folder / "boards").mkdir(exist_ok=True)
-    writer = _Writer(folder)
+    writer = PageWriter(folder)
     for asset in ("site.css", "site.js"):
         writer.write(asset, env.get_template(f"site/{asset}").render())
     writer.write("methods.html", methods_html)
@@ -102,15 +93,15 @@ def write_site(
         writer.write("forecasts.html", page)
     player_pages = _PlayerPages(data, players)
     template = env.get_template("site/player.html.j2")
-    for player in _records(players):
+    for player in frame_rows(players):
         context = player_pages.of(player)
         writer.write(f"players/{player['file']}", template.render(root="../", **context))
-    pages, size = _write_boards(folder, data, set(players["player"]), jobs)
+    pages, size = write_boards(folder, data, set(players["player"]), jobs)
     return SiteSummary(writer.pages + pages, writer.bytes + size, time.perf_counter() - began)
 
 
 def _write_events(
-    writer: _Writer, env: Any, data: SiteData, events: list[dict[str, Any]], with_pages: set[str]
+    writer: PageWriter, env: Any, data: SiteData, events: list[dict[str, Any]], with_pages: set[str]
 ) -> None:
     """The team events' index and a page per event (:mod:`event_pages`)."""
     (writer.folder / "events").mkdir(exist_ok=True)
@@ -123,38 +114,6 @@ def _write_events(
     for event in events:
         context = event_page(event["event"], by_event[event["event"]], with_pages, player_file)
         writer.write(f"events/{event['file']}", template.render(root="../", **context))
-
-
-def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The rows of ``frame`` as dicts keyed by column name, values as Python's (what
-    ``to_dict("records")`` gives, built column by column: a third of its time on a million
-    cards)."""
-    names = [str(name) for name in frame.columns]
-    columns = [_values(frame.iloc[:, index]) for index in range(len(names))]
-    return [dict(zip(names, row)) for row in zip(*columns)]
-
-
-def _values(column: pd.Series) -> list[Any]:
-    """A column's values as ``to_dict`` gives them: pandas' NA as None (``tolist`` keeps NA,
-    which a template cannot test), in a nullable or an object column."""
-    values = column.tolist()
-    nullable = column.dtype == object or isinstance(column.dtype, pd.api.extensions.ExtensionDtype)
-    if nullable and column.hasnans:
-        values = [None if value is pd.NA else value for value in values]
-    return values
-
-
-class _Writer:
-    """Writes pages and counts them."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder, self.pages, self.bytes = folder, 0, 0
-
-    def write(self, name: str, html: str) -> None:
-        payload = html.encode("utf-8")
-        (self.folder / name).write_bytes(payload)
-        self.pages += name.endswith(".html")
-        self.bytes += len(payload)
 
 
 def _player_index(data: SiteData) -> pd.DataFrame:
@@ -231,7 +190,7 @@ def _contenders(rated: pd.DataFrame) -> dict[str, Any] | None:
 def player_context(data: SiteData, name: str) -> dict[str, Any]:
     """The context of one player's page (as the site renders it)."""
     players = _player_index(data)
-    row = _records(players[players["player"] == name])[0]
+    row = frame_rows(players[players["player"] == name])[0]
     return _PlayerPages(data, players).of(row)
 
 
@@ -312,7 +271,7 @@ class _PlayerPages:
         )
         self.events = _event_counts(data)
         self.aliases = _alias_events(data)
-        self.everyone = _records(data.stats) if len(data.stats) else []
+        self.everyone = frame_rows(data.stats) if len(data.stats) else []
         self.stats = {row["player"]: row for row in self.everyone}
         self.role_field = RoleField.of(self.everyone)
         # ranks are among the rated players of the pool
@@ -575,139 +534,3 @@ def _ranked_boards(
         player: list(zip(rows["board_id"].astype(int), rows[column], *(rows[k] for k in keep)))
         for player, rows in top.groupby("player")
     }
-
-
-def _write_boards(folder: Path, data: SiteData, with_pages: set[str], jobs: int) -> tuple[int, int]:
-    """A page per board, with the other rooms and tables of the same deal and event:
-    arranged here, rendered and written in ``jobs`` processes. Pages and bytes written."""
-    if data.boards.empty:
-        return 0, 0
-    chunks = batches(_board_contexts(data, with_pages), _CHUNK)
-    ahead = list(islice(chunks, 2))  # a board makes a page: one chunk at least
-    everything = chain(ahead, chunks)
-    if jobs <= 1 or len(ahead) == 1:  # one chunk: a worker would cost more than it saves
-        counts = [_render_boards(folder, chunk) for chunk in everything]
-    else:
-        # arranged here while the workers render the chunks before, not all before any
-        counts = list(in_order(partial(_render_boards, folder), everything, jobs, 2 * jobs))
-    return sum(count for count, _ in counts), sum(size for _, size in counts)
-
-
-# Board pages per task of the parallel writer: a site of fewer is written in one process.
-_CHUNK = 1000
-
-
-def _render_boards(folder: Path, pages: list[tuple[str, dict[str, Any]]]) -> tuple[int, int]:
-    """Render and write board pages (in a worker process: its own template environment)."""
-    template = environment().get_template("site/board.html.j2")
-    writer = _Writer(folder)
-    for name, context in pages:
-        writer.write(name, template.render(root="../", show_card=show_card, **context))
-    return writer.pages, writer.bytes
-
-
-def deal_pages(boards: pd.DataFrame) -> dict[int, int]:
-    """Board id -> the id naming its page: the tables of one deal in one event share a page
-    (both rooms of a team match side by side, a pair event's whole traveller)."""
-    first = boards.groupby(["event", "deal_hash"])["id"].transform("min")
-    return dict(zip(boards["id"].astype(int), first.astype(int)))
-
-
-def _board_contexts(data: SiteData, with_pages: set[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(file name, template context) of every deal page."""
-    cards = _grouped(data.cards)
-    auctions = _grouped(data.auctions)
-    calls = _grouped(data.calls)
-    evidence = data.evidence.set_index("board_id").to_dict("index") if len(data.evidence) else {}
-    players: dict[int, dict[str, str]] = {}
-    for board_id, seat, player in zip(
-        data.seats["board_id"], data.seats["seat"], data.seats["player"]
-    ):
-        players.setdefault(int(board_id), {})[seat] = player
-    deals: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for record in _records(data.boards.sort_values("id")):
-        deals.setdefault((record["event"], record["deal_hash"]), []).append(record)
-    for group in deals.values():
-        tables: list[dict[str, Any]] = []
-        for board in group:
-            board_id = int(board["id"])
-            names = {seat: board[column] or "" for seat, column in SEAT_COLUMNS.items()}
-            links = {
-                seat: player_file(player)
-                for seat, player in players.get(board_id, {}).items()
-                if player in with_pages
-            }
-            # a traveller row (no auction, no play) needs no view: a pair event's hundreds of
-            # tables would each parse the deal again
-            full = bool(board.get("auction") or board.get("play"))
-            view = (
-                board_view(
-                    board,
-                    cards.get(board_id, []),
-                    auctions.get(board_id, []),
-                    calls.get(board_id, []),
-                )
-                if full
-                else None
-            )
-            tables.append(
-                {
-                    "board": board,
-                    "view": view,
-                    "names": names,
-                    "links": links,
-                    "evidence": evidence.get(board_id),
-                    "full": full,
-                }
-            )
-        for table in tables:
-            _scored(table, data.scores.get(int(table["board"]["id"])))
-        first: dict[str, Any] = group[0]
-        pars = [table["evidence"].get("ns_par") for table in tables if table["evidence"]]
-        par = next((int(value) for value in pars if value is not None and value == value), None)
-        yield (
-            f"boards/{int(first['id'])}.html",
-            {
-                "first": first,
-                "hands": hands_of(first.get("deal")),
-                "dd_grid": dd_grid(data.dd_tables.get(str(first.get("deal_hash")))),
-                "dd_strains": DD_STRAINS_SHOWN,
-                "par": par,
-                "full": [table for table in tables if table["full"]],
-                "traveller": [table for table in tables if not table["full"]],
-                "seat_names": SEAT_NAMES,
-            },
-        )
-
-
-def _scored(table: dict[str, Any], score: Mapping[str, Any] | None) -> None:
-    """Set a table's stored score (the rate stage's ``table_scores``): North-South's score
-    (None: unknown), its matchpoint percentage where the deal was matchpointed, and a team
-    board's IMPs (None: not an open room with both rooms scored)."""
-    score = score or {}
-    table["ns_score"] = _whole(score.get("ns_score"))
-    table["imps"] = _whole(score.get("imps"))
-    if not _missing(score.get("ns_percent")):
-        table["ns_percent"] = score["ns_percent"]
-
-
-def _whole(value: Any) -> int | None:
-    """An integer column's value from a frame (a float where the column has gaps)."""
-    return None if _missing(value) else int(value)
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def _grouped(frame: pd.DataFrame) -> dict[int, list[dict[str, Any]]]:
-    """The rows of ``frame`` per board id (one pass: per-group frames cost too much at
-    millions of cards)."""
-    if frame.empty:
-        return {}
-    ordered = frame.sort_values("board_id", kind="stable")
-    records = _records(ordered)
-    ids = ordered["board_id"].to_numpy()
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    ends = np.r_[starts[1:], len(ids)]
-    return {int(ids[a]): records[a:b] for a, b in zip(starts, ends)}

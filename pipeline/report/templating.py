@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import re
@@ -94,6 +95,24 @@ def base64_data(value: Any) -> Any:
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
 
 
+def summary_text(value: str) -> str:
+    """A stage's JSON summary as short ``key: value`` text for the timings table."""
+    try:
+        data = json.loads(value)
+    except (TypeError, ValueError):
+        return ""
+
+    def shown(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+    parts = [
+        f"{key}: {shown(val)}"
+        for key, val in data.items()
+        if not isinstance(val, (dict, list)) and key != "seconds"
+    ]
+    return "; ".join(parts)
+
+
 def _shown(value: Any) -> Any:
     """Every ``{{ ... }}`` of every template, before autoescape: text with its control and
     bidi characters made visible, and a break opportunity in each run too long to fit a
@@ -118,7 +137,6 @@ def environment() -> Environment:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
     from bridgerank.pipeline.report.board_view import signed_score
-    from bridgerank.pipeline.report.methods_page import summary_text
 
     env = Environment(
         loader=PackageLoader("bridgerank.pipeline.report", "templates"),

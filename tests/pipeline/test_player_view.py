@@ -118,13 +118,13 @@ def test_the_glossary_names_every_counter_and_rate_with_a_unit():
 
 
 def test_the_matchers_score_in_words():
-    from bridgerank.pipeline.report.methods_page import _score_words
+    from bridgerank.pipeline.report.match_words import score_words
 
-    assert _score_words("2,0,0,0,0,0") == "2 name parts matched"
-    assert _score_words("1,1,-1,0,1,0") == (
+    assert score_words("2,0,0,0,0,0") == "2 name parts matched"
+    assert score_words("1,1,-1,0,1,0") == (
         "1 name part matched, 1 initial, 1 WBF part left over, 1 by spelling"
     )
-    assert _score_words(None) == ""
+    assert score_words(None) == ""
 
 
 def test_calibration_groups_forecasts_by_size():

@@ -285,7 +285,7 @@ def test_the_site_reads_rows_as_pandas_to_dict_gives_them():
     million cards): the same values, a missing one None where pandas gives None."""
     import pandas as pd
 
-    from bridgerank.pipeline.report.site import _records
+    from bridgerank.pipeline.report.frames import rows
 
     frame = pd.DataFrame(
         {
@@ -298,13 +298,13 @@ def test_the_site_reads_rows_as_pandas_to_dict_gives_them():
             "when": pd.to_datetime(["1955-01-01", None]),
         }
     )
-    assert repr(_records(frame)) == repr(frame.to_dict("records"))
+    assert repr(rows(frame)) == repr(frame.to_dict("records"))
 
 
 def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_path, monkeypatch):
     """Two worker processes render the deal pages as they are arranged, a few pages a task:
     every page written, byte for byte the one process's."""
-    from bridgerank.pipeline.report import site
+    from bridgerank.pipeline.report import board_pages, site
     from bridgerank.pipeline.report.site_data import site_data_from
     from bridgerank.pipeline.stages import open_store
 
@@ -313,7 +313,7 @@ def test_deal_pages_written_by_two_processes_are_those_of_one(hostile_run, tmp_p
     with engine.connect() as conn:
         data = site_data_from(conn)
     engine.dispose()
-    monkeypatch.setattr(site, "_CHUNK", 1)  # a page a task: the slice's six deals, six tasks
+    monkeypatch.setattr(board_pages, "_CHUNK", 1)  # a page a task: the slice's six deals, six tasks
     one = site.write_site(tmp_path / "one", data, "<p>methods</p>", 1)
     two = site.write_site(tmp_path / "two", data, "<p>methods</p>", 2)
     assert (one.pages, one.bytes) == (two.pages, two.bytes)
