@@ -7,11 +7,9 @@ standard error with a hint (:mod:`bridgerank.core.errors`).
 
 from __future__ import annotations
 
-import functools
 import shlex
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -22,7 +20,11 @@ from bridgerank.core.settings import load_settings
 from bridgerank.core.stage import StageOutcome
 from bridgerank.core.summary import WIDTH
 from bridgerank.core.untrusted import visible
+from bridgerank.pipeline.dd_commands import dd
+from bridgerank.pipeline.exit_codes import fail_cleanly
+from bridgerank.pipeline.predict_view import print_forecasts, print_line_up_forecast
 from bridgerank.pipeline.progress import progress
+from bridgerank.pipeline.regress_view import print_study
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
 
 
@@ -51,21 +53,6 @@ def _common(command: Callable) -> Callable:
     for option in reversed(options):
         command = option(command)
     return command
-
-
-def _fail_cleanly(command: Callable) -> Callable:
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except BridgerankError as problem:
-            # errors name files, and file names are untrusted text: shown, never obeyed
-            click.echo(f"error: {visible(str(problem))}", err=True)
-            if problem.hint:
-                click.echo(visible(problem.hint), err=True)
-            sys.exit(problem.exit_code)
-
-    return wrapper
 
 
 class _Session:
@@ -126,45 +113,6 @@ def _wrapped(text: str, indent: str) -> str:
 def _echo_wrapped(text: str, indent: str = "  ") -> None:
     """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent``."""
     click.echo(_wrapped(text, indent))
-
-
-def _sas_p(value: float) -> str:
-    """A p-value as SAS prints it."""
-    return "<0.0001" if value < 0.0001 else f"{value:.4f}"
-
-
-def _print_study(result) -> None:
-    """The regression study on files, in the shape of the thesis's Table 12."""
-    click.echo(f"{'dataset':<16} {'method':<9} {'adj R2':>7} {'CV R2':>7}  domain  variables (p)")
-    for study in result.datasets:
-        if study.note:
-            click.echo(f"{study.key:<16} {study.note}")
-        for method, outcome in study.methods.items():
-            model = outcome.model
-            cv = f"{outcome.cv_r2:.4f}" if outcome.cv_r2 is not None else "-"
-            listed = ", ".join(f"{v} ({_sas_p(model.p_values[v])})" for v in model.variables)
-            click.echo(
-                f"{study.key:<16} {method:<9} {model.adj_r2:>7.4f} {cv:>7}  "
-                f"{'ok' if model.respects_domain else 'FLAG':<6}  {listed or 'none'}"
-            )
-    if result.chosen is None:
-        click.echo("no model respects the domain rule (mistake rates with negative signs)")
-        return
-    chosen = result.chosen
-    terms = " ".join(
-        f"{value:+.5f} x {name}"
-        for name, value in chosen.coefficients.items()
-        if name != "Intercept"
-    )
-    click.echo(
-        f"chosen: {result.chosen_from}\n  {chosen.response} = "
-        f"{chosen.coefficients['Intercept']:.5f} {terms}\n  adjusted R2 "
-        f"{chosen.adj_r2:.4f}, cross-validated R2 {result.chosen_cv_r2:.4f}"
-    )
-    for test in result.diagnostics:
-        click.echo(
-            f"  {test.name}: statistic {test.statistic:.4f}, p {test.p_value:.4g}: {test.verdict}"
-        )
 
 
 def _echo_line(line: str, err: bool = False) -> None:
@@ -303,7 +251,7 @@ def main() -> None:
     "its first line.",
 )
 @_common
-@_fail_cleanly
+@fail_cleanly
 def run(
     sources: tuple[str, ...],
     start: str | None,
@@ -337,7 +285,7 @@ def run(
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--force", is_flag=True, help="Look at every file again even if listed before.")
 @_common
-@_fail_cleanly
+@fail_cleanly
 def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
     """Read SOURCES (files or folders) into raw_boards; files already stored add nothing."""
     _run(_Session(**common), ["ingest"], sources, force=force)
@@ -365,7 +313,7 @@ def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
 )
 @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
 @_common
-@_fail_cleanly
+@fail_cleanly
 def regress(
     rate_files: tuple[str, ...],
     response_file: str | None,
@@ -393,7 +341,7 @@ def regress(
         section,
         only_present=not response_names,
     )
-    _print_study(result)
+    print_study(result)
     folder = Path(session.settings.store.out) / "regression"
     write_csv(result_frames(result), folder)
     click.echo(f"tables written to {folder}/")
@@ -433,7 +381,7 @@ def _dry_run(
 
 @main.command()
 @_common
-@_fail_cleanly
+@fail_cleanly
 def status(**common: Any) -> None:
     """Show each stage's last run and whether it is up to date; exit 1 when a stage is not
     (as ``make -q`` does), so scripts can test it."""
@@ -475,7 +423,7 @@ def status(**common: Any) -> None:
     "--limit", type=click.IntRange(min=1), default=50, show_default=True, help="How many to list."
 )
 @_common
-@_fail_cleanly
+@fail_cleanly
 def names(limit: int, **common: Any) -> None:
     """List the name resolutions worth checking first: those resting on weak evidence (a
     surname given to its one listed namesake, a partnership, a spelling, a tie, a short name
@@ -506,7 +454,7 @@ def names(limit: int, **common: Any) -> None:
 @main.command()
 @click.argument("player")
 @_common
-@_fail_cleanly
+@fail_cleanly
 def show(player: str, **common: Any) -> None:
     """Print PLAYER's page (rating, game by role, boards, partners) in the terminal; a part
     of a name is enough when it fits one player."""
@@ -530,118 +478,6 @@ def show(player: str, **common: Any) -> None:
         click.echo(line)
 
 
-def _print_forecasts(outcome, rows: Sequence[dict[str, Any]] = ()) -> None:
-    """The forecasts made now, then the stored ones against their results (``rows``:
-    :func:`~bridgerank.pipeline.report.forecasts.forecast_rows` of the outcome)."""
-    if outcome.forecast:
-        click.echo(
-            f"{'event':<28} {'session':<13} {'pair':<41} {'boards':>6} {'forecast':>8}"
-            "  80% interval"
-        )
-        for row in outcome.forecast:
-            pair = visible(f"{row['player_a']} - {row['player_b']}")
-            unrated = "" if row["rated"] == 2 else f"  ({2 - row['rated']} unrated)"
-            click.echo(
-                f"{visible(row['event'])[:28]:<28} {visible(row['session'])[:13]:<13} "
-                f"{pair[:41]:<41} "
-                f"{row['boards']:>6} {row['predicted']:>7.1f}%  "
-                f"{row['low_80']:.1f} to {row['high_80']:.1f}{unrated}"
-            )
-        click.echo(f"{len(outcome.forecast):,} pair-sessions forecast and stored")
-    _print_imp_forecasts(outcome)
-    for event, session in outcome.already_rated:
-        click.echo(
-            f"not forecast: {visible(event)} {visible(session)} is already rated "
-            "(its results are stored)"
-        )
-    score = outcome.score
-    waiting = len(outcome.stored) - score["scored"]
-    _print_session_results(rows)
-    if score["scored"]:
-        pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
-        click.echo(
-            f"stored forecasts with results since: {score['scored']:,} pair-sessions, Pearson "
-            f"{pearson}, RMSE {score['rmse']:.2f} points, "
-            f"80% intervals held {100 * score['coverage_80']:.0f}%"
-        )
-    _print_imp_results(rows, outcome)
-    waiting += sum(row["actual"] is None for row in outcome.imp_stored)
-    if waiting:
-        click.echo(f"stored forecasts still waiting for their results: {waiting:,}")
-    if outcome.not_forecast_matches:
-        click.echo(f"no match forecast: {outcome.not_forecast_matches}")
-    if outcome.not_forecast:
-        click.echo(f"no forecast: {outcome.not_forecast}")
-    elif not (
-        outcome.stored
-        or outcome.imp_stored
-        or outcome.already_rated
-        or outcome.not_forecast_matches
-    ):
-        click.echo("no forecast stored yet: bridgerank predict FILES forecasts an event")
-
-
-# What an IMP forecast is of, in words: a match's margin, a pair's IMPs against par.
-_IMP_KINDS = {
-    "match": ("team matches", "margin"),
-    "pair": ("pairs", "IMPs vs par"),
-    "event": ("team-event matches", "margin"),
-}
-
-
-def _surnames(side: str, shown: int = 3) -> str:
-    """A side's players by surname (as :func:`~bridgerank.pipeline.report.event_pages.
-    surname` reads a name), the first ``shown`` of them and how many more."""
-    from bridgerank.pipeline.report.event_pages import surname
-
-    names = [surname(name) for name in side.split(" - ")]
-    more = f"+{len(names) - shown}" if len(names) > shown else ""
-    return "/".join(names[:shown]) + more
-
-
-def _side_text(row) -> str:
-    """A pair as named; a match as its two teams' surnames."""
-    if row["kind"] == "pair":
-        return visible(row["side"])
-    return visible(f"{_surnames(row['side'])} v {_surnames(row['opponents'])}")
-
-
-_IMP_HEAD = f"{'event':<20} {'session':<13} {'side':<40}"
-
-
-def _imp_cells(row) -> str:
-    """The event, session and side of an IMP forecast, in the columns of :data:`_IMP_HEAD`."""
-    return (
-        f"{visible(row['event'])[:20]:<20} {visible(row['session'])[:13]:<13} "
-        f"{_side_text(row)[:40]:<40}"
-    )
-
-
-def _print_imp_forecasts(outcome) -> None:
-    """The IMP forecasts made now: one line each."""
-    if not outcome.imp_forecast:
-        return
-    from bridgerank.ratings.event_forecast import win_probability
-
-    click.echo(f"{_IMP_HEAD} {'boards':>6} {'IMPs':>6} {'wins':>5}  80% interval")
-    for row in outcome.imp_forecast:
-        unrated = row["players"] - row["rated"] if row["kind"] != "pair" else 2 - row["rated"]
-        note = f"  ({unrated} unrated)" if unrated else ""
-        # a match's chance of team A winning; a pair's IMPs against par win nothing
-        wins = (
-            f"{100 * win_probability(row['predicted'], row['sd']):>4.0f}%"
-            if row["kind"] != "pair"
-            else f"{'':>5}"
-        )
-        click.echo(
-            f"{_imp_cells(row)} {row['boards']:>6} {row['predicted']:>+6.1f} {wins}  "
-            f"{row['low_80']:+.0f} to {row['high_80']:+.0f}{note}"
-        )
-    counts = Counter(row["kind"] for row in outcome.imp_forecast)
-    made = ", ".join(f"{counts[kind]:,} {_IMP_KINDS[kind][0]}" for kind in sorted(counts))
-    click.echo(f"{made} forecast in IMPs and stored")
-
-
 def _print_line_ups(session, team_a: list[str], team_b: list[str], boards: int) -> None:
     """The forecast of a match between two line-ups named, in a few lines."""
     from bridgerank.core.store import store_errors
@@ -654,50 +490,7 @@ def _print_line_ups(session, team_a: list[str], team_b: list[str], boards: int) 
             found = predict_line_ups(session.engine, team_a, team_b, boards)
         except ValueError as error:
             raise click.UsageError(str(error)) from None
-    click.echo(
-        f"{visible(' - '.join(team_a))} v {visible(' - '.join(team_b))}, {boards} boards: "
-        f"{found.predicted:+.1f} IMPs, 80% interval {found.low_80:+.0f} to "
-        f"{found.high_80:+.0f}; wins {100 * found.win_probability:.0f}% of such matches"
-    )
-    if found.unrated:
-        click.echo(
-            f"unrated (a newcomer's strength): {visible(', '.join(found.unrated))} - no match "
-            "of a team event stored under that name"
-        )
-
-
-def _print_session_results(rows: Sequence[dict[str, Any]]) -> None:
-    """Each stored pair-session forecast whose result is in, against that result."""
-    scored = [row for row in rows if row["kind"] == "session" and row["result"] is not None]
-    if not scored:
-        return
-    click.echo(f"{'event':<22} {'session':<10} {'pair':<30} {'forecast':>8} {'result':>6}  held")
-    for row in scored:
-        click.echo(
-            f"{visible(row['event'])[:22]:<22} {visible(row['session'])[:10]:<10} "
-            f"{visible(row['side'])[:30]:<30} {row['forecast']:>7.1f}% {row['result']:>5.1f}%  "
-            f"{'yes' if row['held'] else 'no'}"
-        )
-
-
-def _print_imp_results(rows: Sequence[dict[str, Any]], outcome) -> None:
-    """Each stored IMP forecast whose result is in, against that result; then the score."""
-    scored = [row for row in rows if row["kind"] != "session" and row["result"] is not None]
-    if not scored:
-        return
-    click.echo(f"{_IMP_HEAD} {'forecast':>8} {'result':>6}  held")
-    for row in scored:
-        held = "yes" if row["held"] else "no"
-        click.echo(f"{_imp_cells(row)} {row['forecast']:>+8.1f} {row['result']:>+6.0f}  {held}")
-    for kind, score in outcome.imp_score.items():
-        if not score["scored"]:
-            continue
-        pearson = f"{score['pearson']:.3f}" if score["pearson"] is not None else "-"
-        click.echo(
-            f"stored forecasts with results since: {score['scored']:,} {_IMP_KINDS[kind][0]} "
-            f"({_IMP_KINDS[kind][1]}), Pearson {pearson}, RMSE {score['rmse']:.1f} IMPs, "
-            f"80% intervals held {100 * score['coverage_80']:.0f}%"
-        )
+    print_line_up_forecast(found, team_a, team_b, boards)
 
 
 def _line_up(text: str | None) -> list[str]:
@@ -721,7 +514,7 @@ def _line_up(text: str | None) -> list[str]:
     help="The match's boards.",
 )
 @_common
-@_fail_cleanly
+@fail_cleanly
 def predict(
     sources: tuple[str, ...],
     line_up: str | None,
@@ -759,112 +552,15 @@ def predict(
     from bridgerank.pipeline.report.forecasts import forecast_rows, write_forecasts_csv
 
     rows = forecast_rows(outcome.stored, outcome.imp_stored)
-    _print_forecasts(outcome, rows)
+    print_forecasts(outcome, rows)
     if rows:
         path = Path(session.settings.store.out) / "forecasts.csv"
         write_forecasts_csv(rows, path)
         click.echo(f"every stored forecast, with its result where it is in: {path}")
 
 
-@main.group()
-def dd() -> None:
-    """The double dummy store every database on this machine shares.
-
-    Export its solved tables and play traces to a CSV file (gzip when the name ends in .gz)
-    and import a colleague's, checked against the solver first (docs/dds.md).
-
-    \b
-    Where it is: $BRIDGERANK_DD_STORE, else [dds] store in a --config file,
-    else dd-store.sqlite in the user's cache folder.
-    """
-
-
-def _config_option(command: Callable) -> Callable:
-    """The one option the dd commands take: they read settings, never the database."""
-    return click.option(
-        "--config",
-        "config_file",
-        type=click.Path(dir_okay=False),
-        help="TOML settings file over the defaults (its [dds] store names the store).",
-    )(command)
-
-
-def _dd_store_setting(config_file: str | None) -> str:
-    return load_settings(config_file, {}).dds.store
-
-
-@dd.command("info")
-@_config_option
-@_fail_cleanly
-def dd_info(config_file: str | None) -> None:
-    """Where the store is and what it holds.
-
-    Its location, then its tables, par scores and play traces of this solver version.
-    """
-    from bridgerank.dds.exchange import store_info
-
-    click.echo(visible(store_info(_dd_store_setting(config_file)).line()))
-
-
-@dd.command("export")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--no-traces", is_flag=True, help="Write the tables only, not the play traces.")
-@_config_option
-@_fail_cleanly
-def dd_export(file: str, no_traces: bool, config_file: str | None) -> None:
-    """Write the store's solved deals to FILE.
-
-    The tables and play traces of this solver version, as CSV (gzip when FILE ends in .gz).
-    """
-    from bridgerank.dds.exchange import export_store, open_store
-
-    store = open_store(_dd_store_setting(config_file), write=False)
-    try:
-        counts = export_store(store, file, traces=not no_traces)
-    finally:
-        store.close()
-    click.echo(visible(counts.line()))
-
-
-@dd.command("import")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option(
-    "--check",
-    type=click.IntRange(min=0),
-    default=300,
-    show_default=True,
-    help="New tables, and new play traces, to solve again before importing (drawn at "
-    "random; 300 refuse a file with 1% of either wrong with probability 95%); one "
-    "difference refuses the file.",
-)
-@_config_option
-@_fail_cleanly
-def dd_import(file: str, check: int, config_file: str | None) -> None:
-    """Read a colleague's FILE into the store.
-
-    FILE is a CSV file `bridgerank dd export` wrote. Bad rows are skipped and counted, rows
-    of another solver version too; a table or trace that differs from the store's or, among
-    --check new tables and --check new traces drawn at random, from the solver's refuses the
-    whole file.
-    """
-    from bridgerank.cleaning.ingest.limits import Limits
-    from bridgerank.dds.exchange import import_file, open_store
-
-    settings = load_settings(config_file, {})
-    store = open_store(settings.dds.store, write=True)
-    try:
-        counts = import_file(
-            store,
-            file,
-            check=check,
-            limits=Limits.of(settings.ingest),
-            say=lambda text: click.echo(text, err=True),
-        )
-    finally:
-        store.close()
-    click.echo(visible(counts.line()))
-    for reason in counts.reasons:  # the rows' own text: shown, never obeyed
-        click.echo(f"  rejected: {visible(reason)}", err=True)
+# The DD store's commands read settings, never the database: a group of their own.
+main.add_command(dd)
 
 
 def _stage_command(name: str, summary: str) -> None:
@@ -872,7 +568,7 @@ def _stage_command(name: str, summary: str) -> None:
 
     @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
     @_common
-    @_fail_cleanly
+    @fail_cleanly
     def command(force: bool, **common: Any) -> None:
         _run(_Session(**common), [name], (), force=force)
 

@@ -11,8 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.core.untrusted import LAYOUT, visible
-from bridgerank.pipeline.cli import _print_forecasts, main
+from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.predict import PredictOutcome
+from bridgerank.pipeline.predict_view import print_forecasts
 from bridgerank.pipeline.report.forecasts import forecast_rows
 
 # NUL, BEL, ESC (starting a colour and a window-title sequence) and a right-to-left override.
@@ -135,7 +136,7 @@ def test_forecasts_get_escapes(capsys):
     outcome = PredictOutcome(
         forecast=[row], already_rated=[(EVENT, "2\x07")], stored=[played], score={"scored": 0}
     )
-    _print_forecasts(
+    print_forecasts(
         outcome, forecast_rows(outcome.stored, outcome.imp_stored)
     )  # as `bridgerank predict` prints it
     printed = capsys.readouterr().out
