@@ -26,7 +26,8 @@ from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
-from bridgerank.ratings.team_matches import TeamBoards, scaled_baseline
+from bridgerank.ratings.team_baselines import scaled_baseline
+from bridgerank.ratings.team_boards import TeamBoards
 
 __all__ = [
     "DLO_OPPONENTS_SESSIONS",

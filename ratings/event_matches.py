@@ -48,7 +48,8 @@ from scipy.sparse.linalg import cg
 
 from bridgerank.bridge.scoring import IMP_STEPS
 from bridgerank.ratings.holdout import Forecast, Kind, Target
-from bridgerank.ratings.team_matches import TeamBoards, match_ceiling, match_margins
+from bridgerank.ratings.team_boards import TeamBoards, match_margins
+from bridgerank.ratings.team_matches import match_ceiling
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -579,7 +580,7 @@ def event_methods(
     from bridgerank.ratings.baselines import wbf_listed, wbf_standing
     from bridgerank.ratings.registry import StudyInputs
     from bridgerank.ratings.rivals import team_play
-    from bridgerank.ratings.team_matches import coin_imps, imp_average, scaled_baseline
+    from bridgerank.ratings.team_baselines import coin_imps, imp_average, scaled_baseline
 
     methods: dict[str, Any] = {
         "headline": RoundRidge(data, HEADLINE_SETTINGS),

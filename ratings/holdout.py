@@ -2,7 +2,7 @@
 
 Data of any kind with a ``period`` per row and a ``subset(mask)`` (pair events as
 :class:`~bridgerank.ratings.field.FieldTables`, team matches as
-:class:`~bridgerank.ratings.team_matches.TeamBoards`) are taken period by period: each
+:class:`~bridgerank.ratings.team_boards.TeamBoards`) are taken period by period: each
 period of the later half is a test, every method fitted on all earlier periods only and asked
 for the units of the test period - a pair's session percentage, a team match's margin. What a
 unit is, and what happened in it, is the kind's *target* (:class:`Target`); the harness keeps

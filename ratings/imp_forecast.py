@@ -1,6 +1,6 @@
 """Forecasts in IMPs of championship events not yet rated: each team match's margin and each
 pair's IMPs against the double dummy par in an event played at one table a deal, from the
-team headline's stored strengths (:func:`~bridgerank.ratings.team_matches.team_ratings`),
+team headline's stored strengths (:func:`~bridgerank.ratings.team_ratings.team_ratings`),
 with 80% intervals; and the results the same sides scored, once the event is stored.
 
 A side is named as the file names its players (the names a later ingest stores), so a
@@ -9,7 +9,7 @@ up as persons (``player_of``); a player with no strength counts as a newcomer, w
 newcomer's strength and uncertainty.
 
 - **Team match**: the boards of one event and date played in both rooms, joined through
-  their players (:func:`~bridgerank.ratings.team_matches.team_boards`). Its margin, oriented
+  their players (:func:`~bridgerank.ratings.team_boards.team_boards`). Its margin, oriented
   to the team of its first board's open-room North-South, is the sum over its boards of
   ``sum(theta_A) - sum(theta_B)``; its variance is the boards' luck (the fit's board
   variance each) and the players' rating uncertainty (each player's error is the same on
@@ -30,14 +30,9 @@ import numpy as np
 
 from bridgerank.ratings.holdout import Z80
 from bridgerank.ratings.one_table_pairs import PairBoards, PairUnits, pair_forecast, pair_units
+from bridgerank.ratings.team_boards import TeamBoards, match_margins, team_boards
 from bridgerank.ratings.team_evidence import OneTableBoards
-from bridgerank.ratings.team_matches import (
-    ImpFit,
-    TeamBoards,
-    match_forecast,
-    match_margins,
-    team_boards,
-)
+from bridgerank.ratings.team_fit import ImpFit, match_forecast
 
 __all__ = ["StoredStrengths", "actual_imps", "forecast_imps", "forecast_row", "side_name"]
 

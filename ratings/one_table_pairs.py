@@ -5,7 +5,7 @@ A vugraph pairs event records each deal at one table, so it has no field to matc
 pair's result is North-South's score less par, turned to IMPs, from its side, summed over the
 boards it played that session (:func:`~bridgerank.ratings.games.single_table_games`). The
 team headline's strengths (IMPs per board a player adds to a side,
-:func:`~bridgerank.ratings.team_matches.fit_joint_all`) predict it as ``sum(theta_pair) -
+:func:`~bridgerank.ratings.team_fit.fit_joint_all`) predict it as ``sum(theta_pair) -
 sum(theta_opponents)`` over those boards - what ``bridgerank predict`` forecasts
 (:mod:`~bridgerank.ratings.imp_forecast`) - and this study checks that forecast on held-out
 sessions beside a coin (every pair level with par) and each player's past IMPs against par.
@@ -27,8 +27,8 @@ __all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_unit
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings, TeamSettings
+    from bridgerank.ratings.team_boards import TeamBoards
     from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
-    from bridgerank.ratings.team_matches import TeamBoards
 
 
 @dataclass
@@ -168,11 +168,11 @@ def past_average(train: PairBoards, test: PairBoards, target: Target | None = No
 def headline_pairs(
     team: TeamBoards, evidence: TeamEvidence, settings: TeamSettings | None = None
 ) -> Callable[[PairBoards, PairBoards, Target | None], Forecast]:
-    """The team headline (:func:`~bridgerank.ratings.team_matches.fit_joint_all`) fitted on
+    """The team headline (:func:`~bridgerank.ratings.team_fit.fit_joint_all`) fitted on
     the team boards and the one-table boards of the dates before each test date, with the
     test's players beside them; its choices made on those team boards, as for the matches
     (on the grids of ``settings``, ``[rate.teams]``; None: the shipped defaults')."""
-    from bridgerank.ratings.team_matches import choose_joint, fit_joint_all
+    from bridgerank.ratings.team_fit import choose_joint, fit_joint_all
 
     chosen: dict[int, tuple[float, float]] = {}
 

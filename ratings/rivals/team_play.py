@@ -42,7 +42,7 @@ from bridgerank.ratings.rivals.online import (
     package_method,
     table_shares,
 )
-from bridgerank.ratings.team_matches import TeamBoards, match_margins
+from bridgerank.ratings.team_boards import TeamBoards, match_margins
 
 __all__ = [
     "ELO",
@@ -58,7 +58,7 @@ __all__ = [
     "line_up_games",
 ]
 
-# A team board's eight seats (team_matches.TeamBoards): team A's open North, South, closed
+# A team board's eight seats (team_boards.TeamBoards): team A's open North, South, closed
 # East, West, then team B's open East, West, closed North, South. The two tables as North,
 # South, East, West:
 _OPEN = [0, 1, 4, 5]

@@ -8,16 +8,14 @@ import numpy as np
 import pytest
 
 from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.team_baselines import coin_imps
+from bridgerank.ratings.team_boards import TeamBoards, board_design, team_boards
+from bridgerank.ratings.team_fit import fit_imps
 from bridgerank.ratings.team_matches import (
-    TeamBoards,
-    _design,
-    coin_imps,
-    fit_imps,
     headline_imps,
     match_ceiling,
     match_metrics,
     match_target,
-    team_boards,
 )
 
 
@@ -125,7 +123,7 @@ def simulated_teams(
 
 def test_the_sparse_fit_is_the_dense_ridge_solution():
     truth, data = simulated_teams()
-    dense = _design(data).toarray()
+    dense = board_design(data).toarray()
     expected = np.linalg.solve(dense.T @ dense + 10 * np.eye(len(truth)), dense.T @ data.imps)
     fit = fit_imps(data, 10.0)
     assert np.allclose(fit.theta, expected, atol=1e-6)
@@ -171,7 +169,7 @@ def test_the_ceiling_is_the_share_of_a_margin_that_is_the_teams_difference():
     reliability, bound = match_ceiling(data)
     # the share the simulation put there: the variance of the matches' expected margins over
     # that plus eight boards' noise (sd 4, and the rounding to whole IMPs)
-    expected = np.bincount(data.match, weights=_design(data) @ truth)
+    expected = np.bincount(data.match, weights=board_design(data) @ truth)
     share = expected.var() / (expected.var() + 8 * (16 + 1 / 12))
     assert reliability == pytest.approx(share, abs=0.08)
     assert bound == pytest.approx(np.sqrt(reliability))

@@ -102,7 +102,7 @@ def test_the_fit_is_chosen_on_the_one_table_boards_too():
     fit leaves them out (weight 0) - and then forecasts every pair from the team strengths,
     which say nothing of pairs. The fit serves both forecasts and is judged on both: it keeps
     the one-table boards (weight 1)."""
-    from bridgerank.ratings.team_matches import choose_joint
+    from bridgerank.ratings.team_fit import choose_joint
 
     _, team, _ = _simulated()
     rng = np.random.default_rng(11)

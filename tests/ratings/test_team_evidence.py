@@ -1,6 +1,6 @@
 """What the team headline reads beyond the team boards (ratings.team_evidence): players'
 experience and double dummy measures from earlier periods only, boards played at one table
-against par; and the joint fit that reads them (ratings.team_matches.fit_joint)."""
+against par; and the joint fit that reads them (ratings.team_fit.fit_joint)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ from bridgerank.ratings.team_evidence import (
     PlayerRecords,
     TeamEvidence,
 )
+from bridgerank.ratings.team_fit import fit_imps, fit_joint
 from bridgerank.ratings.team_matches import (
-    fit_imps,
-    fit_joint,
     headline_imps,
     joint_headline_method,
     match_metrics,

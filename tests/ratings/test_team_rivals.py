@@ -12,7 +12,8 @@ from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs, registry
 from bridgerank.ratings.rivals import team_play
 from bridgerank.ratings.rivals.pair_elo import PairElo
-from bridgerank.ratings.team_matches import TeamBoards, match_margins, match_target
+from bridgerank.ratings.team_boards import TeamBoards, match_margins
+from bridgerank.ratings.team_matches import match_target
 
 # Two boards of one match: team A (players 0-3) against team B (4-7). Seats: team A's open
 # North, South, closed East, West; team B's open East, West, closed North, South.

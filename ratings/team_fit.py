@@ -1,0 +1,306 @@
+"""The team headline's fit: player strengths in IMPs per board, and its choices.
+
+A player's strength ``theta`` is the IMPs per board the player adds to a team: team A is
+expected ``sum(theta_A) - sum(theta_B)`` IMPs. Strengths are ridge estimates (Gaussian
+prior), fitted in one sparse least-squares solve (:func:`fit_imps`); the joint fit
+(:func:`fit_joint`) adds the boards played at one table against par as rows and centres
+each player's prior on his covariates (:mod:`~bridgerank.ratings.team_evidence`). The
+penalty, and the one-table boards' weight, are chosen on the training dates alone (earlier
+three quarters against the latest quarter: :func:`choose_penalty`, :func:`choose_joint`). A
+match's forecast from a fit, with its variance, is :func:`match_forecast`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Sequence
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import lsqr
+
+from bridgerank.core.settings import default_settings
+from bridgerank.ratings.holdout import Forecast, choose_on_latest_quarter
+from bridgerank.ratings.team_boards import TeamBoards, board_design, match_margins
+from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import TeamSettings
+
+__all__ = [
+    "ImpFit",
+    "choose_joint",
+    "choose_penalty",
+    "fit_imps",
+    "fit_joint",
+    "fit_joint_all",
+    "match_forecast",
+    "team_settings",
+]
+
+
+def team_settings(settings: TeamSettings | None) -> TeamSettings:
+    """``[rate.teams]``: the given, or the shipped defaults for a call without settings."""
+    return settings if settings is not None else default_settings().rate.teams
+
+
+@dataclass
+class ImpFit:
+    """Strengths in IMPs per board, their standard deviations, the penalty and the residual
+    variance of a board's IMPs."""
+
+    theta: np.ndarray
+    sd: np.ndarray
+    penalty: float
+    residual_variance: float
+
+
+# Covariate columns are scaled up by this much so that the ridge's one damping leaves their
+# coefficients practically unpenalised (the penalty on them is divided by its square).
+_FREE = 100.0
+
+
+def fit_imps(data: TeamBoards, penalty: float) -> ImpFit:
+    """The ridge strengths of the team boards alone for ``penalty`` (one sparse
+    least-squares solve)."""
+    return _ridge(board_design(data), data.imps, np.ones(len(data)), penalty, None, None, len(data))
+
+
+def _ridge(
+    design: sparse.csr_matrix,
+    outcome: np.ndarray,
+    weight: np.ndarray,
+    penalty: float,
+    row_covariates: np.ndarray | None,
+    centres: np.ndarray | None,
+    team_rows: int,
+) -> ImpFit:
+    """Weighted ridge strengths of every column of ``design``, beside the practically
+    unpenalised coefficients ``gamma`` of ``row_covariates`` (each row's players' covariates,
+    signed as the row's); each strength is ``centres @ gamma + u``. The residual variance is
+    the first ``team_rows`` rows' (the team boards', whatever else was fitted beside them)."""
+    root = np.sqrt(weight)
+    weighted = sparse.diags(root) @ design
+    full = weighted
+    covariates_weighted = None if row_covariates is None else row_covariates * root[:, None]
+    if covariates_weighted is not None:
+        extra = sparse.csr_matrix(covariates_weighted) * _FREE
+        full = sparse.hstack([weighted, extra]).tocsr()
+    solution = lsqr(full, outcome * root, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
+    players = design.shape[1]
+    u = solution[:players]
+    gamma = solution[players:] * _FREE
+    theta = u + centres @ gamma if centres is not None else u
+    fitted = design @ u + (row_covariates @ gamma if row_covariates is not None else 0.0)
+    residual = (outcome - fitted)[:team_rows]
+    variance = float(residual @ residual / max(team_rows - 1, 1))
+    # the diagonal of the precision: what the ratings' intervals are read from at any size
+    diagonal = np.asarray(weighted.multiply(weighted).sum(axis=0)).ravel() + penalty
+    own = variance / diagonal
+    if covariates_weighted is not None and centres is not None:
+        # and the uncertainty of gamma, which a player's centre carries: where the penalty is
+        # large, a strength is mostly its centre, and its interval mostly gamma's
+        gram = covariates_weighted.T @ covariates_weighted
+        gamma_covariance = variance * np.linalg.pinv(gram)
+        own = own + np.einsum("ij,jk,ik->i", centres, gamma_covariance, centres)
+    return ImpFit(theta, np.sqrt(own), penalty, variance)
+
+
+def fit_joint(
+    data: TeamBoards,
+    penalty: float,
+    evidence: TeamEvidence,
+    before: str,
+    one_table_weight: float = 0.0,
+    points: Mapping[str, float] | None = None,
+) -> ImpFit:
+    """The team headline's fit: the team boards, with the boards played at one table before
+    ``before`` beside them at ``one_table_weight`` (a team board's weight is 1), each
+    player's strength ``Z gamma + u``. ``Z`` holds their
+    :data:`~bridgerank.ratings.team_evidence.COVARIATES` (and, with ``points``, their WBF
+    masterpoints: log(1 + points) and whether listed); on each row it is taken from the
+    periods before that row's, as a forecast would have had it - never from the row's own
+    boards or later ones, whose results it would carry - and for the strengths returned,
+    from the periods before ``before``. The strengths are of the team boards' players."""
+    _, fit = fit_joint_all(data, penalty, evidence, before, one_table_weight, points)
+    team = len(data.players)
+    return ImpFit(fit.theta[:team], fit.sd[:team], penalty, fit.residual_variance)
+
+
+def fit_joint_all(
+    data: TeamBoards,
+    penalty: float,
+    evidence: TeamEvidence,
+    before: str,
+    one_table_weight: float = 0.0,
+    points: Mapping[str, float] | None = None,
+    extra: Sequence[Hashable] = (),
+) -> tuple[list[Hashable], ImpFit]:
+    """:func:`fit_joint`'s strengths of every player it reads - the team boards' players
+    first, then the one-table boards' and then ``extra`` (players with no row in the fit:
+    their strength is what their covariates say) - and the players in that order."""
+    players = list(data.players)
+    column = {player: number for number, player in enumerate(players)}
+    design = board_design(data).tocoo()
+    rows, columns, values = list(design.row), list(design.col), list(design.data)
+    outcome, weight = [data.imps], [np.ones(len(data))]
+    row_period = [np.asarray(data.periods, dtype=object)[data.period]]
+    one_table = evidence.one_table
+    if one_table is not None and one_table_weight > 0:
+        count = one_table.before(before)
+        for number, (north_south, east_west) in enumerate(one_table.pairs[:count]):
+            for sign, pair in ((1.0, north_south), (-1.0, east_west)):
+                for player in pair:
+                    rows.append(len(data) + number)
+                    columns.append(column.setdefault(player, len(column)))
+                    values.append(sign)
+        outcome.append(one_table.imps[:count])
+        weight.append(np.full(count, one_table_weight))
+        row_period.append(one_table.period[:count])
+    fitted = len(column)  # the players with rows; the centring is theirs alone
+    for player in extra:
+        column.setdefault(player, len(column))
+    players += [player for player in column if column[player] >= len(data.players)]
+    total = sum(len(part) for part in outcome)
+    full = sparse.csr_matrix((values, (rows, columns)), shape=(total, len(players)))
+    covariates = _player_covariates(evidence, points, players)
+    if covariates is None:
+        fit = _ridge(
+            full, np.concatenate(outcome), np.concatenate(weight), penalty, None, None, len(data)
+        )
+        return players, fit
+    centres = covariates(before)
+    # standardised, so that the ridge leaves every coefficient practically unpenalised
+    # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
+    # players' signs sum to zero, so the centring cancels
+    scale = centres[:fitted].std(axis=0)
+    scale = np.where(scale > 0, scale, 1.0)
+    periods = np.concatenate(row_period)
+    row_covariates = np.zeros((total, centres.shape[1]))
+    for period in np.unique(periods):
+        at = np.flatnonzero(periods == period)
+        row_covariates[at] = full[at] @ covariates(str(period))
+    fit = _ridge(
+        full,
+        np.concatenate(outcome),
+        np.concatenate(weight),
+        penalty,
+        row_covariates / scale,
+        (centres - centres[:fitted].mean(axis=0)) / scale,
+        len(data),
+    )
+    return players, fit
+
+
+def _player_covariates(
+    evidence: TeamEvidence, points: Mapping[str, float] | None, players: Sequence[Hashable]
+) -> Callable[[str], np.ndarray] | None:
+    """The players' covariates before a period (None: there are none)."""
+    records = evidence.records
+    index = np.array(
+        [records.players.get(player, -1) if records else -1 for player in players],
+        dtype=np.int64,
+    )
+    listed = None
+    if points is not None:
+        mp = np.array([points.get(str(player)) or 0.0 for player in players])
+        listed = np.column_stack([np.log1p(mp), mp > 0])
+    if records is None and listed is None:
+        return None
+
+    def before(period: str) -> np.ndarray:
+        parts = [] if records is None else [records.covariates_of(index, period)]
+        return np.hstack(parts + ([] if listed is None else [listed]))
+
+    return before
+
+
+def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] | None = None) -> float:
+    """The penalty of ``penalties`` (None: ``[rate.teams] penalties`` of the shipped
+    defaults) whose fit on the earlier three quarters of the dates best predicts the match
+    margins of the latest quarter; the middle one when there is too little."""
+    if penalties is None:
+        penalties = team_settings(None).penalties
+
+    def errors(early: TeamBoards, late: TeamBoards, penalty: float) -> np.ndarray:
+        actual, _ = match_margins(late, late.imps)
+        theta = fit_imps(early, penalty).theta
+        return match_margins(late, board_design(late) @ theta)[0] - actual
+
+    return choose_on_latest_quarter(data, penalties, errors)
+
+
+# The joint fit's choices, made on the training dates, are ``[rate.teams]``'s grids: the
+# prior's tightness (``joint_penalties``) and the weight of a board played at one table
+# beside a team board's (``one_table_weights``).
+
+
+def choose_joint(
+    data: TeamBoards,
+    evidence: TeamEvidence,
+    points: Mapping[str, float] | None = None,
+    one_table_weights: tuple[float, ...] | None = None,
+    penalties: tuple[float, ...] | None = None,
+) -> tuple[float, float]:
+    """The penalty (one of ``penalties``) and the one-table boards' weight (one of
+    ``one_table_weights``) of :func:`fit_joint`, chosen together (None: ``[rate.teams]
+    joint_penalties`` and ``one_table_weights`` of the shipped defaults): fitted on the
+    earlier three quarters of the dates, each board of the latest quarter predicted (a board,
+    not a match: 40 times the units, so the choice is steady) - the team boards' and the
+    one-table boards' of those dates alike.
+
+    The fit serves both forecasts (a match's and a one-table pair's), so both judge it: chosen
+    on the team boards alone, a fit that leaves the one-table boards out could win by a hair,
+    and then a player seen only at one table is rated by his covariates alone, which on the
+    corpus turned some 2001 pair events' forecasts upside down (r = -0.86 on one).
+    """
+    if one_table_weights is None:
+        one_table_weights = team_settings(None).one_table_weights
+    if penalties is None:
+        penalties = team_settings(None).joint_penalties
+    weights = one_table_weights if evidence.one_table is not None else (0.0,)
+    grid = [(penalty, weight) for penalty in penalties for weight in weights]
+    last = data.periods[int(data.period.max())] if len(data) else ""
+
+    def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
+        cut = early.periods[int(late.period.min())]
+        pairs = _late_one_table(evidence.one_table, cut, last)
+        extra = [player for pair in pairs[0] + pairs[1] for player in pair]
+        players, fit = fit_joint_all(
+            early, choice[0], evidence, cut, choice[1], points, extra=extra
+        )
+        column = {player: number for number, player in enumerate(players)}
+        team = fit.theta[: len(early.players)]
+        team_errors = board_design(late) @ team - late.imps
+        if not len(pairs[2]):
+            return team_errors
+        strength = [fit.theta[[column[p] for p in pair]].sum() for pair in pairs[0]]
+        against = [fit.theta[[column[p] for p in pair]].sum() for pair in pairs[1]]
+        return np.concatenate([team_errors, np.subtract(strength, against) - pairs[2]])
+
+    return choose_on_latest_quarter(data, grid, errors)
+
+
+def _late_one_table(
+    one_table: OneTableBoards | None, start: str, last: str
+) -> tuple[list[tuple[Hashable, ...]], list[tuple[Hashable, ...]], np.ndarray]:
+    """The one-table boards played from ``start`` to ``last`` (inclusive): North-South's
+    pairs, East-West's, and North-South's IMPs against par."""
+    if one_table is None or not len(one_table):
+        return [], [], np.empty(0)
+    first, end = one_table.before(start), int(np.searchsorted(one_table.period, last, "right"))
+    pairs = one_table.pairs[first:end]
+    return [ns for ns, _ in pairs], [ew for _, ew in pairs], one_table.imps[first:end]
+
+
+def match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:
+    """Each test match's margin and its variance: its boards' luck plus the rating
+    uncertainty of its players (each player's error counts once per board played, the same
+    error on every board)."""
+    margin, boards = match_margins(test, board_design(test) @ fit.theta)
+    present, inverse = np.unique(test.match, return_inverse=True)
+    weight = np.zeros((len(present), len(fit.theta)))
+    signs = np.tile([1.0] * 4 + [-1.0] * 4, (len(test), 1)) * test.sign[:, None]
+    np.add.at(weight, (np.repeat(inverse, 8), test.seats.ravel()), signs.ravel())
+    rating = (weight**2) @ fit.sd**2
+    return Forecast(margin, boards * fit.residual_variance + rating)
