@@ -12,6 +12,7 @@ import datetime as _dt
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import select
@@ -19,9 +20,10 @@ from sqlalchemy.engine import Engine
 
 from bridgerank.cleaning.clean.rules import clean_record
 from bridgerank.cleaning.ingest.limits import Limits
-from bridgerank.cleaning.ingest.sources import READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.ingest.records import RawRecord
+from bridgerank.cleaning.ingest.sources import discover, file_records, identify
 from bridgerank.cleaning.match.lookup import person_lookup
-from bridgerank.core.errors import SourceError, StageNotReady
+from bridgerank.core.errors import StageNotReady
 from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
@@ -65,28 +67,34 @@ class PredictOutcome:
 IMP_KINDS = ("match", "pair", "event")
 
 
+def _records(
+    sources: Sequence[str], settings: Settings, only: str | None = None
+) -> Iterator[tuple[Path, RawRecord]]:
+    """Each readable record of ``sources`` (files or folders) with its file, read as ingest
+    reads them (:func:`~bridgerank.cleaning.ingest.sources.identify`); of format ``only``
+    where given. A file named that is no bridge data is an error, as in ingest."""
+    limits = Limits.of(settings.ingest)  # the user's, as ingest applies them
+    for candidate in discover(list(sources), settings.ingest.extensions):
+        content, fmt = identify(candidate.path, candidate.named, limits)
+        if fmt is None or (only is not None and fmt != only):
+            continue
+        with file_records(candidate.path, content, fmt, limits) as records:
+            for record in records:
+                if not record.parse_error:
+                    yield candidate.path, record
+
+
 def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
     """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1."""
     number = 0
-    limits = Limits.of(settings.ingest)  # the user's, as ingest applies them
-    for candidate in discover(list(sources), settings.ingest.extensions):
-        content = scan(candidate.path, limits)
-        fmt = sniff(content.head)
-        if fmt is None:
-            if candidate.named:
-                raise SourceError(candidate.path, "not a bridge hand-record file")
-            continue
-        with text_lines(candidate.path, content.encoding, limits) as lines:
-            for record in READERS[fmt](lines, candidate.path):
-                if record.parse_error:
-                    continue
-                outcome = clean_record(record.values, record.play_layout, settings=settings.clean)
-                board = outcome.board
-                if board is not None:
-                    number += 1
-                    board["id"] = number
-                    board["round"] = record.values.get("stage")  # as the rate stage reads it
-                    yield seated_persons(board)
+    for _, record in _records(sources, settings):
+        outcome = clean_record(record.values, record.play_layout, settings=settings.clean)
+        board = outcome.board
+        if board is not None:
+            number += 1
+            board["id"] = number
+            board["round"] = record.values.get("stage")  # as the rate stage reads it
+            yield seated_persons(board)
 
 
 def read_travellers(sources: Sequence[str], settings: Settings) -> list[dict[str, Any]]:
@@ -95,26 +103,11 @@ def read_travellers(sources: Sequence[str], settings: Settings) -> list[dict[str
     (a match is forecast from its line-ups)."""
     from bridgerank.cleaning.clean.team_matches import traveller_row
 
-    rows: list[dict[str, Any]] = []
-    limits = Limits.of(settings.ingest)
     clean = settings.clean
-    for candidate in discover(list(sources), settings.ingest.extensions):
-        content = scan(candidate.path, limits)
-        if sniff(content.head) != "valet":
-            continue
-        with text_lines(candidate.path, content.encoding, limits) as lines:
-            for record in READERS["valet"](lines, candidate.path):
-                if not record.parse_error:
-                    rows.append(
-                        traveller_row(
-                            len(rows) + 1,
-                            record.values,
-                            str(candidate.path),
-                            clean.first_year,
-                            clean.latest_year,
-                        )
-                    )
-    return rows
+    return [
+        traveller_row(number, record.values, str(path), clean.first_year, clean.latest_year)
+        for number, (path, record) in enumerate(_records(sources, settings, "valet"), start=1)
+    ]
 
 
 def _headline(conn):

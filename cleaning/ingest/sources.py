@@ -446,3 +446,36 @@ def discover(sources: list[str], extensions: Sequence[str]) -> list[Candidate]:
         else:
             raise _nothing_there(path, "no such file or folder")
     return found
+
+
+# What a named file that is no bridge data is told.
+NOT_BRIDGE_DATA = (
+    "not a bridge hand-record file (PBN, LIN, SQL dump, Valet scores or a BridgeComposer recap)"
+)
+
+
+def identify(path: Path, named: bool, limits: Limits | None = None) -> tuple[Content, str | None]:
+    """A file's scan and its format (None: no bridge data), as ingest and ``bridgerank
+    predict`` both read files.
+
+    Raises
+    ------
+    SourceError
+        When the file cannot be read, is larger than ``limits`` allow, or was named
+        (``named``) and is no bridge data; found in a folder, such a file is passed over.
+    """
+    content = scan(path, limits)
+    fmt = sniff(content.head)
+    if fmt is None and named:
+        raise SourceError(path, NOT_BRIDGE_DATA)
+    return content, fmt
+
+
+@contextmanager
+def file_records(
+    path: Path, content: Content, fmt: str, limits: Limits | None = None
+) -> Iterator[Iterator[RawRecord]]:
+    """The records of a file of format ``fmt``, streamed from its lines; the file is refused
+    if it changed since ``content`` was taken (:func:`text_lines`)."""
+    with text_lines(path, content.encoding, limits, content) as lines:
+        yield READERS[fmt](lines, path)

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.cleaning.ingest.records import RAW_FIELDS, RawRecord
-from bridgerank.cleaning.ingest.sources import MIXED, READERS, discover, scan, sniff, text_lines
+from bridgerank.cleaning.ingest.sources import MIXED, discover, file_records, identify
 from bridgerank.cleaning.ingest.summary import IngestSummary
 from bridgerank.cleaning.ingest.tables import PendingIngest, RawBoard, SkippedFile, SourceFile
 from bridgerank.core.errors import SourceError
@@ -120,21 +120,14 @@ def ingest_file(
     """
     # Identity is the content: a gzip copy of a stored file (or a re-compressed copy, whose
     # header differs) adds nothing.
-    content = scan(path, limits)
+    content, fmt = identify(path, named, limits)
     with engine.connect() as conn:
         stored = conn.execute(
             select(SourceFile.path).where(SourceFile.sha256 == content.sha256)
         ).scalar_one_or_none()
     if stored is not None:
         return "already stored", 0
-    fmt = sniff(content.head)
     if fmt is None:
-        if named:
-            raise SourceError(
-                path,
-                "not a bridge hand-record file (PBN, LIN, SQL dump, Valet "
-                "scores or a BridgeComposer recap)",
-            )
         return "not bridge data", 0
     files = SourceFile.__table__
     # One transaction, written in batches as the file streams in: all of the file or none
@@ -155,8 +148,8 @@ def ingest_file(
             )
         ).inserted_primary_key[0]
         stored_records = 0
-        with text_lines(path, content.encoding, limits, content) as lines:
-            for batch in record_batches(READERS[fmt](lines, path)):
+        with file_records(path, content, fmt, limits) as records:
+            for batch in record_batches(records):
                 conn.execute(RawBoard.__table__.insert(), [_row(source_id, r) for r in batch])
                 stored_records += len(batch)
         status = "ingested" if stored_records else "empty"

@@ -369,19 +369,19 @@ def test_a_file_changed_between_its_hash_and_its_parse_is_refused_and_read_again
     """Review 4's defect 5: the file is overwritten after ingest hashed it and before it is
     parsed (another event's boards in place of its own). Nothing is stored under the first
     digest; the next run, on the file as it now is, stores it."""
-    from bridgerank.cleaning.ingest import stage
+    from bridgerank.cleaning.ingest import sources
 
     path = tmp_path / "growing.pbn"
     path.write_text(GOOD_GAME)
     other = (test_data / "bermuda1955_head.pbn").read_bytes()
-    real_scan = stage.scan
+    real_scan = sources.scan
 
     def scan_then_change(scanned, limits=None):
         content = real_scan(scanned, limits)
         path.write_bytes(other)  # an editor saving, a download going on
         return content
 
-    monkeypatch.setattr(stage, "scan", scan_then_change)
+    monkeypatch.setattr(sources, "scan", scan_then_change)
     _refused(engine, path, "the file changed while it was read")
     monkeypatch.undo()
     assert ingest_file(engine, path) == ("ingested", 12)
