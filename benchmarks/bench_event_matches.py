@@ -29,7 +29,7 @@ from sqlalchemy import create_engine
 from bridgerank.cleaning.match.lookup import person_lookup
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main as cli
-from bridgerank.ratings import event_matches
+from bridgerank.ratings import event_match_data, event_matches
 from bridgerank.ratings.event_evidence import dd_measures
 from bridgerank.ratings.stage import _event_match_rows, _evidence, wbf_points
 
@@ -62,7 +62,7 @@ def _study(database: Path) -> tuple[float, event_matches.EventMatchValidation]:
     with engine.connect() as conn:
         points = wbf_points(conn)
         evidence = _evidence(conn)
-        data = event_matches.event_matches(*_event_match_rows(conn), person_lookup(conn).name)
+        data = event_match_data.event_matches(*_event_match_rows(conn), person_lookup(conn).name)
     found = event_matches.study_event_matches(
         data, points, settings.validation_bootstrap, dd=dd_measures(data, evidence)
     )

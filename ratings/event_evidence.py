@@ -11,7 +11,7 @@ over the earlier rounds' terms taken off (so a measure says how a player stands 
 players of the data, not how often he was seen), shrunk toward zero by
 :data:`~bridgerank.ratings.dd_prior.SHRINK` pseudo-terms.
 
-They enter :class:`~bridgerank.ratings.event_matches.RoundRidge` beside experience, as
+They enter :class:`~bridgerank.ratings.round_ridge.RoundRidge` beside experience, as
 covariates whose coefficients the ridge fits: the question they answer is whether double
 dummy measures of earlier play forecast a match's margin beyond the earlier results.
 """
@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from bridgerank.ratings.dd_prior import FEATURES, SHRINK, BoardEvidence, measure_terms
-from bridgerank.ratings.event_matches import DoubleDummyMeasures, EventMatches, FieldRows
+from bridgerank.ratings.event_match_data import EventMatches, FieldRows
+from bridgerank.ratings.event_matches import DoubleDummyMeasures
 
 __all__ = [
     "EVENT_FEATURES",

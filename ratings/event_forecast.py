@@ -1,5 +1,5 @@
 """Forecasts of team-event matches not yet rated, from the team events' headline as fitted on
-every match (:meth:`~bridgerank.ratings.event_matches.RoundRidge.current`).
+every match (:meth:`~bridgerank.ratings.round_ridge.RoundRidge.current`).
 
 A match's margin, oriented to team A (the open room's North-South, the closed room's
 East-West), is the sum over its boards of team A's four players' strengths less team B's

@@ -12,13 +12,8 @@ from bridgerank.ratings.event_evidence import (
     dd_measures,
     tables_with_evidence,
 )
-from bridgerank.ratings.event_matches import (
-    WITH_DEALS,
-    FieldRows,
-    event_matches,
-    event_methods,
-    study_event_matches,
-)
+from bridgerank.ratings.event_match_data import FieldRows, event_matches
+from bridgerank.ratings.event_matches import WITH_DEALS, event_methods, study_event_matches
 from tests.ratings.test_event_matches import _simulated
 
 
@@ -136,7 +131,8 @@ def test_the_study_asks_the_double_dummy_question_on_the_events_with_deals():
 
 def test_every_method_and_subset_name_fits_its_column():
     # PostgreSQL refuses a name longer than the column (SQLite would keep it)
-    from bridgerank.ratings.event_matches import EVENT_KINDS, METHOD_DESCRIPTIONS
+    from bridgerank.ratings.event_match_data import EVENT_KINDS
+    from bridgerank.ratings.event_matches import METHOD_DESCRIPTIONS
     from bridgerank.ratings.tables import EventMatchValidation
 
     columns = EventMatchValidation.__table__.c

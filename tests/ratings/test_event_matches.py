@@ -1,7 +1,7 @@
-"""Team events' matches forecast round by round (ratings/event_matches.py): cross-IMPs and
-kinds by hand, the walk-forward reads nothing of a round's or a later round's results, a
-simulated set of events where the strengths are known, and a real slice of Valet's world
-championships through ``bridgerank run --to rate``."""
+"""Team events' matches forecast round by round (ratings/event_match_data.py, round_ridge.py
+and event_matches.py): cross-IMPs and kinds by hand, the walk-forward reads nothing of a
+round's or a later round's results, a simulated set of events where the strengths are known,
+and a real slice of Valet's world championships through ``bridgerank run --to rate``."""
 
 import re
 import sqlite3
@@ -12,18 +12,15 @@ from click.testing import CliRunner
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.pipeline.cli import main
-from bridgerank.ratings.event_matches import (
-    HEADLINE_SETTINGS,
-    PLAIN_SETTINGS,
-    RoundRidge,
+from bridgerank.ratings.event_match_data import (
     cross_imps,
     event_kind,
     event_matches,
-    event_target,
     round_number,
-    study_event_matches,
 )
+from bridgerank.ratings.event_matches import event_target, study_event_matches
 from bridgerank.ratings.holdout import walk_forward
+from bridgerank.ratings.round_ridge import HEADLINE_SETTINGS, PLAIN_SETTINGS, RoundRidge
 from bridgerank.ratings.team_matches import match_ceiling
 
 _SEATS = ("north", "east", "south", "west")
