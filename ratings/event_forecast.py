@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from bridgerank.cleaning.clean.team_matches import TeamMatch
+from bridgerank.cleaning.clean.match_pairing import TeamMatch
 from bridgerank.ratings.holdout import Z80
 from bridgerank.ratings.imp_forecast import forecast_row, side_name
 

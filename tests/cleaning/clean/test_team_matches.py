@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from bridgerank.bridge.scoring import imps
+from bridgerank.bridge.scoring import imps, table_score
 from bridgerank.cleaning.clean.reasons import reasons_of_level
 from bridgerank.cleaning.clean.team_matches import (
     board_a_match,
     build_matches,
     match_rows,
-    table_score,
     teams_against_themselves,
     traveller_row,
 )
