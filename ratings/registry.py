@@ -89,7 +89,7 @@ class StudyInputs:
     evidence: BoardEvidence | None = None
     shared: dict[Any, Any] = field(default_factory=dict)
     team_evidence: TeamEvidence | None = None
-    # a TeamBoards (not imported: team_matches imports this module)
+    # a TeamBoards (:mod:`~bridgerank.ratings.team_boards`; typed loosely, as every input)
     team_boards: Any = None
 
     @property

@@ -227,7 +227,7 @@ class ImpForecast(Base):
 
 
 class TeamFit(Base):
-    """The team headline fitted on every board (:func:`~bridgerank.ratings.team_matches.
+    """The team headline fitted on every board (:func:`~bridgerank.ratings.team_ratings.
     team_ratings`): its choices, the noise of a board in IMPs, and a newcomer's strength -
     what a forecast of a match or a one-table event needs beside the players' strengths."""
 
@@ -277,7 +277,7 @@ class MatchValidation(Base):
 
 class EventStrength(Base):
     """Every player of the team events' matches as the events' headline rates him after the
-    last round (:meth:`~bridgerank.ratings.event_matches.RoundRidge.current`): the IMPs a
+    last round (:meth:`~bridgerank.ratings.round_ridge.RoundRidge.current`): the IMPs a
     board he adds to his side, experience counted, and the match boards he played."""
 
     __tablename__ = "event_strengths"
