@@ -16,6 +16,11 @@ the writers (WAL, a generous busy timeout) and PostgreSQL needs nothing more.
 A store that cannot be read (a corrupt file, a server down) or written (a read-only folder)
 never stops a run: the first failure becomes one warning (:attr:`DDStore.warning`) and the
 run goes on solving, keeping what it solves in its own database.
+
+The store's pieces live beside it: its layout (:mod:`bridgerank.dds.store_schema`), its values
+as rows keep them and their checks (:mod:`bridgerank.dds.store_values`) and where it is
+(:mod:`bridgerank.dds.store_location`); the names other modules import from here stay
+importable here.
 """
 
 from __future__ import annotations
@@ -25,25 +30,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from sqlalchemy import (
-    Column,
-    Engine,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    select,
-)
+from sqlalchemy import Engine, Table, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.store import immutable_url, insert_missing, sqlite_pragmas
 from bridgerank.dds.solver import LeadRequest, LeadValues, PlayRequest
+from bridgerank.dds.store_location import OFF, default_location, shown_location, store_url
+from bridgerank.dds.store_schema import (
+    SCHEMA,
+    create_schema,
+    dd_leads,
+    dd_pars,
+    dd_tables,
+    dd_traces,
+    store_info,
+)
+from bridgerank.dds.store_values import (
+    SEATS,
+    ParKey,
+    lead_key,
+    lead_text,
+    leads_from_text,
+    leads_of,
+    par_of,
+    parse_table,
+    trace_from_text,
+    trace_key,
+    trace_of,
+    trace_text,
+)
 
 __all__ = [
     "OFF",
@@ -59,78 +76,18 @@ __all__ = [
     "trace_text",
 ]
 
-# The settings' and the environment's word for "no store": solve everything live.
-OFF = "off"
-# The store's own layout; a store written by a newer layout is left alone, with a warning.
-SCHEMA = 1
 # Times a store is opened while another run holds it locked, before it is given up.
 _OPEN_ATTEMPTS = 8
 # Deals looked up in one statement (SQLite allows 32,766 parameters).
 _LOOKUP_BATCH = 400
 
-_metadata = MetaData()
-_info = Table(
-    "store_info",
-    _metadata,
-    Column("key", String(80), primary_key=True),
-    Column("value", Text, nullable=False),
-)
-_tables = Table(
-    "dd_tables",
-    _metadata,
-    Column("solver", String(40), primary_key=True),
-    Column("deal", String(70), primary_key=True),  # canonical PBN, North first
-    # 20 hex digits: strains S H D C N, each for declarer North East South West
-    Column("tricks", String(20), nullable=False),
-)
-_pars = Table(
-    "dd_pars",
-    _metadata,
-    Column("solver", String(40), primary_key=True),
-    Column("deal", String(70), primary_key=True),
-    Column("dealer", String(1), primary_key=True),  # N E S W
-    Column("vulnerable", String(2), primary_key=True),  # "", NS, EW or NS+EW as "B"
-    Column("par", Integer, nullable=False),  # North-South's par score
-)
-_traces = Table(
-    "dd_traces",
-    _metadata,
-    Column("solver", String(40), primary_key=True),
-    Column("deal", String(70), primary_key=True),
-    Column("trump", String(1), primary_key=True),  # S H D C N
-    Column("leader", String(1), primary_key=True),  # N E S W
-    Column("cards", Text, primary_key=True),  # the cards played, space-separated
-    Column("trace", Text, nullable=False),  # hex digit a value: declarer side's tricks
-)
-_leads = Table(
-    "dd_leads",
-    _metadata,
-    Column("solver", String(40), primary_key=True),
-    Column("deal", String(70), primary_key=True),
-    Column("trump", String(1), primary_key=True),  # S H D C N
-    Column("leader", String(1), primary_key=True),  # N E S W
-    # every card of the leader's hand and declarer side's tricks after it: "SA9 SKa ..."
-    Column("leads", Text, nullable=False),
-)
-
-_SEATS = "NESW"
+# Readers never wait for the writer; writers of several runs queue for up to two minutes.
+_sqlite_pragmas = sqlite_pragmas("busy_timeout=120000", "journal_mode=WAL", "synchronous=NORMAL")
 
 
-@dataclass(frozen=True)
-class ParKey:
-    """What a par score depends on besides the table: deal, dealer, vulnerability."""
-
-    deal: str
-    dealer: int  # 0 = North
-    ns_vulnerable: bool
-    ew_vulnerable: bool
-
-    @property
-    def vulnerable(self) -> str:
-        """``""``, ``NS``, ``EW`` or ``B`` (both): the store's column."""
-        return {(False, False): "", (True, False): "NS", (False, True): "EW", (True, True): "B"}[
-            (bool(self.ns_vulnerable), bool(self.ew_vulnerable))
-        ]
+def _chunks(items: Sequence[Any], size: int = _LOOKUP_BATCH) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
 
 
 @dataclass
@@ -141,120 +98,6 @@ class StoreCounts:
     pars: int = 0
     traces: int = 0
     leads: int = 0
-
-
-def trace_text(trace: Sequence[int]) -> str:
-    """A play trace as the store keeps it: one hex digit a value (each is 0 to 13)."""
-    return "".join(format(value, "x") for value in trace)
-
-
-def trace_from_text(text: str) -> list[int]:
-    """The values of a stored trace.
-
-    Raises
-    ------
-    ValueError
-        When it is not hex digits, each 0 to 13 (a damaged row).
-    """
-    values = [int(digit, 16) for digit in text]
-    if not values or max(values) > 13:
-        raise ValueError(f"a trace is values of 0 to 13, not {text[:60]!r}")
-    return values
-
-
-def lead_text(values: LeadValues) -> str:
-    """Opening-lead values as the store keeps them: card then a hex digit, in card order."""
-    return " ".join(card + format(tricks, "x") for card, tricks in sorted(values.items()))
-
-
-def leads_from_text(text: str) -> LeadValues:
-    """The values of stored opening leads (card -> declarer side's tricks).
-
-    Raises
-    ------
-    ValueError
-        When it is not 13 cards, each with a value of 0 to 13 (a damaged row).
-    """
-    values = {item[:2]: int(item[2:], 16) for item in text.split()}
-    if len(values) != 13 or any(len(card) != 2 or not 0 <= v <= 13 for card, v in values.items()):
-        raise ValueError(f"opening-lead values are 13 cards valued 0 to 13, not {text[:60]!r}")
-    return values
-
-
-def parse_table(text: str) -> DDTable:
-    """A stored table, every entry 0 to 13.
-
-    Raises
-    ------
-    BridgerankError, ValueError
-        When it is not 20 hex digits of 0 to 13 (a damaged row).
-    """
-    table = DDTable.from_hex(text)
-    if max(max(row) for row in table.rows) > 13:
-        raise ValueError(f"a table's tricks are 0 to 13, not {text!r}")
-    return table
-
-
-# The largest par score in absolute value: seven notrump, vulnerable (2,220), or a sacrifice
-# doubled down thirteen, vulnerable (3,800): a stored par beyond it is a damaged row.
-MAX_PAR = 3800
-
-
-def _par_of(row: tuple[Any, ...]) -> int:
-    par = row[3]
-    if isinstance(par, bool) or not isinstance(par, int) or abs(par) > MAX_PAR:
-        raise ValueError(f"a par score is a whole number of at most {MAX_PAR}, not {par!r}")
-    return par
-
-
-def _trace_of(row: tuple[Any, ...]) -> list[int]:
-    trace = trace_from_text(str(row[4]))
-    if len(trace) != len(str(row[3]).split()) + 1:
-        raise ValueError(f"a trace of {len(trace)} values for {len(str(row[3]).split())} cards")
-    return trace
-
-
-def _leads_of(row: tuple[Any, ...]) -> LeadValues:
-    return leads_from_text(str(row[3]))
-
-
-def default_location() -> Path:
-    """The store's file when the settings name none: ``dd-store.sqlite`` in the user's cache
-    folder (``~/.cache/bridgerank`` on Linux; platformdirs knows the others)."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("bridgerank")) / "dd-store.sqlite"
-
-
-def shown_location(location: str) -> str:
-    """A store's location as printed: a URL's password hidden, a file in the user's home
-    folder as ``~/...`` (what a user types, and no machine's absolute path on a page)."""
-    if "://" not in location:
-        path = Path(location).expanduser()
-        try:
-            return str(Path("~") / path.relative_to(Path.home()))
-        except ValueError:
-            return location
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        return make_url(location).render_as_string(hide_password=True)
-    except ArgumentError:
-        return location.split("://", 1)[0] + "://..."
-
-
-def _url(location: str) -> str:
-    return location if "://" in location else f"sqlite:///{Path(location).expanduser()}"
-
-
-# Readers never wait for the writer; writers of several runs queue for up to two minutes.
-_sqlite_pragmas = sqlite_pragmas("busy_timeout=120000", "journal_mode=WAL", "synchronous=NORMAL")
-
-
-def _chunks(items: Sequence[Any], size: int = _LOOKUP_BATCH) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 class DDStore:
@@ -300,14 +143,14 @@ class DDStore:
         only: a store in write-ahead-log mode needs its ``-shm`` file beside it even to be
         read, so it is opened as immutable - no writer can be at work on a read-only mount.
         True when that worked (writes are off, with a warning)."""
-        url = _url(self.location)
+        url = store_url(self.location)
         path = Path(url[len("sqlite:///") :]) if url.startswith("sqlite:///") else None
         if path is None or str(path).startswith("file:") or not path.is_file():
             return False
         frozen = create_engine(immutable_url(path))
         try:
             with frozen.connect() as conn:
-                conn.execute(select(func.count()).select_from(_tables)).scalar()
+                conn.execute(select(func.count()).select_from(dd_tables)).scalar()
         except SQLAlchemyError:
             frozen.dispose()
             return False
@@ -319,7 +162,7 @@ class DDStore:
         return True
 
     def _open(self) -> Engine:
-        url = _url(self.location)
+        url = store_url(self.location)
         path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ""
         if path and not path.startswith("file:"):  # a plain path (not a URI with options)
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -327,7 +170,7 @@ class DDStore:
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         try:
-            _create(engine)
+            create_schema(engine)
         except SQLAlchemyError as problem:
             # A read-only store is still worth reading: writes are off, lookups go on.
             if not _is_read_only(problem):
@@ -335,7 +178,9 @@ class DDStore:
             self._writable = False
             self.warning = self._message("cannot be written", problem)
         with engine.connect() as conn:
-            schema = conn.execute(select(_info.c.value).where(_info.c.key == "schema")).scalar()
+            schema = conn.execute(
+                select(store_info.c.value).where(store_info.c.key == "schema")
+            ).scalar()
         if schema is not None and not str(schema).isdigit():
             raise OSError(f"its layout is {str(schema)[:20]!r}, not a number")
         if schema is not None and int(schema) > SCHEMA:
@@ -369,29 +214,31 @@ class DDStore:
 
     def tables(self, deals: Iterable[str]) -> dict[str, DDTable]:
         """Known tables of ``deals`` (canonical PBN): deal -> table."""
-        rows = self._by_deal(_tables, (_tables.c.tricks,), {(deal,): None for deal in deals})
-        return dict(self._parsed(_tables, rows, 1, lambda row: parse_table(row[1])))
+        rows = self._by_deal(dd_tables, (dd_tables.c.tricks,), {(deal,): None for deal in deals})
+        return dict(self._parsed(dd_tables, rows, 1, lambda row: parse_table(row[1])))
 
     def pars(self, keys: Iterable[ParKey]) -> dict[ParKey, int]:
         """Known par scores (North-South's) of ``keys``."""
-        by_row = {(key.deal, _SEATS[key.dealer], key.vulnerable): key for key in set(keys)}
-        rows = self._by_deal(_pars, (_pars.c.dealer, _pars.c.vulnerable, _pars.c.par), by_row)
+        by_row = {(key.deal, SEATS[key.dealer], key.vulnerable): key for key in set(keys)}
+        rows = self._by_deal(
+            dd_pars, (dd_pars.c.dealer, dd_pars.c.vulnerable, dd_pars.c.par), by_row
+        )
         rows = [row for row in rows if row[:3] in by_row]
-        return {by_row[key]: par for key, par in self._parsed(_pars, rows, 3, _par_of)}
+        return {by_row[key]: par for key, par in self._parsed(dd_pars, rows, 3, par_of)}
 
     def traces(self, requests: Iterable[PlayRequest]) -> dict[PlayRequest, list[int]]:
         """Known play traces of ``requests``."""
-        by_row = {_trace_key(request): request for request in set(requests)}
-        columns = (_traces.c.trump, _traces.c.leader, _traces.c.cards, _traces.c.trace)
-        rows = [row for row in self._by_deal(_traces, columns, by_row) if row[:4] in by_row]
-        return {by_row[key]: trace for key, trace in self._parsed(_traces, rows, 4, _trace_of)}
+        by_row = {trace_key(request): request for request in set(requests)}
+        columns = (dd_traces.c.trump, dd_traces.c.leader, dd_traces.c.cards, dd_traces.c.trace)
+        rows = [row for row in self._by_deal(dd_traces, columns, by_row) if row[:4] in by_row]
+        return {by_row[key]: trace for key, trace in self._parsed(dd_traces, rows, 4, trace_of)}
 
     def leads(self, requests: Iterable[LeadRequest]) -> dict[LeadRequest, LeadValues]:
         """Known opening-lead values of ``requests``."""
-        by_row = {_lead_key(request): request for request in set(requests)}
-        columns = (_leads.c.trump, _leads.c.leader, _leads.c.leads)
-        rows = [row for row in self._by_deal(_leads, columns, by_row) if row[:3] in by_row]
-        return {by_row[key]: values for key, values in self._parsed(_leads, rows, 3, _leads_of)}
+        by_row = {lead_key(request): request for request in set(requests)}
+        columns = (dd_leads.c.trump, dd_leads.c.leader, dd_leads.c.leads)
+        rows = [row for row in self._by_deal(dd_leads, columns, by_row) if row[:3] in by_row]
+        return {by_row[key]: values for key, values in self._parsed(dd_leads, rows, 3, leads_of)}
 
     def _parsed(
         self, table: Table, rows: list[tuple[Any, ...]], key_size: int, parse: Any
@@ -430,19 +277,21 @@ class DDStore:
 
     def remove_tables(self, deals: Iterable[str]) -> int:
         """Remove the tables of ``deals`` (found wrong); how many were asked to go."""
-        return self._remove(_tables, [(deal,) for deal in deals])
+        return self._remove(dd_tables, [(deal,) for deal in deals])
 
     def remove_pars(self, keys: Iterable[ParKey]) -> int:
         """Remove the par scores of ``keys``."""
-        return self._remove(_pars, [(key.deal, _SEATS[key.dealer], key.vulnerable) for key in keys])
+        return self._remove(
+            dd_pars, [(key.deal, SEATS[key.dealer], key.vulnerable) for key in keys]
+        )
 
     def remove_traces(self, requests: Iterable[PlayRequest]) -> int:
         """Remove the play traces of ``requests``."""
-        return self._remove(_traces, [_trace_key(request) for request in requests])
+        return self._remove(dd_traces, [trace_key(request) for request in requests])
 
     def remove_leads(self, requests: Iterable[LeadRequest]) -> int:
         """Remove the opening-lead values of ``requests``."""
-        return self._remove(_leads, [_lead_key(request) for request in requests])
+        return self._remove(dd_leads, [lead_key(request) for request in requests])
 
     def _by_deal(
         self, table: Table, columns: Sequence[Any], keys: Iterable[tuple[str, ...]]
@@ -490,7 +339,7 @@ class DDStore:
     def add_tables(self, tables: Mapping[str, DDTable]) -> int:
         """Keep ``tables`` (deal -> table); returns how many were offered to the store."""
         return self._insert(
-            _tables,
+            dd_tables,
             [
                 {"solver": self.solver, "deal": deal, "tricks": table.hex}
                 for deal, table in tables.items()
@@ -500,12 +349,12 @@ class DDStore:
     def add_pars(self, pars: Mapping[ParKey, int]) -> int:
         """Keep par scores (North-South's)."""
         return self._insert(
-            _pars,
+            dd_pars,
             [
                 {
                     "solver": self.solver,
                     "deal": key.deal,
-                    "dealer": _SEATS[key.dealer],
+                    "dealer": SEATS[key.dealer],
                     "vulnerable": key.vulnerable,
                     "par": int(par),
                 }
@@ -517,7 +366,7 @@ class DDStore:
         """Keep play traces."""
         rows = []
         for request, trace in traces.items():
-            deal, trump, leader, cards = _trace_key(request)
+            deal, trump, leader, cards = trace_key(request)
             rows.append(
                 {
                     "solver": self.solver,
@@ -528,13 +377,13 @@ class DDStore:
                     "trace": trace_text(trace),
                 }
             )
-        return self._insert(_traces, rows)
+        return self._insert(dd_traces, rows)
 
     def add_leads(self, leads: Mapping[LeadRequest, LeadValues]) -> int:
         """Keep opening-lead values."""
         rows = []
         for request, values in leads.items():
-            deal, trump, leader = _lead_key(request)
+            deal, trump, leader = lead_key(request)
             rows.append(
                 {
                     "solver": self.solver,
@@ -544,7 +393,7 @@ class DDStore:
                     "leads": lead_text(values),
                 }
             )
-        return self._insert(_leads, rows)
+        return self._insert(dd_leads, rows)
 
     # -- the whole store -----------------------------------------------------------------
 
@@ -561,7 +410,7 @@ class DDStore:
                     conn.execute(
                         select(func.count()).select_from(table).where(table.c.solver == wanted)
                     ).scalar_one()
-                    for table in (_tables, _pars, _traces, _leads)
+                    for table in (dd_tables, dd_pars, dd_traces, dd_leads)
                 )
         except SQLAlchemyError as problem:
             self._fail("cannot be read", problem)
@@ -573,23 +422,25 @@ class DDStore:
             return None
         try:
             with self._engine.connect() as conn:
-                return conn.execute(select(_info.c.value).where(_info.c.key == key)).scalar()
+                return conn.execute(
+                    select(store_info.c.value).where(store_info.c.key == key)
+                ).scalar()
         except SQLAlchemyError as problem:
             self._fail("cannot be read", problem)
             return None
 
     def set_info(self, key: str, value: str) -> None:
         """Record ``key`` in ``store_info`` (kept if another run recorded it first)."""
-        self._insert(_info, [{"key": key, "value": value}])
+        self._insert(store_info, [{"key": key, "value": value}])
 
     def all_tables(self, solver: str | None = None) -> Iterator[tuple[str, str]]:
         """Every (deal, 20 hex digits) of ``solver`` (default: ours), in deal order."""
-        yield from self._all(_tables, (_tables.c.deal, _tables.c.tricks), solver)
+        yield from self._all(dd_tables, (dd_tables.c.deal, dd_tables.c.tricks), solver)
 
     def all_traces(self, solver: str | None = None) -> Iterator[tuple[str, str, str, str, str]]:
         """Every (deal, trump, leader, cards, trace text) of ``solver`` (default: ours)."""
-        columns = (_traces.c.deal, _traces.c.trump, _traces.c.leader, _traces.c.cards)
-        yield from self._all(_traces, (*columns, _traces.c.trace), solver)
+        columns = (dd_traces.c.deal, dd_traces.c.trump, dd_traces.c.leader, dd_traces.c.cards)
+        yield from self._all(dd_traces, (*columns, dd_traces.c.trace), solver)
 
     def _all(self, table: Table, columns: Sequence[Any], solver: str | None) -> Iterator[Any]:
         if self._engine is None:
@@ -601,33 +452,6 @@ class DDStore:
                 .order_by(*columns[:-1])
             )
             yield from (tuple(row) for row in result)
-
-
-def _create(engine: Engine, attempts: int = 3) -> None:
-    """Create the store's tables and record its layout, unless they are there already (no
-    write at all then: an opening never waits for another run's writes)."""
-    for attempt in range(attempts):
-        try:
-            _metadata.create_all(engine)
-            break
-        except OperationalError as problem:
-            # two runs creating a new store at the same instant: the second finds the table
-            # its check missed; its next check sees it
-            if "already exists" not in str(problem) or attempt == attempts - 1:
-                raise
-    with engine.connect() as conn:
-        known = conn.execute(select(_info.c.value).where(_info.c.key == "schema")).scalar()
-    if known is None:
-        with engine.begin() as conn:
-            insert_missing(conn, _info, [{"key": "schema", "value": str(SCHEMA)}])
-
-
-def _trace_key(request: PlayRequest) -> tuple[str, str, str, str]:
-    return (request.deal, request.trump, _SEATS[request.leader], " ".join(request.cards))
-
-
-def _lead_key(request: LeadRequest) -> tuple[str, str, str]:
-    return (request.deal, request.trump, _SEATS[request.leader])
 
 
 def _is_read_only(problem: SQLAlchemyError) -> bool:
