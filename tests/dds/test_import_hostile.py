@@ -17,8 +17,9 @@ import pytest
 from bridgerank.cleaning.ingest.limits import Limits
 from bridgerank.core.errors import SourceError
 from bridgerank.dds.dd_store import DDStore
-from bridgerank.dds.exchange import HEADER, MAX_OTHER_SOLVERS, import_file
+from bridgerank.dds.exchange import HEADER, import_file
 from bridgerank.dds.solver import solver_version
+from bridgerank.dds.store_import import MAX_OTHER_SOLVERS
 from tests.measured import PEAK_MB, SECONDS, bridgerank_measured, error_lines
 
 SOLVER = solver_version()
