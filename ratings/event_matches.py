@@ -25,9 +25,6 @@ from bridgerank.ratings.event_match_data import EVENT_KINDS, EventMatches
 
 # the report's event pages and the rate stage (modules this change may not touch) import
 # these from here
-from bridgerank.ratings.event_match_data import event_kind as event_kind
-from bridgerank.ratings.event_match_data import event_matches as event_matches
-from bridgerank.ratings.event_match_data import round_number as round_number
 from bridgerank.ratings.holdout import Forecast, Kind, Target
 from bridgerank.ratings.round_ridge import (
     HEADLINE_SETTINGS,

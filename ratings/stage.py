@@ -232,17 +232,15 @@ def run(context: StageContext) -> RateSummary:
     """Rate every player (see the module docstring)."""
     # numpy and SciPy, only when rating
     from bridgerank.ratings.event_evidence import dd_measures
-    from bridgerank.ratings.event_matches import (
-        event_match_summary,
-        event_matches,
-        study_event_matches,
-    )
+    from bridgerank.ratings.event_match_data import event_matches
+    from bridgerank.ratings.event_matches import event_match_summary, study_event_matches
     from bridgerank.ratings.gamematrix.from_boards import cycle_study
     from bridgerank.ratings.headline.session_study import headline_study
     from bridgerank.ratings.one_table_pairs import study_pairs
     from bridgerank.ratings.results import rate_results
     from bridgerank.ratings.table_scores import table_scores
-    from bridgerank.ratings.team_matches import study_matches, team_inputs, team_ratings
+    from bridgerank.ratings.team_matches import study_matches, team_inputs
+    from bridgerank.ratings.team_ratings import team_ratings
 
     settings = context.settings.rate
     with context.engine.connect() as conn:

@@ -59,7 +59,6 @@ from bridgerank.ratings.team_fit import (
 )
 
 # the rate stage (a module this change may not touch) imports the team ratings from here
-from bridgerank.ratings.team_ratings import team_ratings as team_ratings
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings

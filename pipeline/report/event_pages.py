@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bridgerank.ratings.event_matches import event_kind, round_number
+from bridgerank.ratings.event_match_data import event_kind, round_number
 from bridgerank.ratings.holdout import Z80
 
 __all__ = ["championship_record", "event_file", "event_index", "event_page", "surname"]
