@@ -10,9 +10,9 @@ leads do not all tie, and on those in suit and in notrump contracts apart.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
-__all__ = ["HAND", "LeadBaselines", "LeadShare", "lead_baselines"]
+__all__ = ["HAND", "LeadBaselines", "LeadShare", "contract_lead_baselines", "lead_baselines"]
 
 # Cards in the opening leader's hand.
 HAND = 13
@@ -86,4 +86,15 @@ def lead_baselines(rows: Iterable[tuple[int, int, bool]]) -> LeadBaselines:
         untied=_share([(cost, best) for cost, best, _ in untied]),
         suit=_share([(cost, best) for cost, best, notrump in untied if not notrump]),
         notrump=_share([(cost, best) for cost, best, notrump in untied if notrump]),
+    )
+
+
+def contract_lead_baselines(rows: Iterable[tuple[Any, Any, Any]]) -> LeadBaselines:
+    """The baselines of the valued leads among ``rows``: per board the tricks its lead cost,
+    how many of the leader's cards are a best lead (either None or NaN: the lead was not
+    valued, and the board is left out) and its contract (``3N``: notrump)."""
+    return lead_baselines(
+        (int(cost), int(best), str(contract)[1:2] == "N")
+        for cost, best, contract in rows
+        if cost is not None and best is not None and cost == cost and best == best
     )

@@ -8,7 +8,7 @@ from typing import Iterable
 from sqlalchemy import Connection, select
 
 from bridgerank.cleaning.clean.tables import Board
-from bridgerank.dds.lead_baselines import LeadBaselines, lead_baselines
+from bridgerank.dds.lead_baselines import LeadBaselines, contract_lead_baselines
 from bridgerank.dds.tables import TableEvidence
 
 __all__ = ["read_lead_baselines"]
@@ -24,8 +24,8 @@ def read_lead_baselines(conn: Connection, board_ids: Iterable[int] | None = None
         .where(TableEvidence.lead_cost.is_not(None) & TableEvidence.lead_best_cards.is_not(None))
     )
     wanted = None if board_ids is None else set(board_ids)
-    return lead_baselines(
-        (cost, best, contract[1:2] == "N")
+    return contract_lead_baselines(
+        (cost, best, contract)
         for board_id, cost, best, contract in conn.execute(query)
         if wanted is None or board_id in wanted
     )

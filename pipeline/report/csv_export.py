@@ -66,8 +66,11 @@ def _trace(tables: ReportTables) -> pd.DataFrame:
     ]
 
 
-def export_table(tables: ReportTables, table: type[Base], path: Path) -> None:
-    """Write ``table`` as CSV at ``path`` (see the module docstring)."""
+def export_table(
+    tables: ReportTables, table: type[Base], path: Path, trace: pd.DataFrame | None = None
+) -> None:
+    """Write ``table`` as CSV at ``path`` (see the module docstring); a board table's rows
+    lead with their board's file from ``trace`` (:func:`_trace`, built here when not given)."""
     name = table.__tablename__
     frame = tables.frame(table)
     for declared in table.__table__.columns:
@@ -82,7 +85,7 @@ def export_table(tables: ReportTables, table: type[Base], path: Path) -> None:
                 lambda value: None if pd.isna(value) else bool(value)
             )
     if name in BOARD_TABLES:
-        trace = _trace(tables)
+        trace = _trace(tables) if trace is None else trace
         key = "id" if name == "boards" else "board_id"
         if name == "boards":
             trace = trace.drop(columns=["event", "board_no"])
@@ -101,9 +104,12 @@ def export_all(tables: ReportTables, folder: Path) -> list[Path]:
     """Every table marked for export that the database holds, as ``folder/<table>.csv``."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    trace = None  # each board's file, built once for every board table
     for table in exported_tables():
         if tables.present(table):
+            if table.__tablename__ in BOARD_TABLES and trace is None:
+                trace = _trace(tables)
             path = folder / f"{table.__tablename__}.csv"
-            export_table(tables, table, path)
+            export_table(tables, table, path, trace)
             written.append(path)
     return written

@@ -22,7 +22,7 @@ from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
 from bridgerank.cleaning.match import quality
 from bridgerank.cleaning.match.tables import NameMatch, WbfPlayer
 from bridgerank.core.store import StageRun
-from bridgerank.dds.lead_baselines import lead_baselines
+from bridgerank.dds.lead_baselines import contract_lead_baselines
 from bridgerank.dds.tables import PlayerRates, PlayerStats, TableEvidence
 from bridgerank.pipeline.report.frames import first_row, ordered, records
 from bridgerank.pipeline.report.match_words import MATCH_REASONS, score_words
@@ -239,14 +239,9 @@ def _event_matches(tables: ReportTables) -> dict[str, Any] | None:
 
 def _lead_baselines(tables: ReportTables):
     """The baselines of the database's valued leads, as the dds stage reads them."""
-    evidence = tables.frame(TableEvidence)
-    valued = evidence[evidence["lead_cost"].notna() & evidence["lead_best_cards"].notna()]
     contracts = tables.frame(Board)[["id", "contract"]]
-    led = valued.merge(contracts, left_on="board_id", right_on="id")
-    return lead_baselines(
-        (int(cost), int(best), str(contract)[1:2] == "N")
-        for cost, best, contract in zip(led["lead_cost"], led["lead_best_cards"], led["contract"])
-    )
+    led = tables.frame(TableEvidence).merge(contracts, left_on="board_id", right_on="id")
+    return contract_lead_baselines(zip(led["lead_cost"], led["lead_best_cards"], led["contract"]))
 
 
 @section(

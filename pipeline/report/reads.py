@@ -85,12 +85,7 @@ class ReportTables:
         KeyError
             When no reader declared the table.
         """
-        name = table_name(read)
-        if name not in self._wanted:
-            raise KeyError(f"the report reads {name!r} without declaring it")
-        if name not in self._frames:
-            self._frames[name] = self._load(read, name)
-        return self._frames[name].copy()
+        return self._loaded(read).copy()
 
     def present(self, read: type[Base]) -> bool:
         """Whether the database holds the table at all (an older one may lack it)."""
@@ -98,7 +93,16 @@ class ReportTables:
 
     def has(self, read: type[Base]) -> bool:
         """Whether the table holds at least one row (a stage that has not run left none)."""
-        return not self.frame(read).empty
+        return not self._loaded(read).empty
+
+    def _loaded(self, read: type[Base]) -> pd.DataFrame:
+        """The table's frame as loaded (read once, on first use); readers get copies."""
+        name = table_name(read)
+        if name not in self._wanted:
+            raise KeyError(f"the report reads {name!r} without declaring it")
+        if name not in self._frames:
+            self._frames[name] = self._load(read, name)
+        return self._frames[name]
 
     def _load(self, model: type[Base], name: str) -> pd.DataFrame:
         declared = self._wanted[name]

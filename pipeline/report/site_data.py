@@ -166,7 +166,6 @@ def read_site_data(tables: ReportTables) -> SiteData:
     if not stats.empty:
         stats = stats.merge(_auction_mistakes(calls, seats), on="player", how="left")
         stats["auction_mistakes"] = stats["auction_mistakes"].fillna(0).astype(int)
-    validation = None
     every = tables.frame(SessionValidation)
     rows = every[every["method"] == "headline"].reset_index(drop=True)
     validation = {str(k): v for k, v in rows.iloc[0].items()} if len(rows) else None
