@@ -162,13 +162,14 @@ def _event_match_rows(conn: Connection) -> tuple[list[dict], list[dict]]:
 
 
 def load_inputs(
-    conn: Connection, lookup: PersonLookup | None = None
+    conn: Connection, lookup: PersonLookup | None = None, boards: list[dict] | None = None
 ) -> tuple[list[dict], dict, dict]:
     """The boards (:func:`stored_boards`) with their seats as persons
     (:mod:`cleaning.match.lookup`; ``lookup`` when the caller has read it already), the raw
     names that are one person everywhere, and the WBF masterpoints of the matched players by
-    player name (:func:`wbf_points`)."""
-    boards = stored_boards(conn)
+    player name (:func:`wbf_points`). ``boards``: the stored boards where the caller has read
+    them already (their seats are renamed in place)."""
+    boards = stored_boards(conn) if boards is None else boards
     # the seats as persons (a surname is whoever it was in its event; no one to rate is
     # blank); the names that mean one person everywhere, for boards of events not yet seen
     lookup = lookup or person_lookup(conn)
@@ -245,14 +246,16 @@ def run(context: StageContext) -> RateSummary:
     settings = context.settings.rate
     with context.engine.connect() as conn:
         lookup = person_lookup(conn)
-        boards, names, points = load_inputs(conn, lookup)
+        stored = stored_boards(conn)
+        # the boards with their seats as the files name them (what forecasts are keyed by),
+        # copied before the seats become persons
+        written = [seated_persons(dict(board)) for board in stored]
+        boards, names, points = load_inputs(conn, lookup, stored)
         par_of = par_function(conn)
         evidence = _evidence(conn)
         cards = _card_counts(conn)
         event_rows, event_boards = _event_match_rows(conn)
         matches_of_events = event_matches(event_rows, event_boards, lookup.name)
-        # the boards with their seats as the files name them: what forecasts are keyed by
-        written = [seated_persons(board) for board in stored_boards(conn)]
         # the opening leads of the matches' tables, beside a random lead
         match_leads = read_lead_baselines(conn, matches_of_events.tables.board.tolist())
     results = rate_results(boards, names, points, par_of, settings)
