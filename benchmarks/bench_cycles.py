@@ -30,7 +30,7 @@ from bridgerank.ratings.gamematrix.game_study import GameFindings, game_study
 from bridgerank.ratings.gamematrix.matrix import holdout_mask
 from bridgerank.ratings.gamematrix.matrix_elo import game_elo
 from bridgerank.ratings.gamematrix.neural import NeuralOptions
-from bridgerank.ratings.stage import load_inputs
+from bridgerank.ratings.inputs import load_inputs
 
 
 def main() -> None:

@@ -31,7 +31,7 @@ from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main as cli
 from bridgerank.ratings import event_match_data, event_matches
 from bridgerank.ratings.event_evidence import dd_measures
-from bridgerank.ratings.stage import _event_match_rows, _evidence, wbf_points
+from bridgerank.ratings.inputs import board_evidence, event_match_rows, wbf_points
 
 
 def _rate_without_the_study(database: Path) -> float:
@@ -61,8 +61,8 @@ def _study(database: Path) -> tuple[float, event_matches.EventMatchValidation]:
     began = time.perf_counter()
     with engine.connect() as conn:
         points = wbf_points(conn)
-        evidence = _evidence(conn)
-        data = event_match_data.event_matches(*_event_match_rows(conn), person_lookup(conn).name)
+        evidence = board_evidence(conn)
+        data = event_match_data.event_matches(*event_match_rows(conn), person_lookup(conn).name)
     found = event_matches.study_event_matches(
         data, points, settings.validation_bootstrap, dd=dd_measures(data, evidence)
     )

@@ -21,7 +21,7 @@ from functools import lru_cache
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-__all__ = ["PROJECT", "code_fingerprint", "imported_libraries", "project_closure"]
+__all__ = ["PROJECT", "code_fingerprint", "imported_libraries", "project_closure", "source_digest"]
 
 PROJECT = "bridgerank"
 
@@ -84,7 +84,7 @@ _PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#]+)", re.MULTILINE)
 def _imported_names(module: str, path: Path) -> frozenset[str]:
     """Absolute names imported anywhere in the module's source, at the top or in a function
     (``from a import b`` gives ``a`` and ``a.b``: the caller keeps those that are modules)."""
-    text = path.read_text(encoding="utf-8")
+    text = _without_type_checking(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for match in _PLAIN_IMPORT.finditer(text):
@@ -99,6 +99,18 @@ def _imported_names(module: str, path: Path) -> frozenset[str]:
             if name.isidentifier():
                 names.add(f"{base}.{name}")
     return frozenset(name for name in names if name)
+
+
+_TYPE_CHECKING = re.compile(
+    r"^([ \t]*)if (?:typing\.)?TYPE_CHECKING:[^\n]*\n((?:\1[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE
+)
+
+
+def _without_type_checking(text: str) -> str:
+    """The source without its ``if TYPE_CHECKING:`` blocks: imports for type checkers only,
+    which never run (a package that names its lazy modules there would otherwise put them all
+    in the code of anything that imports it)."""
+    return _TYPE_CHECKING.sub("", text)
 
 
 def _parents(module: str) -> list[str]:
@@ -195,3 +207,12 @@ def code_fingerprint(module: str) -> str:
         digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(json.dumps(imported_libraries(module), sort_keys=True).encode())
     return digest.hexdigest()
+
+
+def source_digest(module: str) -> str:
+    """A hash of one module's own source, not of what it imports (a stage's driver, whose
+    studies are fingerprinted each on its own: :mod:`bridgerank.core.studies`)."""
+    path = _source_path(module)
+    if path is None:
+        raise ValueError(f"{module} has no source file")
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -239,16 +239,20 @@ def allowed(
     return dataclasses.field(metadata={RULE: rule, RESULTS: changes_results})
 
 
-def result_settings(values: object) -> dict[str, Any]:
-    """A section's settings that can change a stage's results: what its fingerprint hashes."""
+def result_settings(values: object, nested: bool = True) -> dict[str, Any]:
+    """A section's settings that can change a stage's results: what its fingerprint hashes;
+    with ``nested`` False, without its subsections (a study names those on their own)."""
     assert dataclasses.is_dataclass(values) and not isinstance(values, type)
     chosen: dict[str, Any] = {}
     for field in dataclasses.fields(values):
         if not field.metadata.get(RESULTS, True):
             continue
         value = getattr(values, field.name)
-        nested = dataclasses.is_dataclass(value) and not isinstance(value, type)
-        chosen[field.name] = result_settings(value) if nested else value
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if nested:
+                chosen[field.name] = result_settings(value)
+        else:
+            chosen[field.name] = value
     return chosen
 
 

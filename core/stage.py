@@ -51,6 +51,29 @@ def no_progress(items: Iterable[T], _label: str = "", _total: int | None = None)
     return iter(items)
 
 
+class StudyPiece(Protocol):
+    """What a stage knows of one of its studies (:class:`bridgerank.core.studies.Study`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def reads(self) -> tuple[type[Base], ...]: ...
+
+    @property
+    def optional_reads(self) -> tuple[type[Base], ...]: ...
+
+    @property
+    def writes(self) -> tuple[type[Base], ...]: ...
+
+    @property
+    def owns(self) -> Mapping[type[Base], Callable[[Mapping[str, Any]], bool]]: ...
+
+    def parts(self, context: StageContext) -> dict[str, Any]:
+        """The study's fingerprint (key ``fingerprint``) and its parts."""
+        ...
+
+
 @dataclass
 class StageContext:
     """What a running stage gets: the database, settings, options, and its ledger entry."""
@@ -157,6 +180,16 @@ class Stage:
     # What an interrupted run keeps, in words from the tables ("377 boards analysed"); None:
     # the stage commits once at its end, so an interrupted run keeps nothing of it.
     kept: Callable[[Connection], str] | None = None
+    # The independently fingerprinted pieces of the stage (:mod:`bridgerank.core.studies`):
+    # its fingerprint is theirs, and a run reruns only those that changed.
+    studies: tuple[StudyPiece, ...] = ()
+
+    def __post_init__(self) -> None:
+        for table in {table for study in self.studies for table in study.writes}:
+            writers = [study for study in self.studies if table in study.writes]
+            if len(writers) > 1 and any(table not in study.owns for study in writers):
+                # a declaration error: a study run alone would not know which rows to keep
+                raise TypeError(f"{table.__tablename__}: every study writing it must own rows")
 
     @property
     def module(self) -> str:
@@ -211,6 +244,10 @@ def stage_fingerprint(context: StageContext) -> str:
     and for a later ``status`` to say what changed."""
     from bridgerank.core import ledger
 
+    if context.stage.studies:
+        studies = {study.name: study.parts(context) for study in context.stage.studies}
+        context.parts = {"studies": studies}
+        return ledger.digest({name: parts["fingerprint"] for name, parts in studies.items()})
     inputs, settings, code, extra = _fingerprint_inputs(context)
     context.parts = fingerprint_parts(inputs, settings, code, extra)
     return ledger.fingerprint(inputs, settings, code, extra)
@@ -234,6 +271,8 @@ def fingerprint_parts(
 def what_changed(before: dict[str, Any] | None, now: dict[str, Any]) -> str:
     """In words, which parts of a fingerprint differ (``before`` from the last run's ledger
     row; runs of older versions kept none)."""
+    if "studies" in now:
+        return _studies_changed(before, now)
     if not before:
         return "its inputs, settings or code changed"
     reasons = []
@@ -265,3 +304,18 @@ def is_up_to_date(context: StageContext) -> bool:
     with context.engine.connect() as conn:
         previous = ledger.last_run(conn, context.stage.name)
     return previous is not None and previous["fingerprint"] == context.fingerprint
+
+
+def _studies_changed(before: dict[str, Any] | None, now: dict[str, Any]) -> str:
+    """:func:`what_changed` of a stage made of studies: which studies changed, and how."""
+    old = (before or {}).get("studies")
+    if not old:
+        return "its inputs, settings or code changed (every study)"
+    reasons = []
+    for name, parts in now["studies"].items():
+        was = old.get(name)
+        if was is None:
+            reasons.append(f"study {name}: never run")
+        elif was.get("fingerprint") != parts["fingerprint"]:
+            reasons.append(f"study {name}: {what_changed(was, parts)}")
+    return "; ".join(reasons) or "its inputs, settings or code changed"

@@ -28,7 +28,7 @@ from bridgerank.core.lock import run_lock
 from bridgerank.core.sections import Settings
 from bridgerank.core.store import StageRun, upsert
 from bridgerank.ratings.actual_results import KINDS, seated_persons
-from bridgerank.ratings.stage import stored_boards
+from bridgerank.ratings.inputs import stored_boards
 from bridgerank.ratings.tables import (
     ActualResult,
     EventFit,

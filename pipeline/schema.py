@@ -4,8 +4,10 @@ On every command that writes, under the writer lock:
 
 1. A new database gets every declared table and is stamped with the head revision.
 2. A database of an earlier version is migrated in place by its Alembic revisions
-   (:mod:`bridgerank.pipeline.migrations`), after a copy is taken (SQLite); the stages whose
-   tables a revision changed in shape (its ``rerun``) run again, the others not. A database
+   (:mod:`bridgerank.pipeline.migrations`), after a copy is taken (SQLite). Revisions change
+   only what no stage can rebuild - the records, the forecasts, the ledger - and name the
+   stages to run again when they change records (their ``rerun``); a database stamped with a
+   revision since retired (:data:`RETIRED`) starts from the kept one before it. A database
    made before revisions existed (no version) is checked as in step 3 and stamped.
 3. The tables are checked against the declarations
    (:func:`~bridgerank.pipeline.schema_check.schema_problems`): a table that is missing or
@@ -62,6 +64,17 @@ if TYPE_CHECKING:
 
 RECORDS_TABLE = RawBoard.__tablename__
 
+# Revisions of earlier versions that changed only tables a stage rebuilds, retired when such
+# tables stopped being migrated (revision 0017): a database stamped with one is at the kept
+# revision given here, and the repair path (step 3) brings its stages' tables to their shape.
+# A new revision never takes one of these numbers.
+RETIRED = {
+    "0002": "0001",
+    "0003": "0001",
+    **{f"{number:04d}": "0005" for number in range(6, 15)},
+    "0016": "0015",
+}
+
 
 def _config(connection: Connection | None = None) -> Config:
     """Alembic's configuration: the shipped revisions, run on ``connection``."""
@@ -96,6 +109,8 @@ def known_revision(revision: str) -> bool:
     by a newer bridgerank)."""
     from alembic.script import ScriptDirectory
 
+    if revision in RETIRED:
+        return True
     script = ScriptDirectory.from_config(_config())
     try:
         return script.get_revision(revision) is not None
@@ -310,9 +325,12 @@ def _stamp(conn: Connection, revision: str) -> None:
     command.stamp(_config(conn), revision)
 
 
-def _upgrade(conn: Connection) -> None:
+def _upgrade(conn: Connection, current: str | None = None) -> None:
+    """Run the revisions after ``current`` (a retired one: after the kept one before it)."""
     from alembic import command
 
+    if current in RETIRED:
+        command.stamp(_config(conn), RETIRED[current], purge=True)
     command.upgrade(_config(conn), "head")
 
 
@@ -371,8 +389,8 @@ def prepare_database(
         with _transaction(engine) as conn:
             reruns: dict[str, str] = {}
             if current is not None and current != head:
-                reruns.update(_reruns_between(current, head))
-                _upgrade(conn)
+                reruns.update(_reruns_between(RETIRED.get(current, current), head))
+                _upgrade(conn, current)
                 problems = schema_problems(conn, stages)
             repaired, repair_notes = _repair(conn, problems, stages)
             reruns.update(repaired)

@@ -13,7 +13,8 @@ from bridgerank.cleaning.ingest.tables import SkippedFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
-from bridgerank.core.stage import StageContext, stage_fingerprint, what_changed
+from bridgerank.core.stage import Stage, StageContext, stage_fingerprint, what_changed
+from bridgerank.core.studies import changed_studies
 from bridgerank.pipeline.schema import current_revision, head_revision, known_revision
 from bridgerank.pipeline.schema_check import (
     KERNEL,
@@ -49,6 +50,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
         summary = json.loads(last["summary"]) if last else {}
         missing = None
         why = ""
+        studies: list[str] | None = None  # of a stage made of studies: those out of date
         if name == "ingest":
             state = "done" if last else "never run"
         elif not ledger_kept:
@@ -70,10 +72,13 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                 elif last["fingerprint"] != context.fingerprint:
                     state = "out of date"
                     why = what_changed(summary.get("fingerprint_parts"), context.parts)
+                    if stage.studies:
+                        studies = changed_studies(summary.get("fingerprint_parts"), context.parts)
                 elif missing:
                     state = "incomplete"
                 else:
                     state = "up to date"
+                    studies = [] if stage.studies else None
             except StageNotReady:
                 state = "not ready"
         brief = stage.summary_type.from_json(summary).brief() if last else ""
@@ -92,6 +97,7 @@ def stage_status(engine: Engine, settings: Settings) -> list[dict[str, Any]]:
                 "seconds": last["seconds"] if last else None,
                 "brief": brief,
                 "why": why,
+                "studies": studies,
             }
         )
     return rows
@@ -159,7 +165,8 @@ def run_plan(
 ) -> list[tuple[str, bool, str]]:
     """What ``bridgerank run`` would do, stage by stage, without doing it: ``(stage, runs,
     why)``. A stage runs when it is out of date, never ran, lost results, is forced, or reads
-    a table an earlier stage of this run will rewrite."""
+    a table an earlier stage of this run will rewrite; of a stage made of studies, only the
+    studies concerned run, and only their tables count as rewritten."""
     states = {row["stage"]: row for row in stage_status(engine, settings)}
     rewritten: dict[str, str] = {}  # table -> the stage of this run that writes it
     plan = []
@@ -167,6 +174,7 @@ def run_plan(
         stage, row = get_stage(name), states[name]
         reads = [model.__tablename__ for model in (*stage.reads, *stage.optional_reads)]
         after = next((table for table in reads if table in rewritten), None)
+        due = _due_studies(stage, row, rewritten, force)
         if name == "ingest":
             runs = sources or row["state"] == "never run"
             why = (
@@ -180,6 +188,8 @@ def run_plan(
             runs, why = True, "--force"
         elif after is not None:
             runs, why = True, f"after {rewritten[after]}, which rewrites {after}"
+            if due is not None and row["state"] == "out of date" and row["why"]:
+                why += f"; {row['why']}"
         elif row["state"] == "up to date":
             runs, why = False, "up to date"
         elif row["state"] == "not ready":
@@ -187,7 +197,31 @@ def run_plan(
         else:
             runs = True
             why = row["state"] + (f": {row['why']}" if row["why"] else "")
+        if runs and due is not None and len(due) < len(stage.studies):
+            why += f" (only the {'study' if len(due) == 1 else 'studies'} {', '.join(due)})"
         if runs:
-            rewritten.update({model.__tablename__: name for model in stage.writes})
+            writers = [study for study in stage.studies if due is None or study.name in due]
+            writes = [table for study in writers for table in study.writes] or stage.writes
+            rewritten.update({model.__tablename__: name for model in writes})
         plan.append((name, runs, why))
     return plan
+
+
+def _due_studies(
+    stage: Stage, row: dict[str, Any], rewritten: dict[str, str], force: bool
+) -> list[str] | None:
+    """Of a stage made of studies, those a run would run: out of date, or reading a table an
+    earlier stage rewrites (all of them when forced, never run or invalidated); None for a
+    stage without studies."""
+    if not stage.studies:
+        return None
+    if force or row["studies"] is None:
+        return [study.name for study in stage.studies]
+    return [
+        study.name
+        for study in stage.studies
+        if study.name in row["studies"]
+        or any(
+            model.__tablename__ in rewritten for model in (*study.reads, *study.optional_reads)
+        )
+    ]

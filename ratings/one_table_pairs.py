@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
 import numpy as np
 
 from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
-from bridgerank.ratings.registry import Method, StudyInputs, registry
+from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
 from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS
 
@@ -260,6 +260,7 @@ def study_pairs(
     min_periods: int | None = None,
     settings: RateSettings | None = None,
     points: Mapping[str, float] | None = None,
+    methods: Registry | None = None,
 ) -> tuple[list[dict[str, Any]], OneTableValidationSummary | None]:
     """The ``one_table_validation`` rows (one per method of the ``one_table`` registry) and
     the headline's scores; none without boards at one table on ``min_periods`` dates (None:
@@ -274,7 +275,7 @@ def study_pairs(
         min_periods = inputs.rate.teams.min_periods
     if len(np.unique(pairs.period)) < min_periods:
         return [], None
-    run = walk_forward(pairs, registry("one_table").make(pairs, inputs), pair_target)
+    run = walk_forward(pairs, (methods or registry("one_table")).make(pairs, inputs), pair_target)
     if not len(run):
         return [], None
     rows = validation_rows(run, PAIRS, "headline", bootstrap)

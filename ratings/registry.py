@@ -25,14 +25,15 @@ rankings  which of two pairs finished ahead on a  ``rating_validation`` (task ``
           as the boards (:mod:`results`)          ``rating_history``
 ========  =====================================  ==========================================
 
-The registries hold import strings (``module:NAME``), read when a study runs, so this module
-imports none of the methods (their modules import the harness and this module). The code
-fingerprint of the rate stage follows imports, not strings: :func:`registered_code` is its
-extra input, so that an edit to a method's module reruns the stage.
+Each kind's methods are listed, as objects, in its module of :mod:`bridgerank.ratings.kinds`
+(``METHODS``), which imports them; this module imports none of them (their modules import
+it for :class:`Method`). The study of a kind imports its kind's module, so the study's code
+fingerprint (:mod:`bridgerank.core.codehash`) follows every method it validates: an edit to a
+method's module reruns the studies that validate it, and only those.
 
-Adding a method: write one module with a ``Method`` and add its import string to the
-registry of its kind below. It is then fitted, validated beside every other method of its kind
-and described in the report.
+Adding a method: write one module with a ``Method`` and add it to the list of its kind in
+:mod:`bridgerank.ratings.kinds`. It is then fitted, validated beside every other method of its
+kind and described in the report.
 """
 
 from __future__ import annotations
@@ -49,14 +50,13 @@ if TYPE_CHECKING:
     from bridgerank.ratings.team_evidence import TeamEvidence
 
 __all__ = [
-    "KINDS",
+    "KIND_NAMES",
     "Rated",
     "SplitMethod",
     "Method",
     "Registry",
     "StudyInputs",
     "method_descriptions",
-    "registered_code",
     "registry",
 ]
 
@@ -134,149 +134,50 @@ class Method(Generic[F]):
 
 
 class Registry:
-    """The methods of one kind, in validation order, by import string."""
+    """The methods of one kind, in validation order (a name may be registered once)."""
 
-    def __init__(self, kind: str, entries: list[str]) -> None:
+    def __init__(self, kind: str, methods: list[Method]) -> None:
+        names = [method.name for method in methods]
+        duplicated = sorted({name for name in names if names.count(name) > 1})
+        if duplicated:
+            raise ValueError(f"two {kind} methods named {duplicated[0]!r}")
         self.kind = kind
-        self.entries = list(entries)
-
-    def add(self, entry: str) -> None:
-        """Register ``"module:NAME"`` (a :class:`Method`) after the others."""
-        if entry not in self.entries:
-            self.entries.append(entry)
-
-    def remove(self, entry: str) -> None:
-        self.entries.remove(entry)
-
-    def methods(self) -> list[Method]:
-        """The methods, imported; a name may be registered once per kind."""
-        found: list[Method] = []
-        for entry in self.entries:
-            module, _, name = entry.partition(":")
-            method = getattr(importlib.import_module(module), name)
-            if not isinstance(method, Method):
-                raise TypeError(f"{entry} is not a rating Method")
-            if any(other.name == method.name for other in found):
-                raise ValueError(f"two {self.kind} methods named {method.name!r}")
-            found.append(method)
-        return found
+        # a list, so that a test registers a method for its own run (and removes it)
+        self.methods = list(methods)
 
     def __iter__(self) -> Iterator[Method]:
-        return iter(self.methods())
+        return iter(self.methods)
 
     def make(self, data: Any, inputs: StudyInputs) -> dict[str, Any]:
         """Every method that applies to ``data``, made: name -> what the harness calls."""
         made = {}
-        for method in self.methods():
+        for method in self.methods:
             fitted = method.make(data, inputs)
             if fitted is not None:
                 made[method.name] = fitted
         return made
 
 
-_R = "bridgerank.ratings."
-
-KINDS: dict[str, Registry] = {
-    "sessions": Registry(
-        "sessions",
-        [
-            _R + "headline.sessions:HEADLINE",
-            _R + "headline.sessions:COIN",
-            _R + "baselines:WIN_RATE_SESSIONS",
-            _R + "headline.sessions:SHRUNK_MEAN",
-            _R + "baselines:ELO_SESSIONS",
-            _R + "baselines:ELO_OPPONENTS_SESSIONS",
-            _R + "baselines:DLO_SESSIONS",
-            _R + "baselines:DLO_OPPONENTS_SESSIONS",
-            _R + "baselines:WBF_SESSIONS",
-            _R + "headline.sessions:HEADLINE_WBF",
-            _R + "headline.sessions:HEADLINE_PLAIN",
-            _R + "headline.sessions:HEADLINE_UNFAMILIAR",
-            _R + "headline.sessions:HEADLINE_NO_DD",
-            _R + "headline.sessions:HEADLINE_NO_ENTRY",
-            _R + "headline.partnerships:HEADLINE_PARTNERSHIPS",
-            _R + "rivals.pair_elo:PAIR_ELO",
-            _R + "rivals.openskill_pairs:OPENSKILL",
-            _R + "rivals.ngs:NGS",
-            _R + "rivals.glicko2:GLICKO2",
-            _R + "rivals.ttt:TTT",
-        ],
-    ),
-    "matches": Registry(
-        "matches",
-        [
-            _R + "team_matches:HEADLINE",
-            _R + "team_matches:COIN",
-            _R + "team_matches:IMP_AVERAGE",
-            _R + "team_matches:HBT",
-            _R + "baselines:WBF_MATCHES",
-            _R + "team_matches:HEADLINE_WBF",
-            _R + "team_matches:HEADLINE_ONE_TABLE",
-            _R + "team_matches:HEADLINE_NO_DD",
-            _R + "team_matches:HEADLINE_CARDS",
-            _R + "team_matches:HEADLINE_FIELDS",
-            _R + "team_matches:HEADLINE_PLAIN",
-            _R + "rivals.team_play:PAIR_ELO",
-            _R + "rivals.team_play:OPENSKILL",
-            _R + "rivals.team_play:NGS",
-            _R + "rivals.team_play:GLICKO2",
-            _R + "rivals.team_play:TTT",
-        ],
-    ),
-    "one_table": Registry(
-        "one_table",
-        [
-            _R + "one_table_pairs:HEADLINE",
-            _R + "one_table_pairs:COIN",
-            _R + "one_table_pairs:PAST_AVERAGE",
-            _R + "one_table_pairs:HEADLINE_NO_DD",
-            _R + "one_table_pairs:HEADLINE_CARDS",
-            _R + "one_table_pairs:HEADLINE_FIELDS",
-        ],
-    ),
-    "boards": Registry(
-        "boards",
-        [
-            _R + "results:HBT",
-            _R + "results:GBT",
-            _R + "results:BT",
-            _R + "baselines:WIN_RATE_BOARDS",
-            _R + "baselines:WBF_BOARDS",
-        ],
-    ),
-    "rankings": Registry(
-        "rankings",
-        [
-            _R + "baselines:ELO_RANKINGS",
-            _R + "baselines:DLO_RANKINGS",
-            _R + "baselines:WIN_RATE_RANKINGS",
-        ],
-    ),
-}
+# The kinds, in the report's order; each kind's methods are listed in its own module of
+# :mod:`bridgerank.ratings.kinds` (``METHODS``), which imports them.
+KIND_NAMES = ("sessions", "matches", "one_table", "boards", "rankings")
 
 
 def registry(kind: str) -> Registry:
-    """The registry of ``kind`` (``sessions``, ``matches``, ``one_table``, ``boards`` or
-    ``rankings``)."""
-    return KINDS[kind]
+    """The registry of ``kind`` (one of :data:`KIND_NAMES`), its methods' modules imported
+    now. A study imports its kind's module itself, so that its code fingerprint follows the
+    methods' modules."""
+    if kind not in KIND_NAMES:
+        raise KeyError(f"no kind of method {kind!r}; kinds are: {', '.join(KIND_NAMES)}")
+    found: Registry = importlib.import_module(f"bridgerank.ratings.kinds.{kind}").METHODS
+    return found
 
 
 def method_descriptions(kind: str | None = None) -> dict[str, str]:
     """Method name -> one-line description, for a reader who knows none of them; of one kind,
     or of all (a name shared by kinds - ``headline``, ``coin`` - described by its first)."""
-    kinds = [KINDS[kind]] if kind else list(KINDS.values())
     described: dict[str, str] = {}
-    for found in kinds:
-        for method in found:
+    for name in [kind] if kind else KIND_NAMES:
+        for method in registry(name):
             described.setdefault(method.name, method.description)
     return described
-
-
-def registered_code(context: Any = None) -> dict[str, str]:
-    """The code fingerprint of every registered method's module (its source and all it
-    imports, read, not imported: :func:`bridgerank.core.codehash.code_fingerprint`), by
-    module; the rate stage's extra input (``context`` unused)."""
-    from bridgerank.core.codehash import code_fingerprint
-
-    modules = {entry.partition(":")[0] for found in KINDS.values() for entry in found.entries}
-    return {module: code_fingerprint(module) for module in sorted(modules)}

@@ -28,7 +28,7 @@ from bridgerank.ratings.games import (
     single_table_games,
     team_games,
 )
-from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs, registry
+from bridgerank.ratings.registry import Method, Rated, Registry, SplitMethod, StudyInputs, registry
 from bridgerank.ratings.skill import read_spread
 from bridgerank.ratings.summaries import ResultsSummary, SkillSummary
 from bridgerank.ratings.uncertainty import bootstrap_intervals
@@ -233,13 +233,15 @@ def rate_results(
     points: dict[str, float],
     par_of: Callable[[Mapping[str, Any]], int | None],
     section: RateSettings,
+    board_methods: Registry | None = None,
+    ranking_methods: Registry | None = None,
 ) -> RatingResults:
     """Rate every player from the boards; validate every method on the latest games.
 
     Parameters
     ----------
     boards : list of dict
-        Rows of ``boards`` (the columns of :data:`bridgerank.ratings.stage.BOARD_COLUMNS`).
+        Rows of ``boards`` (the columns of :data:`bridgerank.ratings.inputs.BOARD_COLUMNS`).
     names : dict
         Raw name -> player name (the match stage's verdicts; others stand for themselves).
     points : dict
@@ -264,7 +266,7 @@ def rate_results(
     validation: list[dict[str, Any]] = []
     if games:
         played = {player: count for player, (_, count) in board_shares(games).items()}
-        methods = registry("boards").make(games, inputs)
+        methods = (board_methods or registry("boards")).make(games, inputs)
         for name, method in methods.items():
             if method.rate is not None:
                 rows.extend(_kept(name, method.rate(games), played))
@@ -278,7 +280,7 @@ def rate_results(
             for team_players in ranking.teams:
                 for player in team_players:
                     in_rankings[player] = in_rankings.get(player, 0) + 1
-        methods = registry("rankings").make(rankings, inputs)
+        methods = (ranking_methods or registry("rankings")).make(rankings, inputs)
         validation.extend(validate_rankings(rankings, section.train_share, methods))
         for name, method in methods.items():
             if method.rate is None:

@@ -270,6 +270,10 @@ class CycleSummary:
     games: list[GameSummary] = field(default_factory=list)
 
 
+# The rate stage's studies (:mod:`bridgerank.ratings.studies`): a run of fewer says which.
+_STUDIES = 4
+
+
 @dataclass
 class RateSummary(StageSummary):
     """The rate stage's summary: each study's, composed."""
@@ -279,6 +283,9 @@ class RateSummary(StageSummary):
     matches: MatchSummary = field(default_factory=MatchSummary)
     cycles: CycleSummary = field(default_factory=CycleSummary)
     event_matches: EventMatchSummary | None = None
+    # the studies this run ran (:mod:`bridgerank.core.studies`); the others' parts are
+    # their last run's
+    studies_run: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """As :meth:`StageSummary.to_json`, with the results' fields at the top: the layout
@@ -309,6 +316,13 @@ class RateSummary(StageSummary):
             f"from {plural(results.team_games, 'team board')}, "
             f"{plural(results.pair_rankings, 'pair ranking')}, "
             f"{plural(results.single_table_games, 'board')} vs par"
+            # a run of some studies says so on its first line, the one a run prints
+            + (
+                f"; ran only the {'study' if len(self.studies_run) == 1 else 'studies'} "
+                f"that changed: {', '.join(self.studies_run)}"
+                if self.studies_run and len(self.studies_run) < _STUDIES
+                else ""
+            )
         ]
         if results.validation:
             # "games: method" keys: one group per kind of game, each method once

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping
 
 import numpy as np
 
-from bridgerank.ratings.field import field_tables
 from bridgerank.ratings.holdout import (
     Forecast,
     Kind,
@@ -40,14 +39,12 @@ from bridgerank.ratings.holdout import (
     validation_rows,
     walk_forward,
 )
-from bridgerank.ratings.registry import Method, StudyInputs, registry
+from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
 from bridgerank.ratings.team_baselines import coin_imps, hbt_strength, imp_average, scaled_baseline
-from bridgerank.ratings.team_boards import TeamBoards, match_margins, team_boards
+from bridgerank.ratings.team_boards import TeamBoards, match_margins
 from bridgerank.ratings.team_evidence import (
     EVIDENCE_VARIANTS,
-    OneTableBoards,
-    PlayerRecords,
     TeamEvidence,
 )
 from bridgerank.ratings.team_fit import (
@@ -57,12 +54,12 @@ from bridgerank.ratings.team_fit import (
     fit_joint,
     match_forecast,
 )
+from bridgerank.ratings.team_inputs import team_inputs
 
 # the rate stage (a module this change may not touch) imports the team ratings from here
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
-    from bridgerank.ratings.card_evidence import CardCounts
     from bridgerank.ratings.dd_prior import BoardEvidence
 
 
@@ -217,30 +214,6 @@ HEADLINE_WBF = Method(
 )
 
 
-def team_inputs(
-    boards: Iterable[Mapping[str, Any]],
-    player_of: Mapping[str, Hashable],
-    evidence: BoardEvidence | None = None,
-    par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
-    cards: CardCounts | None = None,
-    min_tables: int = 3,
-) -> tuple[TeamBoards, TeamEvidence]:
-    """The team boards of ``boards`` and what the rest of them says of their players (the dds
-    stage's ``evidence`` per board, the boards' par by ``par_of`` and the card counters per
-    board and seat, where it has run; the boards played in a field of ``min_tables``
-    tables or more, matchpointed)."""
-    boards = list(boards)
-    data = team_boards(boards, player_of)
-    if not len(data):
-        return data, TeamEvidence()  # no team player to say anything of
-    return data, TeamEvidence(
-        PlayerRecords.of(boards, player_of, evidence),
-        OneTableBoards.of(boards, player_of, par_of) if par_of is not None else None,
-        cards,
-        field_tables(boards, player_of, min_tables),
-    )
-
-
 def match_study(
     boards: Iterable[Mapping[str, Any]],
     player_of: Mapping[str, Hashable],
@@ -268,6 +241,7 @@ def study_matches(
     bootstrap: int = 10_000,
     min_periods: int | None = None,
     settings: RateSettings | None = None,
+    methods: Registry | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:
     """:func:`match_study` on inputs already gathered (:func:`team_inputs`)."""
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
@@ -277,7 +251,7 @@ def study_matches(
     if len(np.unique(data.period)) < min_periods:
         summary.not_validated = f"fewer than {min_periods} dates of team matches: not validated"
         return [], summary
-    run = walk_forward(data, registry("matches").make(data, inputs), match_target)
+    run = walk_forward(data, (methods or registry("matches")).make(data, inputs), match_target)
     if not len(run):
         return [], summary
     rows = validation_rows(run, MATCHES, "headline", bootstrap)

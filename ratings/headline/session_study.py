@@ -45,7 +45,7 @@ from bridgerank.ratings.headline.sessions import (
     session_target,
 )
 from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
-from bridgerank.ratings.registry import StudyInputs, registry
+from bridgerank.ratings.registry import Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import (
     DdEvidenceSummary,
     HeadlineSummary,
@@ -84,6 +84,7 @@ def headline_study(
     evidence: BoardEvidence | None = None,
     points: Mapping[str, float] | None = None,
     settings: RateSettings | None = None,
+    methods: Registry | None = None,
 ) -> HeadlineResults:
     """Fit and validate the headline rating (see the module docstring): every method of the
     sessions registry (:mod:`registry`) walked forward beside it; with the dds stage's
@@ -137,13 +138,15 @@ def headline_study(
         results.checks = rating_checks(tables, fit, None, choice[0], headline)
         results.scorecards = scorecard_rows(tables, None)
         return results
-    methods = registry("sessions").make(tables, inputs)
-    run = walk_forward(tables, methods, session_target, progress=progress)
+    # the study passes its kind's list (its code fingerprint follows it); a caller of the
+    # library gets the registered one
+    made = (methods or registry("sessions")).make(tables, inputs)
+    run = walk_forward(tables, made, session_target, progress=progress)
     results.run = run
     results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
     by_experience = experience_scores(tables, run, headline.regular_sessions)
     settings_chosen = {
-        name: method.chosen() for name, method in methods.items() if hasattr(method, "chosen")
+        name: method.chosen() for name, method in made.items() if hasattr(method, "chosen")
     }
     for row in results.validation:
         row |= by_experience[row["method"]]

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine
 from bridgerank.core.store import Base
 from bridgerank.pipeline import schema
 from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.schema_check import COMMANDS, KERNEL, RECORDS_STAGE, owners
 from bridgerank.pipeline.stages import all_stages
 from tests.paths import TESTS
 from tests.tables import assert_same_tables
@@ -56,8 +57,20 @@ def _named_rows(database, table: str) -> list[dict]:
         return [dict(row) for row in conn.execute(f"select * from {table}")]
 
 
-def test_every_revision_brings_an_empty_database_to_the_declared_tables(tmp_path):
-    all_stages()
+def test_every_revision_brings_an_empty_database_to_the_declared_records_and_ledger(tmp_path):
+    # only what no stage can rebuild is migrated: the records, the forecasts, the ledger
+    owner = owners(all_stages())
+    kept = {table for table, found in owner.items() if found in (RECORDS_STAGE, COMMANDS, KERNEL)}
+    assert kept == {
+        "raw_boards",
+        "source_files",
+        "skipped_files",
+        "pending_ingest",
+        "predictions",
+        "imp_forecasts",
+        "stage_runs",
+        "table_versions",
+    }
     engine = create_engine(f"sqlite:///{tmp_path / 'empty.db'}")
     with schema._transaction(engine) as conn:
         schema._upgrade(conn)
@@ -65,7 +78,19 @@ def test_every_revision_brings_an_empty_database_to_the_declared_tables(tmp_path
         differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
         assert MigrationContext.configure(conn).get_current_revision() == schema.head_revision()
     engine.dispose()
-    assert differences == []
+    # every other table is a stage's, made from its declaration with its indexes
+    added = {diff[1].name for diff in differences if diff[0] == "add_table"}
+    indexed = {diff[1].table.name for diff in differences if diff[0] == "add_index"}
+    assert added == set(owner) - kept and indexed <= added
+    assert {diff[0] for diff in differences} == {"add_table", "add_index"}
+
+
+def test_a_retired_revision_is_known_and_upgrades_from_the_kept_one_before_it(tmp_path):
+    assert schema.RETIRED["0016"] == "0015" and schema.RETIRED["0009"] == "0005"
+    assert all(schema.known_revision(revision) for revision in schema.RETIRED)
+    assert not schema.known_revision("0099")
+    shipped = {path.name[1:5] for path in (ROOT / "pipeline/migrations/versions").glob("r*.py")}
+    assert not shipped & set(schema.RETIRED)  # no new revision takes a retired number
 
 
 @pytest.fixture(scope="module")
@@ -288,8 +313,8 @@ def test_a_database_at_revision_0003_gets_its_relative_source_paths_resolved(
     monkeypatch.chdir(source.parent.parent)
     output = _run("run", "--to", "dds", *out)
     assert f"database schema 0003 brought to revision {schema.head_revision()}" in output
-    # revision 0009 (team matches) reruns the clean stage, whose boards are unchanged: the
-    # stages after it have nothing to do
+    # revision 0015 (the recaps read again) reruns the clean stage, whose boards are
+    # unchanged: the stages after it have nothing to do
     assert "clean: 12 records, 12 boards kept" in output
     assert "match: up to date" in output and "dds: up to date" in output
     stored = _query(analysed, "select path, name from source_files")

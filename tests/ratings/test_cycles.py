@@ -18,7 +18,7 @@ from bridgerank.ratings.gamematrix.matrix import GameMatrix
 from bridgerank.ratings.gamematrix.noise import noise_reference
 from bridgerank.ratings.gamematrix.protocol import markdown_tables, run_protocol
 from bridgerank.ratings.gamematrix.synthetic import synthetic_game
-from bridgerank.ratings.stage import load_inputs
+from bridgerank.ratings.inputs import load_inputs
 from bridgerank.ratings.summaries import CycleSummary, GameSummary
 
 _id = iter(range(1, 10_000))

@@ -16,10 +16,8 @@ from click.testing import CliRunner
 from bridgerank.core.settings import default_settings
 from bridgerank.pipeline.cli import main
 from bridgerank.pipeline.stages import open_store
+from bridgerank.ratings.inputs import load_inputs
 from bridgerank.ratings.registry import method_descriptions, registry
-from bridgerank.ratings.stage import load_inputs
-
-TOY = "tests.ratings.toy_method:FIELD_MEAN_"
 
 
 def _boards(tmp_path, *sources):
@@ -41,16 +39,18 @@ def _boards(tmp_path, *sources):
 @pytest.fixture
 def toy():
     """Register the toy method of a kind for one test (the one line a new method adds)."""
+    from tests.ratings import toy_method
+
     added = []
 
     def register(kind: str) -> None:
-        entry = TOY + kind.upper()
-        registry(kind).add(entry)
-        added.append((kind, entry))
+        method = getattr(toy_method, "FIELD_MEAN_" + kind.upper())
+        registry(kind).methods.append(method)
+        added.append((kind, method))
 
     yield register
-    for kind, entry in added:
-        registry(kind).remove(entry)
+    for kind, method in added:
+        registry(kind).methods.remove(method)
 
 
 def test_a_toy_session_and_ranking_method_are_validated_beside_the_others(tmp_path, test_data, toy):
@@ -99,7 +99,7 @@ def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, 
 
 
 def test_every_registered_method_fits_its_tables_and_is_described():
-    from bridgerank.ratings.registry import KINDS
+    from bridgerank.ratings.registry import KIND_NAMES
     from bridgerank.ratings.tables import (
         MatchValidation,
         OneTableValidation,
@@ -115,9 +115,9 @@ def test_every_registered_method_fits_its_tables_and_is_described():
         "boards": (RatingValidation, Rating),
         "rankings": (RatingValidation, Rating),
     }
-    assert set(KINDS) == set(tables)
-    for kind, found in KINDS.items():
-        methods = found.methods()
+    assert set(KIND_NAMES) == set(tables)
+    for kind in KIND_NAMES:
+        methods = registry(kind).methods
         assert methods and methods[0].name in {"headline", "hbt", "elo"}
         for method in methods:
             for table in tables[kind]:
@@ -127,25 +127,31 @@ def test_every_registered_method_fits_its_tables_and_is_described():
     assert {"headline", "wbf_points", "win_rate", "elo", "hbt", "imp_average"} <= set(described)
 
 
-def test_a_registered_methods_code_counts_in_the_rate_stages_fingerprint(toy):
-    from bridgerank.ratings.registry import registered_code
+def test_a_methods_module_is_in_the_code_of_the_studies_that_validate_it_and_no_other():
+    from bridgerank.core.codehash import project_closure
     from bridgerank.ratings.stage import RATE_STAGE
 
-    # the registries name modules by string, which the import scan of the stage's code does
-    # not follow: their fingerprints are the stage's extra input
-    assert RATE_STAGE.extra_input is registered_code
-    before = registered_code()
-    assert "bridgerank.ratings.baselines" in before
-    toy("sessions")
-    assert set(registered_code()) - set(before) == {"tests.ratings.toy_method"}
+    # each study imports its kinds' registries, which import their methods: the study's code
+    # fingerprint follows them, with no second mechanism
+    code = {study.name: set(project_closure(study.module)) for study in RATE_STAGE.studies}
+    owners = {
+        "bridgerank.ratings.headline.partnerships": {"headline"},
+        "bridgerank.ratings.rivals.glicko2": {"headline", "teams"},
+        "bridgerank.ratings.rivals.team_play": {"teams"},
+        "bridgerank.ratings.results": {"results"},
+        "bridgerank.ratings.gamematrix.melo": {"cycles"},
+        "bridgerank.ratings.baselines": {"results", "headline", "teams"},
+    }
+    for module, studies in owners.items():
+        assert {name for name, modules in code.items() if module in modules} == studies, module
 
 
 def test_every_method_name_fits_the_tables_method_column():
     """A validation row's method is a String(16) column: PostgreSQL refuses a longer name."""
-    from bridgerank.ratings.registry import KINDS
+    from bridgerank.ratings.registry import KIND_NAMES
     from bridgerank.ratings.tables import SessionValidation
 
     width = SessionValidation.__table__.c.method.type.length
-    for kind in KINDS.values():
-        for method in kind:
+    for kind in KIND_NAMES:
+        for method in registry(kind):
             assert len(method.name) <= width, method.name

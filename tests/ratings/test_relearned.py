@@ -143,7 +143,7 @@ def test_six_club_sessions_store_both_references(shared_data, tmp_path):
     from bridgerank.pipeline.cli import main
     from bridgerank.pipeline.stages import open_store
     from bridgerank.ratings.headline.session_study import headline_study
-    from bridgerank.ratings.stage import load_inputs
+    from bridgerank.ratings.inputs import load_inputs
 
     folder = shared_data("acbl", "results")
     days = ("2017-01-02", "2017-01-09", "2017-01-16", "2017-01-23", "2017-02-06", "2017-02-13")

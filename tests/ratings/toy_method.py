@@ -1,5 +1,5 @@
 """A toy rating method of every kind, the field mean: what adding a method takes (this module
-and one line in the registry of its kind, :mod:`bridgerank.ratings.registry`).
+and one line in the list of its kind, :mod:`bridgerank.ratings.kinds`).
 
 Each predicts every unit from the training data's mean alone: a pair's session percentage is
 the training pair-sessions' mean, a match's margin the training boards' mean IMPs times its

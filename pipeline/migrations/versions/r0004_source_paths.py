@@ -9,7 +9,7 @@ as it was, and the match stage finds no standings beside it, as before. ``name``
 pages show: the file's own name for the rows of an older database.
 
 Revision ID: 0004
-Revises: 0003
+Revises: 0001
 """
 
 from pathlib import Path
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0003"
+down_revision = "0001"
 branch_labels = None
 depends_on = None
 

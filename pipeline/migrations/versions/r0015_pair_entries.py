@@ -1,4 +1,4 @@
-"""What a recap says of each pair before play: ``boards.ns_entry`` and ``ew_entry``.
+"""What a recap says of each pair before play, read again from the stored recaps.
 
 The recap reader now keeps each pair's entry - the game's population and the pair's stratum
 (:mod:`bridgerank.cleaning.ingest.recap_entry`) - and the headline rating uses it as evidence
@@ -6,14 +6,11 @@ known before the session. The records an older reader stored lack it: each store
 read again where it is still at its stored path with the same content, and its records gain
 their entries (:mod:`bridgerank.cleaning.ingest.recap_reread`); a recap no longer there keeps
 its records as they were, its pairs' entries unknown (ingesting the file again does not add
-them: the file is stored). The clean stage runs again to carry them into ``boards``.
-
-The rate stage's tables gain what it now reports: ``headline_fit.entry_effects`` (each
-entry's term), and per method in ``session_validation`` its figures on newcomers and regular
-partnerships and the setting it chose; the stage runs again to fill them.
+them: the file is stored). The clean stage runs again to carry them into ``boards`` (whose
+new columns, as every stage's, come from their declarations).
 
 Revision ID: 0015
-Revises: 0014
+Revises: 0005
 """
 
 import logging
@@ -22,37 +19,20 @@ import sqlalchemy as sa
 from alembic import op
 
 from bridgerank.cleaning.ingest.recap_reread import add_recap_entries
-from bridgerank.pipeline.migrations.columns import add_missing_columns
 
 revision = "0015"
-down_revision = "0014"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
-rerun: tuple[str, ...] = ("clean", "rate")
+# the records changed, not their shape: the stages after ingest take them in
+rerun: tuple[str, ...] = ("clean",)
 
 log = logging.getLogger(__name__)
 
 
 def upgrade() -> None:
-    """Add the two columns to ``boards`` (where not present); read the stored recaps again
-    for their entries."""
-    add_missing_columns(
-        "boards",
-        *(
-            sa.Column(name, sa.String(24), nullable=False, server_default="")
-            for name in ("ns_entry", "ew_entry")
-        ),
-    )
-    add_missing_columns("headline_fit", sa.Column("entry_effects", sa.Text(), nullable=True))
-    add_missing_columns(
-        "session_validation",
-        sa.Column("newcomer_pearson", sa.Float(), nullable=True),
-        sa.Column("newcomer_sessions", sa.Integer(), nullable=True),
-        sa.Column("regular_pearson", sa.Float(), nullable=True),
-        sa.Column("regular_sessions", sa.Integer(), nullable=True),
-        sa.Column("setting", sa.Text(), nullable=True),
-    )
+    """Read the stored recaps again for their entries."""
     carry_forward(op.get_bind())
 
 

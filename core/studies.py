@@ -1,0 +1,219 @@
+"""A stage made of studies: each fingerprinted on its own, each rerun only when it changed.
+
+A stage whose tables come from independent pieces of work (the rate stage: the rating
+families, the headline on sessions, the team matches, who beats whom) declares them as
+:class:`Study` objects. Each study names the tables it reads and writes, the settings it uses
+(dotted paths: ``rate`` is the section's own keys, ``rate.cycles`` a subsection) and its
+code, which is derived from its ``run`` function's module as a stage's is
+(:mod:`bridgerank.core.codehash`). The stage's fingerprint is the digest of its studies'
+fingerprints, so the runner, ``status`` and ``--dry-run`` treat it as any stage; when it runs,
+only the studies whose fingerprint differs from the last run's are run again
+(:func:`due_studies`), the tables of the others are left as they are and not re-versioned,
+and their part of the summary is taken from the last run's. Dagster calls this materializing a
+subset of a multi-asset.
+
+A table may be written by two studies (the rate stage's ``validation_ceiling``): each then
+says which rows are its own (:attr:`Study.owns`), and a study run alone replaces only those.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from bridgerank.core.codehash import code_fingerprint, source_digest
+from bridgerank.core.sections import Settings, result_settings
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+    from bridgerank.core.stage import StageContext
+    from bridgerank.core.store import Base
+    from bridgerank.core.summary import StageSummary
+
+__all__ = [
+    "Study",
+    "StudyResult",
+    "changed_studies",
+    "due_studies",
+    "run_studies",
+    "settings_at",
+]
+
+Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """What one study produced: its part of the stage's summary (summary field -> value) and
+    the rows of each table it writes."""
+
+    summary: dict[str, Any]
+    rows: Mapping[type[Base], Sequence[Row]]
+
+
+@dataclass(frozen=True)
+class Study:
+    """One independently fingerprinted piece of a stage.
+
+    Attributes
+    ----------
+    name : str
+        As ``status`` and ``--dry-run`` name it.
+    run : callable
+        ``run(data, context) -> StudyResult``; ``data`` is what the stage loaded for its
+        studies (each study reads what it needs of it). Its module roots the study's code.
+    reads, optional_reads, writes : tuple of ORM classes
+        As a :class:`~bridgerank.core.stage.Stage`'s.
+    settings : tuple of str
+        Dotted settings paths: ``"rate"`` hashes that section's own keys (not its
+        subsections), ``"rate.cycles"`` one subsection.
+    summary_fields : tuple of str
+        The fields of the stage's summary this study fills (a summary with a field
+        ``studies_run`` gets the names of the studies this run ran).
+    owns : mapping of ORM class to predicate
+        For a table another study writes too: which of its rows are this study's.
+    """
+
+    name: str
+    run: Callable[[Any, StageContext], StudyResult]
+    reads: tuple[type[Base], ...]
+    writes: tuple[type[Base], ...]
+    settings: tuple[str, ...]
+    summary_fields: tuple[str, ...]
+    optional_reads: tuple[type[Base], ...] = ()
+    owns: Mapping[type[Base], Callable[[Row], bool]] = field(default_factory=dict)
+
+    @property
+    def module(self) -> str:
+        """The module that defines the study's ``run``: the root of its code fingerprint."""
+        return self.run.__module__
+
+    def parts(self, context: StageContext) -> dict[str, Any]:
+        """A study's fingerprint and its parts (table versions, settings digests, code): what
+        the ledger keeps, so that the next run can tell which studies changed."""
+        from bridgerank.core import ledger
+        from bridgerank.core.errors import StageNotReady
+        from bridgerank.core.stage import fingerprint_parts
+
+        with context.engine.connect() as conn:
+            inputs = ledger.table_versions(conn, [model.__tablename__ for model in self.reads])
+            optional = ledger.table_versions(
+                conn, [model.__tablename__ for model in self.optional_reads]
+            )
+        missing = [table for table, version in inputs.items() if version is None]
+        if missing:
+            raise StageNotReady(context.stage.name, missing[0])
+        inputs.update(optional)
+        settings = {path: settings_at(context.settings, path) for path in self.settings}
+        # the study's own closure, and the stage module's own text (its driver), not what that
+        # imports: the stage module imports every study
+        code = ledger.digest([code_fingerprint(self.module), source_digest(context.stage.module)])
+        parts = fingerprint_parts(inputs, settings, code, None)
+        parts["fingerprint"] = ledger.fingerprint(inputs, settings, code)
+        return parts
+
+
+def settings_at(settings: Settings, path: str) -> dict[str, Any]:
+    """The settings a dotted path names, as a fingerprint hashes them: a section's own keys
+    (``"rate"``, subsections left to their own paths) or a subsection (``"rate.cycles"``)."""
+    head, *rest = path.split(".")
+    values: Any = getattr(settings, head)
+    for part in rest:
+        values = getattr(values, part)
+    return result_settings(values, nested=False)
+
+
+def due_studies(context: StageContext, force: bool = False) -> list[Study]:
+    """The studies to run: those whose fingerprint differs from the last run's (all of them
+    with ``force``, after no run, an invalidated run or a run of a version without studies)."""
+    from bridgerank.core import ledger
+
+    studies = _studies(context)
+    with context.engine.connect() as conn:
+        last = ledger.last_run(conn, context.stage.name)
+    if force or last is None or last["fingerprint"] == ledger.INVALIDATED:
+        return studies
+    changed = changed_studies(json.loads(last["summary"]).get("fingerprint_parts"), context.parts)
+    return [study for study in studies if study.name in changed]
+
+
+def changed_studies(before: Mapping[str, Any] | None, now: Mapping[str, Any]) -> list[str]:
+    """The studies whose fingerprint in ``now`` differs from ``before`` (the last run's
+    fingerprint parts): every study when the last run kept none."""
+    old = (before or {}).get("studies") or {}
+    return [
+        name
+        for name, parts in now["studies"].items()
+        if old.get(name, {}).get("fingerprint") != parts["fingerprint"]
+    ]
+
+
+def _studies(context: StageContext) -> list[Study]:
+    """The stage's studies, as this module declares them."""
+    found = [study for study in context.stage.studies if isinstance(study, Study)]
+    assert len(found) == len(context.stage.studies), "a stage's studies are Study objects"
+    return found
+
+
+def run_studies(context: StageContext, data: Any, due: list[Study]) -> StageSummary:
+    """Run the ``due`` studies on ``data``, write their tables and the ledger row, and return
+    the stage's summary (the other studies' parts from the last run's)."""
+    from bridgerank.core import ledger
+
+    stage = context.stage
+    studies = tuple(_studies(context))
+    results = {study.name: study.run(data, context) for study in due}
+    fields: dict[str, Any] = {}
+    if len(due) < len(studies):
+        with context.engine.connect() as conn:
+            last = ledger.last_run(conn, stage.name)
+        assert last is not None  # due_studies runs every study after no run
+        before = stage.summary_type.from_json(json.loads(last["summary"]))
+        for study in studies:
+            fields.update({name: getattr(before, name) for name in study.summary_fields})
+    for result in results.values():
+        fields.update(result.summary)
+    if "studies_run" in {item.name for item in dataclasses.fields(stage.summary_type)}:
+        fields["studies_run"] = [study.name for study in due]
+    summary = stage.summary_type(**fields)
+    with context.engine.begin() as conn:
+        replace = {
+            table: _table_rows(conn, table, studies, results)
+            for table in _written(studies, results)
+        }
+        context.finish(conn, summary, outputs=list(replace), replace=replace)
+    return summary
+
+
+def _written(studies: tuple[Study, ...], results: Mapping[str, StudyResult]) -> list[type[Base]]:
+    """The tables a study that ran writes, in the stage's order (a table holding keys of
+    another after it)."""
+    tables: list[type[Base]] = []
+    for study in studies:
+        if study.name in results:
+            tables.extend(table for table in study.writes if table not in tables)
+    return tables
+
+
+def _table_rows(
+    conn: Connection,
+    table: type[Base],
+    studies: tuple[Study, ...],
+    results: Mapping[str, StudyResult],
+) -> list[Row]:
+    """The rows ``table`` holds after this run: each writer's, in study order - fresh from a
+    study that ran, as stored for one that did not (the rows it :attr:`~Study.owns`)."""
+    writers = [study for study in studies if table in study.writes]
+    stored: list[Row] | None = None
+    rows: list[Row] = []
+    for study in writers:
+        if study.name in results:
+            rows.extend(results[study.name].rows.get(table, []))
+            continue
+        if stored is None:
+            stored = [dict(row) for row in conn.execute(table.__table__.select()).mappings()]
+        rows.extend(row for row in stored if study.owns[table](row))
+    return rows

@@ -1,0 +1,107 @@
+"""The rate stage reruns only the study that changed: a ``[rate.cycles]`` setting reruns who
+beats whom alone, an edit to one method's module reruns the studies that validate it, and
+neither touches the other studies' tables (their versions stay, so regress stays up to date)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, select
+
+from bridgerank.core import codehash, ledger, studies
+from bridgerank.core.store import StageRun
+from bridgerank.pipeline.cli import main
+from bridgerank.ratings.stage import RATE_STAGE
+
+
+@pytest.fixture
+def run_folder(sample_run, tmp_path):
+    """A copy of the sample's run folder, to change."""
+    folder = tmp_path / "run"
+    shutil.copytree(sample_run, folder)
+    return folder
+
+
+def _cli(*args):
+    result = CliRunner().invoke(main, [*map(str, args)])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _versions(folder):
+    engine = create_engine(f"sqlite:///{folder / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        names = [model.__tablename__ for model in RATE_STAGE.writes]
+        found = ledger.table_versions(conn, names)
+        last = conn.execute(
+            select(StageRun.summary)
+            .where(StageRun.stage == "rate")
+            .order_by(StageRun.id.desc())
+            .limit(1)
+        ).scalar_one_or_none()
+    engine.dispose()
+    return found, json.loads(last)
+
+
+def _tables_of(study_name):
+    study = next(study for study in RATE_STAGE.studies if study.name == study_name)
+    return {model.__tablename__ for model in study.writes}
+
+
+def test_a_cycles_setting_reruns_the_cycles_study_alone(run_folder):
+    config = run_folder / "cycles.toml"
+    config.write_text("[rate.cycles]\ntop_pairs = 20\n")
+    common = ("--out", run_folder, "--config", config)
+    planned = _cli("run", "--dry-run", *common)
+    rate = next(line for line in planned.splitlines() if " rate " in line)
+    assert rate.split() == [
+        *"would run rate out of date: study cycles: settings changed in [rate.cycles]".split(),
+        *"(only the study cycles)".split(),
+    ]
+    assert "would skip regress" in planned  # it reads no table of who beats whom
+    before, _ = _versions(run_folder)
+    output = " ".join(_cli("run", *common).split())  # the CLI wraps lines at 80 columns
+    assert "ran only the study that changed: cycles" in output
+    assert "regress: up to date" in output
+    after, summary = _versions(run_folder)
+    changed = {table for table in before if before[table] != after[table]}
+    assert changed == _tables_of("cycles")
+    assert summary["studies_run"] == ["cycles"]
+    # the other studies' summaries are their last run's: the closing lines still print them
+    assert summary["headline"]["tables"] > 0 and summary["team_games"] == 238
+    assert "would skip rate" in _cli("run", "--dry-run", *common)
+
+
+def test_an_edit_to_a_team_method_reruns_the_team_study_alone(run_folder, monkeypatch):
+    # as the code fingerprint sees an edit to rivals/team_play.py: every closure holding it
+    # hashes differently
+    edited = "bridgerank.ratings.rivals.team_play"
+
+    def fingerprint(module: str) -> str:
+        found = codehash.code_fingerprint(module)
+        return found + "-edited" if edited in codehash.project_closure(module) else found
+
+    monkeypatch.setattr(studies, "code_fingerprint", fingerprint)
+    planned = _cli("run", "--dry-run", "--out", run_folder)
+    assert "study teams: its code changed (only the study teams)" in planned
+    before, _ = _versions(run_folder)
+    ceiling = _ceiling(run_folder)
+    _cli("run", "--out", run_folder)
+    after, summary = _versions(run_folder)
+    assert summary["studies_run"] == ["teams"]
+    assert {table for table in before if before[table] != after[table]} == _tables_of("teams")
+    # validation_ceiling is written by the headline and the team study: the headline's rows
+    # are kept as they were, the team study's written again
+    assert _ceiling(run_folder) == ceiling
+    assert {"team_match_split_half", "team_match_ceiling", "split_half"} <= set(ceiling)
+
+
+def _ceiling(folder):
+    engine = create_engine(f"sqlite:///{folder / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT measure, value, n FROM validation_ceiling").all()
+    engine.dispose()
+    return {measure: (value, n) for measure, value, n in rows}
