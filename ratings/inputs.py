@@ -16,7 +16,7 @@ from sqlalchemy import Connection, case, func, select
 from bridgerank.cleaning.clean.tables import Board, MatchBoardRow, TeamMatchRow
 from bridgerank.cleaning.ingest.tables import RawBoard
 from bridgerank.cleaning.match.lookup import PersonLookup, person_lookup
-from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.match.tables import Player, SeatPerson, WbfPlayer
 from bridgerank.dds.tables import CardAnalysis, TableEvidence
 from bridgerank.ratings.actual_results import seated_persons
 
@@ -47,7 +47,7 @@ T = TypeVar("T")
 # What the studies declare they read, by what :class:`RateData` reads them for: the boards
 # (required), the persons and their WBF points, the dds stage's measures, the team events.
 BOARD_READS = (Board, RawBoard)
-PERSON_READS = (NameMatch, Player, WbfPlayer)
+PERSON_READS = (SeatPerson, Player, WbfPlayer)
 DD_READS = (TableEvidence, CardAnalysis)
 EVENT_READS = (TeamMatchRow, MatchBoardRow)
 

@@ -9,13 +9,13 @@ one to rate (a robot, a team string, a placeholder).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, MutableMapping
+from typing import Any, Iterable, Mapping, MutableMapping
 
 from sqlalchemy import Connection, inspect, select
 
-from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player
+from bridgerank.cleaning.match.tables import UNRATED_KINDS, SeatPerson
 
-__all__ = ["SEATS", "PersonLookup", "lookup_of", "person_lookup"]
+__all__ = ["SEATS", "PersonLookup", "person_lookup", "seat_persons"]
 
 SEATS = ("north", "east", "south", "west")
 
@@ -62,33 +62,31 @@ class PersonLookup:
 
 
 def person_lookup(conn: Connection) -> PersonLookup:
-    """The persons the match stage resolved, for every (raw name, event) it saw."""
-    if "name_matches" not in inspect(conn).get_table_names():
+    """The persons the match stage resolved, for every (raw name, event) it saw
+    (``seat_persons``; empty before it runs)."""
+    if SeatPerson.__tablename__ not in inspect(conn).get_table_names():
         return PersonLookup({})
     rows = conn.execute(
-        select(NameMatch.raw_name, NameMatch.event, Player.id, Player.name, Player.kind).join(
-            Player, Player.id == NameMatch.player_id
-        )
+        select(SeatPerson.raw_name, SeatPerson.event, SeatPerson.player_id, SeatPerson.person)
     )
-    return lookup_of(rows)
-
-
-def lookup_of(rows: Iterable[tuple[str, str, int, str, str]]) -> PersonLookup:
-    """The lookup of resolved seats.
-
-    Parameters
-    ----------
-    rows : iterable of (str, str, int, str, str)
-        Per raw name and event: the name, the event, and the person's id, name and kind
-        (``name_matches`` joined to ``players``).
-
-    Returns
-    -------
-    PersonLookup
-    """
     return PersonLookup(
-        {
-            (raw, event): (player_id, None if kind in UNRATED_KINDS else name)
-            for raw, event, player_id, name, kind in rows
-        }
+        {(raw, event): (player_id, person or None) for raw, event, player_id, person in rows}
     )
+
+
+def seat_persons(
+    matches: Iterable[Mapping[str, Any]], players: Iterable[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The ``seat_persons`` rows: each raw name and event of ``matches`` (``name_matches``
+    rows) with its person of ``players`` (``players`` rows), named ``""`` when the person
+    is no one to rate (:data:`~bridgerank.cleaning.match.tables.UNRATED_KINDS`)."""
+    person = {row["id"]: "" if row["kind"] in UNRATED_KINDS else row["name"] for row in players}
+    return [
+        {
+            "raw_name": row["raw_name"],
+            "event": row["event"],
+            "player_id": row["player_id"],
+            "person": person[row["player_id"]],
+        }
+        for row in matches
+    ]

@@ -20,13 +20,14 @@ from sqlalchemy import func, inspect, select
 
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
+from bridgerank.cleaning.match.lookup import seat_persons
 from bridgerank.cleaning.match.matcher import NameMatcher
 from bridgerank.cleaning.match.occurrences import Occurrence, gather_occurrences
 from bridgerank.cleaning.match.overrides import read_overrides
 from bridgerank.cleaning.match.persons import Person, Resolution, resolve_persons
 from bridgerank.cleaning.match.standings import read_standings
 from bridgerank.cleaning.match.summary import MatchSummary
-from bridgerank.cleaning.match.tables import NameMatch, Player, WbfPlayer
+from bridgerank.cleaning.match.tables import NameMatch, Player, SeatPerson, WbfPlayer
 from bridgerank.cleaning.match.wbf_lists import WbfEntry, read_pairs, read_wbf_lists
 from bridgerank.core.sections import MatchSettings
 from bridgerank.core.settings import resolve_path
@@ -214,7 +215,14 @@ def run(context: StageContext) -> MatchSummary:
     ]
     with context.engine.begin() as conn:
         context.finish(
-            conn, summary, replace={WbfPlayer: wbf_rows, Player: players, NameMatch: rows}
+            conn,
+            summary,
+            replace={
+                WbfPlayer: wbf_rows,
+                Player: players,
+                NameMatch: rows,
+                SeatPerson: seat_persons(rows, players),
+            },
         )
     return summary
 
@@ -240,7 +248,7 @@ MATCH_STAGE = Stage(
     run=run,
     reads=(Board,),
     optional_reads=(RawBoard, SourceFile),  # the boards' files: their folders' standings
-    writes=(WbfPlayer, Player, NameMatch),
+    writes=(WbfPlayer, Player, NameMatch, SeatPerson),
     settings_sections=("match",),
     extra_input=_extra_input,
     summary_type=MatchSummary,

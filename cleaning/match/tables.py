@@ -60,3 +60,15 @@ class NameMatch(Base):
     runner_up: Mapped[str | None] = mapped_column(Text)  # best other WBF name
     runner_up_score: Mapped[str | None] = mapped_column(Text)
     seats: Mapped[int] = mapped_column(Integer)  # board-seats with this raw name
+
+
+class SeatPerson(Base):
+    """Who a raw name in its event is, as every later stage reads a seat: the person's id
+    and name, ``""`` for no one to rate (a robot, a field that names no one person). The
+    match stage writes it beside its audit trail, so that no reader applies the rule again."""
+
+    __tablename__ = "seat_persons"
+    raw_name: Mapped[str] = mapped_column(Text, primary_key=True)
+    event: Mapped[str] = mapped_column(Text, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    person: Mapped[str] = mapped_column(Text)

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 
 from bridgerank.cleaning.clean.tables import Board, TeamMatchRow
 from bridgerank.cleaning.ingest.tables import RawBoard, SourceFile
-from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player
+from bridgerank.cleaning.match.tables import SeatPerson
 from bridgerank.dds.lead_baselines import HAND
 from bridgerank.dds.tables import (
     AuctionAnalysis,
@@ -88,12 +88,7 @@ SITE_READS: tuple[Read, ...] = (
     SourceFile.name,
     SourceFile.path,
     SourceFile.format,
-    NameMatch.raw_name,
-    NameMatch.event,
-    NameMatch.player_id,
-    Player.id,
-    Player.name,
-    Player.kind,
+    SeatPerson,
     HeadlineRating,
     Rating,
     AuctionAnalysis,
@@ -201,15 +196,8 @@ class Persons:
     itself where the match stage has not seen it."""
 
     def __init__(self, tables: ReportTables) -> None:
-        resolved = tables.frame(NameMatch).merge(
-            tables.frame(Player), left_on="player_id", right_on="id"
-        )
-        self._names = {
-            (raw, event): "" if kind in UNRATED_KINDS else name
-            for raw, event, name, kind in zip(
-                resolved["raw_name"], resolved["event"], resolved["name"], resolved["kind"]
-            )
-        }
+        seats = tables.frame(SeatPerson)
+        self._names = dict(zip(zip(seats["raw_name"], seats["event"]), seats["person"]))
 
     def name(self, raw: str, event: str) -> str:
         """The person's name of a seat."""

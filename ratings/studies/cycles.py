@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bridgerank.cleaning.match.tables import NameMatch, Player
+from bridgerank.cleaning.match.tables import SeatPerson
 from bridgerank.core.studies import Study, StudyResult
 from bridgerank.ratings.inputs import (  # in the study's code: what it reads
     BOARD_READS,
@@ -39,7 +39,7 @@ CYCLES = Study(
     name="cycles",
     run=run,
     reads=BOARD_READS,
-    optional_reads=(NameMatch, Player),
+    optional_reads=(SeatPerson,),
     writes=(GameStructure, GameMethodScore, DiscPoint),
     settings=("rate.cycles",),
     summary_fields=("cycles",),
