@@ -360,6 +360,7 @@ class DdsSettings:
     call_threshold_imps: int = allowed(at_least=1, at_most=24)
     auction_counters: str = allowed(one_of=("par", "thesis"))
     call_threshold_mp: float = allowed(above=0, at_most=1)
+    call_min_tables: int = allowed(at_least=2, at_most=1000)
 
 
 @section
@@ -402,6 +403,10 @@ class HeadlineSettings:
     relearned_draws: int = allowed(at_least=2, at_most=10_000)
     min_relearned_draws: int = allowed(at_least=1, at_most=10_000)
     relearned_work: int = allowed(at_least=1, at_most=10_000_000_000)
+    familiar_sessions: int = allowed(at_least=1, at_most=10_000)
+    entry_sessions: float = allowed(above=0, at_most=10_000)
+    profile_boards: float = allowed(above=0, at_most=1_000_000)
+    dd_shrinks: tuple[float, ...] = allowed(above=0, at_most=1_000_000, min_items=3, max_items=3)
 
     def conflict(self) -> tuple[str, str] | None:
         """A key whose value the other keys rule out, and what it must be; None if none.
@@ -417,7 +422,8 @@ class HeadlineSettings:
 
 @section
 class TeamSettings:
-    """``[rate.teams]``: the team-match headline's grids and its study's threshold."""
+    """``[rate.teams]``: the team-match headline's grids, the shrinkage of its players'
+    covariates and its studies' thresholds."""
 
     penalties: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
     joint_penalties: tuple[float, ...] = allowed(above=0, distinct=True, min_items=1, max_items=50)
@@ -425,6 +431,10 @@ class TeamSettings:
         at_least=0, at_most=100, distinct=True, min_items=1, max_items=20
     )
     min_periods: int = allowed(at_least=2, at_most=10_000)
+    dd_shrinks: tuple[float, ...] = allowed(above=0, at_most=1_000_000, min_items=3, max_items=3)
+    card_shrinks: tuple[float, ...] = allowed(above=0, at_most=1_000_000, min_items=3, max_items=3)
+    field_shrink: float = allowed(above=0, at_most=1_000_000)
+    min_events: int = allowed(at_least=2, at_most=10_000)
 
 
 @section

@@ -73,9 +73,12 @@ def _digest(board: dict[str, Any], code: str) -> str:
     return hashlib.sha1(payload.encode()).hexdigest()[:16]
 
 
-def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, Any]], int, int]:
+def _boards_to_do(
+    conn, code: str, min_tables: int, every: bool = False
+) -> tuple[list[dict[str, Any]], int, int]:
     """Boards without a current analysis (``every``: all of them); stale analyses are
-    deleted. Returns (todo, kept, boards judged against a field in matchpoints).
+    deleted. Returns (todo, kept, boards judged against a field in matchpoints: a deal
+    played at ``min_tables`` tables or more of its event).
 
     A board whose worker died is not done: its analysis is deleted and it runs again (a
     board DDS itself rejected stays failed until the analysis code or the solver changes).
@@ -88,7 +91,7 @@ def _boards_to_do(conn, code: str, every: bool = False) -> tuple[list[dict[str, 
             )
         ).mappings()
     ]
-    fielded = attach_fields(boards)
+    fielded = attach_fields(boards, min_tables)
     done = dict(
         conn.execute(
             select(BoardAnalysis.board_id, BoardAnalysis.digest).where(
@@ -298,7 +301,9 @@ def run(context: StageContext) -> DdsSummary:
     with context.engine.begin() as conn:
         # --force redoes every board and trusts no table the database took earlier (from a
         # store that may since have been found wrong): each is taken again, checked, or solved
-        todo, kept, fielded = _boards_to_do(conn, code, every=context.force)
+        todo, kept, fielded = _boards_to_do(
+            conn, code, section.call_min_tables, every=context.force
+        )
         known = (
             {}
             if context.force

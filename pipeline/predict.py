@@ -143,13 +143,17 @@ def _headline(conn):
 
 
 def _familiar(
-    written: Sequence[Mapping[str, Any]], names: Mapping[str, Any], min_tables: int
+    written: Sequence[Mapping[str, Any]],
+    names: Mapping[str, Any],
+    min_tables: int,
+    familiar_sessions: int,
 ) -> set[tuple[str, str]]:
-    """The partnerships the stored boards make familiar (as the rate stage counts them)."""
+    """The partnerships the stored boards make familiar (as the rate stage counts them:
+    ``familiar_sessions`` sessions together or more)."""
     from bridgerank.ratings.field import field_tables
     from bridgerank.ratings.headline.familiarity import familiar_pairs
 
-    return familiar_pairs(field_tables(written, names, min_tables))
+    return familiar_pairs(field_tables(written, names, min_tables), familiar_sessions)
 
 
 def _strengths(conn):
@@ -337,6 +341,7 @@ def predict(
     from bridgerank.ratings.imp_forecast import forecast_imps
 
     min_tables = settings.rate.min_tables
+    headline = settings.rate.headline
     outcome = PredictOutcome()
     with engine.connect() as conn:
         ratings, strengths = _headline(conn), _strengths(conn)
@@ -351,7 +356,8 @@ def predict(
         # named as files name them, as forecasts name sides
         written = [seated_persons(board) for board in stored_boards(conn)]
     if ratings is not None and ratings.familiarity:
-        ratings = replace(ratings, familiar=_familiar(written, names, min_tables))
+        familiar = _familiar(written, names, min_tables, headline.familiar_sessions)
+        ratings = replace(ratings, familiar=familiar)
     in_database = {(board["event"], period_of(board)) for board in written}
     if sources:
         boards = list(read_boards(sources, settings))
@@ -359,7 +365,7 @@ def predict(
             "made_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "ratings_of": fitted,
         }
-        rows = forecast(boards, names, ratings, min_tables) if ratings is not None else []
+        rows = forecast(boards, names, ratings, min_tables, headline) if ratings is not None else []
         imp_rows = forecast_imps(boards, names, strengths) if strengths is not None else []
         travellers = read_travellers(sources, settings)
         event_rows, no_event_forecast = _event_forecasts(travellers, events, lookup, names)

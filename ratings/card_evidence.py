@@ -10,8 +10,8 @@ counts three kinds of card and how many of them cost a trick:
 - **defenders' cards** after the lead.
 
 :class:`~bridgerank.ratings.team_evidence.PlayerRecords` sums them per player over the
-periods before a match and turns them into shrunk rates (:data:`CARD_SHRINK`), so a player's
-later results can be set against their earlier card play, as the thesis asks.
+periods before a match and turns them into shrunk rates (``[rate.teams] card_shrinks``), so a
+player's later results can be set against their earlier card play, as the thesis asks.
 """
 
 from __future__ import annotations
@@ -21,14 +21,11 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-__all__ = ["CARD_KINDS", "CARD_SHRINK", "CardCounts"]
+__all__ = ["CARD_KINDS", "CardCounts"]
 
 # The kinds counted, in their column order, and the roles of ``card_analysis`` each reads.
 CARD_KINDS = ("lead", "declarer", "defender")
 _KIND_OF_ROLE = {"lead": 0, "declarer": 1, "dummy": 1, "defender": 2}
-# Pseudo-opportunities each rate is shrunk by toward everyone's rate: about a session's leads,
-# and a few boards' worth of declarer's and defenders' cards.
-CARD_SHRINK = (10.0, 50.0, 50.0)
 _COLUMN = {"N": 0, "S": 1, "E": 2, "W": 3}  # PlayerRecords' seat columns
 _PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 

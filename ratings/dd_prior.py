@@ -2,7 +2,8 @@
 
 From ``table_evidence`` (:mod:`bridgerank.dds.table_evidence`), three measures per player,
 each a mean shrunk toward zero by a few pseudo-boards (a player seen on two boards has no
-measure to speak of):
+measure to speak of; ``[rate.headline] dd_shrinks`` for the pair-session headline,
+``[rate.teams] dd_shrinks`` for the team studies):
 
 - *declarer play*: tricks taken as declarer minus the double dummy tricks;
 - *defence*: double dummy tricks minus the tricks declarer took, when defending;
@@ -21,12 +22,11 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables
 
 # FieldTables' seat columns are North, South, East, West.
 _COLUMN = {"N": 0, "S": 1, "E": 2, "W": 3}
-# Pseudo-boards of zero added to each measure: declaring, defending, bidding.
-SHRINK = (10.0, 20.0, 20.0)
 FEATURES = ("declarer_play", "defence", "bidding")
 
 
@@ -74,8 +74,14 @@ class BoardEvidence:
         found = self.board[position] == boards if len(self.board) else np.zeros(len(boards), bool)
         return position, found
 
-    def player_measures(self, tables: FieldTables) -> np.ndarray:
-        """The three shrunk measures of every player of ``tables``: shape (players, 3)."""
+    def player_measures(
+        self, tables: FieldTables, shrinks: tuple[float, ...] | None = None
+    ) -> np.ndarray:
+        """The three shrunk measures of every player of ``tables``: shape (players, 3); each
+        mean shrunk toward zero by the pseudo-boards of ``shrinks`` (one per measure of
+        :data:`FEATURES`; None: ``[rate.headline] dd_shrinks`` of the shipped defaults)."""
+        if shrinks is None:
+            shrinks = default_settings().rate.headline.dd_shrinks
         players = len(tables.players)
         position, found = self.rows_of(tables.board)
         seats = tables.seats[found]
@@ -86,7 +92,7 @@ class BoardEvidence:
             (who, values) for _, who, values in measure_terms(seats, declarer, tricks, bidding)
         ]
         out = np.zeros((players, len(FEATURES)))
-        for feature, ((who, values), shrink) in enumerate(zip(measures, SHRINK)):
+        for feature, ((who, values), shrink) in enumerate(zip(measures, shrinks)):
             total = np.bincount(who, weights=values, minlength=players)
             count = np.bincount(who, minlength=players)
             out[:, feature] = total / (count + shrink)

@@ -8,8 +8,9 @@ player's three measures of :mod:`~bridgerank.ratings.dd_prior` (declarer play, d
 bidding) and a fourth, the opening leader's tricks lost, read before each round of the
 walk-forward: the tables of earlier rounds only, each measure's mean
 over the earlier rounds' terms taken off (so a measure says how a player stands against the
-players of the data, not how often he was seen), shrunk toward zero by
-:data:`~bridgerank.ratings.dd_prior.SHRINK` pseudo-terms.
+players of the data, not how often he was seen), shrunk toward zero by ``[rate.teams]
+dd_shrinks`` pseudo-terms (the lead's by as many as defence's: the team events are a study of
+the team matches, fingerprinted on ``[rate.teams]``).
 
 They enter :class:`~bridgerank.ratings.round_ridge.RoundRidge` beside experience, as
 covariates whose coefficients the ridge fits: the question they answer is whether double
@@ -20,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.dd_prior import FEATURES, SHRINK, BoardEvidence, measure_terms
+from bridgerank.core.settings import default_settings
+from bridgerank.ratings.dd_prior import FEATURES, BoardEvidence, measure_terms
 from bridgerank.ratings.event_match_data import EventMatches, FieldRows
 from bridgerank.ratings.event_matches import DoubleDummyMeasures
 
@@ -38,7 +40,7 @@ __all__ = [
 # better, as for the others); shrunk by as many pseudo-leads as defence has pseudo-boards.
 LEAD = "opening_lead"
 EVENT_FEATURES = (*FEATURES, LEAD)
-_LEAD_SHRINK = SHRINK[1]
+_DEFENCE = FEATURES.index("defence")
 # The opening leader sits after declarer: FieldTables' columns are N, S, E, W.
 _LEADER_OF = np.array([2, 3, 1, 0])
 
@@ -54,7 +56,11 @@ def dd_coverage(tables: FieldRows, evidence: BoardEvidence) -> float:
 
 
 def dd_covariates(
-    tables: FieldRows, evidence: BoardEvidence, players: int, periods: int
+    tables: FieldRows,
+    evidence: BoardEvidence,
+    players: int,
+    periods: int,
+    shrinks: tuple[float, ...] | None = None,
 ) -> list[np.ndarray]:
     """Each player's double dummy measures before each period.
 
@@ -66,6 +72,9 @@ def dd_covariates(
         The dds stage's evidence, by board id.
     players, periods : int
         The walk-forward's players and periods.
+    shrinks : tuple of float, optional
+        The pseudo-terms of :data:`~bridgerank.ratings.dd_prior.FEATURES`' measures; the
+        lead's is defence's (None: ``[rate.teams] dd_shrinks`` of the shipped defaults).
 
     Returns
     -------
@@ -74,6 +83,8 @@ def dd_covariates(
         the player's terms of periods before ``t``, less that many times the mean term of
         those periods, over their count plus the measure's shrinkage.
     """
+    if shrinks is None:
+        shrinks = default_settings().rate.teams.dd_shrinks
     position, found = evidence.rows_of(tables.board)
     rows = np.flatnonzero(found)
     seats = np.hstack([tables.north_south, tables.east_west])[rows]
@@ -89,7 +100,7 @@ def dd_covariates(
     terms.append(lead_terms(seats, declarer, costs))
     period = tables.period[rows]
     out = []
-    for (table, who, values), shrink in zip(terms, (*SHRINK, _LEAD_SHRINK)):
+    for (table, who, values), shrink in zip(terms, (*shrinks, shrinks[_DEFENCE])):
         total = np.zeros((players, periods))
         count = np.zeros((players, periods))
         np.add.at(total, (who, period[table]), values)
@@ -125,9 +136,12 @@ def lead_terms(
     return rows, leaders, -lead_cost[rows]
 
 
-def dd_measures(data: EventMatches, evidence: BoardEvidence) -> DoubleDummyMeasures | None:
-    """The players' measures by period and the events whose deals are known (at least half
-    of their tables with evidence); None when no table has evidence."""
+def dd_measures(
+    data: EventMatches, evidence: BoardEvidence, shrinks: tuple[float, ...] | None = None
+) -> DoubleDummyMeasures | None:
+    """The players' measures by period (shrunk by ``shrinks``, as :func:`dd_covariates` takes
+    them) and the events whose deals are known (at least half of their tables with evidence);
+    None when no table has evidence."""
     found = tables_with_evidence(data.tables, evidence)
     if not found.any():
         return None
@@ -136,6 +150,8 @@ def dd_measures(data: EventMatches, evidence: BoardEvidence) -> DoubleDummyMeasu
     share = np.bincount(event_of_table, weights=found, minlength=len(data.events)) / np.maximum(
         np.bincount(event_of_table, minlength=len(data.events)), 1
     )
-    covariates = dd_covariates(data.tables, evidence, len(boards.players), len(boards.periods))
+    covariates = dd_covariates(
+        data.tables, evidence, len(boards.players), len(boards.periods), shrinks
+    )
     lead = covariates[EVENT_FEATURES.index(LEAD)]
     return DoubleDummyMeasures(covariates, share >= 0.5, lead if lead.any() else None)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.event_match_data import EVENT_KINDS, EventMatches
 
 # the report's event pages and the rate stage (modules this change may not touch) import
@@ -199,10 +200,6 @@ def event_form_in_hindsight(data: EventMatches) -> np.ndarray:
     return (rate_a - rate_b) * count
 
 
-# Fewer events than this held out: no intervals (resampling two or three events says nothing
-# of the next one's teams and deals).
-MIN_EVENTS = 5
-
 # The ratings players know that learn one match at a time (team_play's forms of them).
 ONLINE_RIVALS = ("PAIR_ELO", "NGS", "GLICKO2", "OPENSKILL", "ELO", "ELO_OPPONENTS", "TTT_YEARLY")
 
@@ -259,8 +256,9 @@ def study_event_matches(
     docstring), scored overall, by event kind and (with ``dd``) on the matches of the events
     with deals, each method's gains the headline's over it with
     intervals that resample whole events, simultaneous over each subset's table; beside each
-    subset, its margins' split-half reliability and ceiling. ``settings``: the ``[rate]``
-    settings of the rivals' grids and the WBF baseline (None: the shipped defaults)."""
+    subset, its margins' split-half reliability and ceiling (no intervals on a subset from
+    fewer than ``[rate.teams] min_events`` events). ``settings``: the ``[rate]`` settings of
+    the rivals' grids, the WBF baseline and ``min_events`` (None: the shipped defaults)."""
     from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
 
     boards = data.boards
@@ -271,6 +269,7 @@ def study_event_matches(
     if tests == 0 or len(np.unique(data.event)) < 2:
         return EventMatchValidation([], {})
     kind = event_match_kind(data.event)
+    min_events = (settings if settings is not None else default_settings().rate).teams.min_events
     methods = event_methods(data, points, rivals, dd, settings)
     run = walk_forward(
         boards,
@@ -306,7 +305,7 @@ def study_event_matches(
             },
         )
         reliability, ceiling = match_ceiling(boards.subset(np.isin(boards.match, held[mask])))
-        few = len(np.unique(part.group)) < MIN_EVENTS
+        few = len(np.unique(part.group)) < min_events
         found = validation_rows(part, kind, "headline", 0 if few else bootstrap)
         for row in found:
             row |= {"subset": subset, "split_half": reliability, "ceiling": ceiling}

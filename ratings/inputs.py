@@ -23,6 +23,7 @@ from bridgerank.ratings.actual_results import seated_persons
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
+    from bridgerank.core.sections import TeamSettings
     from bridgerank.ratings.card_evidence import CardCounts
     from bridgerank.ratings.dd_prior import BoardEvidence
 
@@ -166,11 +167,13 @@ def load_inputs(
 
 class RateData:
     """The rate stage's inputs, each read from ``engine`` the first time a study asks for it
-    (a run of the who-beats-whom study alone reads no dds table)."""
+    (a run of the who-beats-whom study alone reads no dds table); ``teams``: the ``[rate.teams]``
+    settings the team boards' evidence is gathered with (None: the shipped defaults)."""
 
-    def __init__(self, engine: Engine, min_tables: int) -> None:
+    def __init__(self, engine: Engine, min_tables: int, teams: TeamSettings | None = None) -> None:
         self.engine = engine
         self.min_tables = min_tables
+        self.teams = teams
         self._derived: dict[Callable[[RateData], Any], Any] = {}
 
     def _read(self, reader: Callable[[Connection], T]) -> T:

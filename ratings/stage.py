@@ -48,7 +48,7 @@ STUDIES: tuple[Study, ...] = (RESULTS, HEADLINE, TEAMS, CYCLES)
 def run(context: StageContext) -> RateSummary:
     """Run the studies that changed (every study with ``--force``), on inputs read once."""
     due = due_studies(context, force=context.force)
-    data = RateData(context.engine, context.settings.rate.min_tables)
+    data = RateData(context.engine, context.settings.rate.min_tables, context.settings.rate.teams)
     summary = run_studies(context, data, due)
     assert isinstance(summary, RateSummary)
     return summary

@@ -8,7 +8,7 @@ say more, each from periods before the match predicted:
   to championships (and reach their later rounds) are, on average, the stronger ones;
 - **double dummy measures** (:mod:`~bridgerank.ratings.dd_prior`'s three: declarer's tricks
   against double dummy, the defence's, and the side's contract against par in IMPs), shrunk
-  toward zero by a few pseudo-boards;
+  toward zero by a few pseudo-boards (``[rate.teams] dd_shrinks``);
 - **boards played at one table** (a vugraph pairs event, a match recorded in one room):
   North-South's score against the double dummy par, in IMPs - the same scale as a team board's
   IMPs, with noise of its own (its weight in the fit is chosen on the training dates).
@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Se
 import numpy as np
 
 from bridgerank.bridge.scoring import imps
-from bridgerank.ratings.card_evidence import CARD_KINDS, CARD_SHRINK, CardCounts
-from bridgerank.ratings.dd_prior import SHRINK, measure_terms
+from bridgerank.core.settings import default_settings
+from bridgerank.ratings.card_evidence import CARD_KINDS, CardCounts
+from bridgerank.ratings.dd_prior import measure_terms
 from bridgerank.ratings.field import period_of
 from bridgerank.ratings.games import single_table_games
 
 if TYPE_CHECKING:
+    from bridgerank.core.sections import TeamSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
     from bridgerank.ratings.field import FieldTables
 
@@ -36,7 +38,6 @@ __all__ = [
     "COVARIATES",
     "EVIDENCE_VARIANTS",
     "FIELD_COVARIATE",
-    "FIELD_SHRINK",
     "OneTableBoards",
     "PlayerRecords",
     "TeamEvidence",
@@ -46,8 +47,6 @@ __all__ = [
 COVARIATES = ("experience", "declarer_play", "defence", "bidding")
 CARD_COVARIATES = tuple(f"costly_{kind}_cards" for kind in CARD_KINDS)
 FIELD_COVARIATE = "field_share"
-# Pseudo-boards a player's mean matchpoint share is shrunk toward half by: about a session.
-FIELD_SHRINK = 25.0
 _SEATS = ("north", "south", "east", "west")  # BoardEvidence's declarer columns
 
 
@@ -56,7 +55,9 @@ class PlayerRecords:
     """Every board's four players and when it was played, with its double dummy measures
     where the dds stage has them (NaN where not), sorted by period; with ``cards``
     (:meth:`with_cards`), also each seat's card counters, whose shrunk rates are three more
-    covariates (:data:`CARD_COVARIATES`)."""
+    covariates (:data:`CARD_COVARIATES`). The covariates are shrunk by ``settings``'
+    ``dd_shrinks``, ``card_shrinks`` and ``field_shrink`` (``[rate.teams]``; None: the
+    shipped defaults)."""
 
     players: dict[Hashable, int]  # player -> column of seats
     period: np.ndarray  # (boards,) period texts, ascending
@@ -67,6 +68,12 @@ class PlayerRecords:
     board: np.ndarray | None = None  # (boards,) board ids
     cards: tuple[np.ndarray, np.ndarray] | None = None  # played, costly: (boards, 4, 3) each
     ns_share: np.ndarray | None = None  # (boards,) North-South's matchpoints; NaN: no field
+    settings: TeamSettings | None = None  # [rate.teams], the covariates' shrinkage
+
+    @property
+    def teams(self) -> TeamSettings:
+        """``[rate.teams]``: :attr:`settings`, or the shipped defaults."""
+        return self.settings if self.settings is not None else default_settings().rate.teams
 
     @classmethod
     def of(
@@ -74,9 +81,11 @@ class PlayerRecords:
         boards: Iterable[Mapping[str, Any]],
         player_of: Mapping[str, Hashable],
         evidence: BoardEvidence | None = None,
+        settings: TeamSettings | None = None,
     ) -> PlayerRecords:
         """From board rows (``id``, the four seats, ``date``/``year``) and the dds stage's
-        evidence (None: experience only)."""
+        evidence (None: experience only); ``settings``: ``[rate.teams]``, the covariates'
+        shrinkage (None: the shipped defaults)."""
         rows = sorted(boards, key=period_of)
         players: dict[Hashable, int] = {}
         seats = np.full((len(rows), 4), -1, dtype=np.int64)
@@ -96,14 +105,20 @@ class PlayerRecords:
             tricks[found] = evidence.tricks_vs_dd[position[found]]
             bidding[found] = evidence.bidding_imps[position[found]]
         period = np.array([period_of(board) for board in rows], dtype=object)
-        return cls(players, period, seats, declarer, tricks, bidding, ids)
+        return cls(players, period, seats, declarer, tricks, bidding, ids, settings=settings)
 
     def experience_only(self) -> PlayerRecords:
         """The same boards without their double dummy measures: those covariates are zero
         (for the question whether the measures add to experience and results)."""
         unknown = np.full(len(self.period), np.nan)
         return PlayerRecords(
-            self.players, self.period, self.seats, self.declarer, unknown, unknown.copy()
+            self.players,
+            self.period,
+            self.seats,
+            self.declarer,
+            unknown,
+            unknown.copy(),
+            settings=self.settings,
         )
 
     def with_cards(self, counts: CardCounts) -> PlayerRecords:
@@ -152,6 +167,7 @@ class PlayerRecords:
         return cache[before]
 
     def _compute(self, before: str) -> np.ndarray:
+        teams = self.teams
         count = int(np.searchsorted(self.period, before, side="left"))
         seats = self.seats[:count]
         size = len(self.players) + 1  # the last bin collects the empty seats
@@ -165,37 +181,38 @@ class PlayerRecords:
                 flat, self.declarer[:count], self.tricks_vs_dd[:count], self.bidding_imps[:count]
             )
         ]
-        for column, ((whom, values), shrink) in enumerate(zip(measures, SHRINK), start=1):
+        for column, ((whom, values), shrink) in enumerate(zip(measures, teams.dd_shrinks), start=1):
             total = np.bincount(whom, weights=values, minlength=size)[:-1]
             times = np.bincount(whom, minlength=size)[:-1]
             out[:, column] = total / (times + shrink)
         parts = [out]
         if self.cards is not None:
-            parts.append(self._card_rates(flat, size))
+            parts.append(self._card_rates(flat, size, teams.card_shrinks))
         if self.ns_share is not None:
-            parts.append(self._field_share(flat, self.ns_share[:count], size))
+            parts.append(self._field_share(flat, self.ns_share[:count], size, teams.field_shrink))
         return np.hstack(parts)
 
     @staticmethod
-    def _field_share(flat: np.ndarray, share: np.ndarray, size: int) -> np.ndarray:
+    def _field_share(flat: np.ndarray, share: np.ndarray, size: int, shrink: float) -> np.ndarray:
         """Each player's matchpoint share above half from their side, summed over the field
-        boards given and shrunk by :data:`FIELD_SHRINK` pseudo-boards."""
+        boards given and shrunk by ``shrink`` pseudo-boards (``[rate.teams] field_shrink``)."""
         rows = np.flatnonzero(~np.isnan(share))
         edge = share[rows] - 0.5
         whom = np.concatenate([flat[rows, :2].ravel(), flat[rows, 2:].ravel()])
         values = np.concatenate([np.repeat(edge, 2), -np.repeat(edge, 2)])
         total = np.bincount(whom, weights=values, minlength=size)[:-1]
         times = np.bincount(whom, minlength=size)[:-1]
-        return (total / (times + FIELD_SHRINK))[:, None]
+        return (total / (times + shrink))[:, None]
 
-    def _card_rates(self, flat: np.ndarray, size: int) -> np.ndarray:
+    def _card_rates(self, flat: np.ndarray, size: int, shrinks: tuple[float, ...]) -> np.ndarray:
         """Each player's rate of costly cards of each kind over the boards given (``flat``:
         their seats, the empty ones in the last bin), less everyone's, shrunk toward it by
-        :data:`CARD_SHRINK` pseudo-cards: positive for a player who gives away more."""
+        ``shrinks`` pseudo-cards (one per kind, ``[rate.teams] card_shrinks``): positive for
+        a player who gives away more."""
         assert self.cards is not None
         played, costly = (part[: len(flat)] for part in self.cards)
         rates = np.zeros((size - 1, len(CARD_KINDS)))
-        for kind, shrink in enumerate(CARD_SHRINK):
+        for kind, shrink in enumerate(shrinks):
             cards = np.bincount(flat.ravel(), weights=played[:, :, kind].ravel(), minlength=size)
             lost = np.bincount(flat.ravel(), weights=costly[:, :, kind].ravel(), minlength=size)
             overall = lost[:-1].sum() / max(cards[:-1].sum(), 1.0)

@@ -230,7 +230,8 @@ def match_study(
     shipped defaults). Every method's gains are the headline's over it. The headline
     reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
     board and the boards' double dummy par (``par_of``), where the dds stage has run."""
-    data, team_evidence = team_inputs(boards, player_of, evidence, par_of)
+    teams = None if settings is None else settings.teams
+    data, team_evidence = team_inputs(boards, player_of, evidence, par_of, settings=teams)
     return study_matches(data, team_evidence, points, bootstrap, min_periods, settings)
 
 

@@ -82,12 +82,14 @@ def reliability_by_band(
     """Split-half reliability of the ratings by band of boards played (see the module), the
     headline fitted with its ``penalty`` and prior ``covariates`` on each half; the bands
     and their least players are ``settings``' (None: the shipped defaults)."""
-    bands, least = _settings(settings).bands, _settings(settings).min_band_players
+    settings = _settings(settings)
+    bands, least = settings.bands, settings.min_band_players
     halves = [tables.subset(tables.session % 2 == parity) for parity in (0, 1)]
     if not all(len(half) for half in halves):
         return []
     first, second = (
-        fit_headline(half, penalty=penalty, covariates=covariates).theta for half in halves
+        fit_headline(half, penalty=penalty, covariates=covariates, settings=settings).theta
+        for half in halves
     )
     boards = np.bincount(tables.seats.ravel(), minlength=len(tables.players))
     both = np.array([np.bincount(h.seats.ravel(), minlength=len(boards)) > 0 for h in halves])
@@ -157,7 +159,8 @@ def strong_partner_rose(
     ``settings``, None: the shipped defaults) after which the stronger player's rating rose
     (fitted before and after the session's date, at the headline's ``penalty`` with its
     prior ``covariates``)."""
-    strong_gap = _settings(settings).strong_gap
+    settings = _settings(settings)
+    strong_gap = settings.strong_gap
     rose = total = 0
     tested = list(np.unique(periods))
     fits: dict[int, HeadlineFit] = {}
@@ -165,7 +168,10 @@ def strong_partner_rose(
     def fit_before(period: int) -> np.ndarray:
         if period not in fits:
             fits[period] = fit_headline(
-                tables.subset(tables.period < period), penalty=penalty, covariates=covariates
+                tables.subset(tables.period < period),
+                penalty=penalty,
+                covariates=covariates,
+                settings=settings,
             )
         return fits[period].theta
 
@@ -189,10 +195,11 @@ def regular_gap(
     together or more) less with occasional partners (``occasional_sessions`` or fewer), in
     points, averaged over the players with both, with a 95% interval; ``settings`` None: the
     shipped defaults."""
-    regular_count = _settings(settings).regular_sessions
-    occasional_count = _settings(settings).occasional_sessions
+    settings = _settings(settings)
+    regular_count = settings.regular_sessions
+    occasional_count = settings.occasional_sessions
     sessions = pair_sessions(tables)
-    predicted, _ = predict_sessions(fit, tables)
+    predicted, _ = predict_sessions(fit, tables, settings=settings)
     residual = sessions.percent - predicted
     together: dict[tuple[int, int], list[float]] = defaultdict(list)
     for (first, second), value in zip(sessions.pair.tolist(), residual):

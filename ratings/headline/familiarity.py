@@ -7,11 +7,11 @@ its grades, :func:`~bridgerank.ratings.headline.checks.regular_gap`, measures it
 the difference lands in the players' ratings, so a player who always sits with the same
 partner is rated above one who plays the same cards with many. One coefficient for all
 partnerships takes it out of the ratings: at a table, ``d_t`` gains ``beta * (f_NS -
-f_EW)``, where ``f`` is 1 for a pair that had played :data:`FAMILIAR_SESSIONS` sessions or
-more together *before* the table's period (its past only: a count that includes the session
-itself would carry its result, as a team's boards played carry how far it went) and 0
-otherwise. ``beta`` is fitted with the strengths and not penalised; where partnerships gain
-nothing from playing together it comes out near zero.
+f_EW)``, where ``f`` is 1 for a pair that had played ``[rate.headline] familiar_sessions``
+sessions (3 by default) or more together *before* the table's period (its past only: a count
+that includes the session itself would carry its result, as a team's boards played carry how
+far it went) and 0 otherwise. ``beta`` is fitted with the strengths and not penalised; where
+partnerships gain nothing from playing together it comes out near zero.
 
 A term of each partnership's own (:mod:`~bridgerank.ratings.headline.partnerships`) asks more
 of the data - a regular pair's bonus, pair by pair - and predicts no better; one term for all
@@ -24,12 +24,18 @@ from typing import Collection
 
 import numpy as np
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables, partnership_codes
 
-__all__ = ["FAMILIAR_SESSIONS", "familiar_pairs", "familiarity_column", "named_column"]
+__all__ = ["familiar_pairs", "familiarity_column", "named_column"]
 
-# Sessions a pair must have played together before a table for it to count as familiar there.
-FAMILIAR_SESSIONS = 3
+
+def _least(familiar_sessions: int | None) -> int:
+    """The sessions together that make a pair familiar: ``familiar_sessions``, or
+    ``[rate.headline] familiar_sessions`` of the shipped defaults for a call without it."""
+    if familiar_sessions is None:
+        return default_settings().rate.headline.familiar_sessions
+    return familiar_sessions
 
 
 def _once_a_session(codes: np.ndarray, sessions: np.ndarray, session_count: int) -> np.ndarray:
@@ -39,13 +45,17 @@ def _once_a_session(codes: np.ndarray, sessions: np.ndarray, session_count: int)
     return first
 
 
-def familiarity_column(tables: FieldTables, history: FieldTables | None = None) -> np.ndarray:
+def familiarity_column(
+    tables: FieldTables, history: FieldTables | None = None, familiar_sessions: int | None = None
+) -> np.ndarray:
     """Each table's familiarity column ``f_NS - f_EW`` (see the module): shape (tables,).
 
     A pair's sessions together are counted in ``history`` (all of it played before
     ``tables``: a walk-forward's training tables) and in the periods of ``tables`` before the
-    table's own. ``history`` must index players and sessions as ``tables`` does (two subsets
-    of one :class:`~bridgerank.ratings.field.FieldTables`)."""
+    table's own; ``familiar_sessions`` of them or more make it familiar (None:
+    ``[rate.headline] familiar_sessions`` of the shipped defaults). ``history`` must index
+    players and sessions as ``tables`` does (two subsets of one
+    :class:`~bridgerank.ratings.field.FieldTables`)."""
     if not len(tables):
         return np.zeros(0)
     parts = [(tables, tables.period)]
@@ -66,21 +76,24 @@ def familiarity_column(tables: FieldTables, history: FieldTables | None = None) 
     before = np.searchsorted(played, table_codes * stride + table_periods) - np.searchsorted(
         played, table_codes * stride
     )
-    familiar = (before >= FAMILIAR_SESSIONS).astype(float)
+    familiar = (before >= _least(familiar_sessions)).astype(float)
     return familiar[:, 0] - familiar[:, 1]
 
 
-def familiar_pairs(tables: FieldTables) -> set[tuple[str, str]]:
-    """The partnerships of ``tables`` that played :data:`FAMILIAR_SESSIONS` sessions or more
-    together, as their two players' names in sorted order (a later event's tables are
-    familiar for them)."""
+def familiar_pairs(
+    tables: FieldTables, familiar_sessions: int | None = None
+) -> set[tuple[str, str]]:
+    """The partnerships of ``tables`` that played ``familiar_sessions`` sessions or more
+    together (None: ``[rate.headline] familiar_sessions`` of the shipped defaults), as their
+    two players' names in sorted order (a later event's tables are familiar for them)."""
+    least = _least(familiar_sessions)
     players = len(tables.players)
     codes = partnership_codes(tables).ravel()
     first = _once_a_session(codes, np.repeat(tables.session, 2), len(tables.sessions))
     together, count = np.unique(codes[first], return_counts=True)
     return {
         _named(str(tables.players[code // players]), str(tables.players[code % players]))
-        for code in together[count >= FAMILIAR_SESSIONS].tolist()
+        for code in together[count >= least].tolist()
     }
 
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -56,6 +56,9 @@ from bridgerank.ratings.headline.entry import entry_columns, entry_offset
 from bridgerank.ratings.headline.familiarity import familiarity_column
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
+
 # Sign of each seat's strength in d_t: North, South, East, West.
 _SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 # Above this many players the posterior variances use the diagonal of the precision only.
@@ -67,6 +70,11 @@ Covariates = Callable[[FieldTables], np.ndarray]
 # The form variance is set so that this share of the training split's late sessions fall
 # inside their central intervals of that level (normal quantile Z80).
 _COVERAGE = 0.8
+
+
+def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
+    """``[rate.headline]``: the given, or the shipped defaults for a fit called alone."""
+    return settings if settings is not None else default_settings().rate.headline
 
 
 def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
@@ -245,20 +253,28 @@ def posterior(
 
 
 def model_columns(
-    tables: FieldTables, covariates: Covariates | None, familiar: bool, entries: bool = True
+    tables: FieldTables,
+    covariates: Covariates | None,
+    familiar: bool,
+    entries: bool = True,
+    settings: HeadlineSettings | None = None,
 ) -> np.ndarray | None:
     """The design's columns after the players': the ``covariates``' past columns
     (:func:`past_columns`), the entries' if ``entries`` (one per code of ``tables.entries``,
     :func:`~bridgerank.ratings.headline.entry.entry_columns`), then the familiarity's if
     ``familiar``; None if none. Each sees the table's past only (an entry is known before
-    the table is played)."""
+    the table is played). ``settings``: ``[rate.headline]``, the terms' ``entry_sessions``
+    and ``familiar_sessions`` (None: the shipped defaults)."""
+    settings = _settings(settings)
     blocks = []
     if covariates is not None:
         blocks.append(past_columns(tables, covariates))
     if entries and tables.entries:
-        blocks.append(entry_columns(tables))
+        blocks.append(entry_columns(tables, entry_sessions=settings.entry_sessions))
     if familiar:
-        blocks.append(familiarity_column(tables)[:, None])
+        blocks.append(
+            familiarity_column(tables, familiar_sessions=settings.familiar_sessions)[:, None]
+        )
     return np.hstack(blocks) if blocks else None
 
 
@@ -280,13 +296,14 @@ def _coefficients(
     familiar: bool,
     columns: np.ndarray | None = None,
     entries: bool = True,
+    settings: HeadlineSettings | None = None,
 ) -> tuple[Design, np.ndarray, np.ndarray | None, _Solved]:
     """The fit's design, coefficients, the covariates ``Z`` a forecast applies them to, and
-    the coefficients read back; the ``columns`` (:func:`model_columns`) may be given when
-    several penalties fit the same tables."""
+    the coefficients read back; the ``columns`` (:func:`model_columns`, with ``settings``)
+    may be given when several penalties fit the same tables."""
     players = len(tables.players)
     if columns is None:
-        columns = model_columns(tables, covariates, familiar, entries)
+        columns = model_columns(tables, covariates, familiar, entries, settings)
     design = Design.of(tables, players, columns)
     z = None if covariates is None else covariates(tables)
     coefficients = fit_strengths(design, tables.share, penalty)
@@ -310,13 +327,19 @@ def table_offset(
     familiarity: float = 0.0,
     entry_effects: Mapping[str, float] | None = None,
     history: FieldTables | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> np.ndarray | None:
     """Each table's terms in ``d`` beside the strengths: the familiarity's and the entries'
     (None when neither), the pairs' past counted in ``history`` (played before ``tables``)
-    and in ``tables``' earlier periods."""
-    offset = familiarity * familiarity_column(tables, history) if familiarity else None
+    and in ``tables``' earlier periods; ``settings`` as :func:`model_columns` takes them."""
+    settings = _settings(settings)
+    offset = (
+        familiarity * familiarity_column(tables, history, settings.familiar_sessions)
+        if familiarity
+        else None
+    )
     if entry_effects:
-        entry = entry_offset(tables, entry_effects, history)
+        entry = entry_offset(tables, entry_effects, history, entry_sessions=settings.entry_sessions)
         offset = entry if offset is None else offset + entry
     return offset
 
@@ -327,21 +350,28 @@ def predict_shares(
     familiarity: float = 0.0,
     history: FieldTables | None = None,
     entry_effects: Mapping[str, float] | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> np.ndarray:
     """Expected North-South share at every table of ``tables`` from the strengths ``theta``
-    and the table terms' coefficients (:func:`table_offset`)."""
-    offset = table_offset(tables, familiarity, entry_effects, history)
+    and the table terms' coefficients (:func:`table_offset`, with ``settings``)."""
+    offset = table_offset(tables, familiarity, entry_effects, history, settings)
     return Design.of(tables, len(theta)).predict(theta, offset)
 
 
 def predict_sessions(
-    fit: HeadlineFit, tables: FieldTables, history: FieldTables | None = None
+    fit: HeadlineFit,
+    tables: FieldTables,
+    history: FieldTables | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair-session's expected percentage in ``tables`` (ordered as
     :func:`pair_sessions`) and its prediction variance: the pair's rating uncertainty, the
     luck of a session of its length, and the form variance. ``history``: the tables played
-    before ``tables`` (the fit's training tables), for the pairs' familiarity and entries."""
-    shares = predict_shares(tables, fit.theta, fit.familiarity, history, fit.entry_effects)
+    before ``tables`` (the fit's training tables), for the pairs' familiarity and entries;
+    ``settings``: ``[rate.headline]``, as the fit had them (None: the shipped defaults)."""
+    shares = predict_shares(
+        tables, fit.theta, fit.familiarity, history, fit.entry_effects, settings
+    )
     return pair_percent(tables, shares), _session_variance(fit, pair_sessions(tables))
 
 
@@ -364,17 +394,20 @@ def choose_model(
     penalties: tuple[float, ...] | None = None,
     familiar: bool = True,
     entries: bool = True,
+    settings: HeadlineSettings | None = None,
 ) -> tuple[Covariates | None, float, float]:
     """The prior's covariates and penalty whose fit on the earlier three quarters of the
     periods best predicts the sessions of the latest quarter (session RMSE): of
     ``candidates`` (None: a prior centred on the average player), each at its best penalty
-    of ``penalties`` (None: ``[rate.headline] penalties`` of the shipped defaults), with the
-    familiarity term if ``familiar`` and the entries' if ``entries``.
+    of ``penalties`` (None: ``[rate.headline] penalties`` of ``settings``), with the
+    familiarity term if ``familiar`` and the entries' if ``entries`` (their thresholds
+    ``settings``'; None: the shipped defaults).
     Returns the covariates, the penalty, and the form variance seen there: the variance that
     puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
     penalty and no form variance when there is too little data."""
+    settings = _settings(settings)
     if penalties is None:
-        penalties = default_settings().rate.headline.penalties
+        penalties = settings.penalties
     split = latest_quarter(tables)
     if split is None:
         return candidates[0], penalties[len(penalties) // 2], 0.0
@@ -382,14 +415,14 @@ def choose_model(
     best: tuple[float, Covariates | None, float, np.ndarray, np.ndarray | None] | None = None
     for covariates in candidates:
         penalty, errors, columns = _best_penalty(
-            early, late, covariates, penalties, familiar, entries
+            early, late, covariates, penalties, familiar, entries, settings
         )
         score = float(np.mean(errors**2))
         if best is None or score < best[0]:
             best = (score, covariates, penalty, errors, columns)
     assert best is not None  # at least one candidate
     _, covariates, penalty, errors, columns = best
-    early_fit = _fit_at(early, penalty, covariates, familiar, columns, entries)
+    early_fit = _fit_at(early, penalty, covariates, familiar, columns, entries, settings)
     expected = _session_variance(early_fit, pair_sessions(late))
     return covariates, penalty, form_variance(errors, expected)
 
@@ -400,19 +433,30 @@ def _best_penalty(
     covariates: Covariates | None,
     penalties: tuple[float, ...],
     familiar: bool,
-    entries: bool = True,
+    entries: bool,
+    settings: HeadlineSettings,
 ) -> tuple[float, np.ndarray, np.ndarray | None]:
     """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
     errors at it, and the model columns of ``early`` (:func:`model_columns`)."""
     test_design = Design.of(late, len(early.players))
     actual = pair_sessions(late).percent
-    columns = model_columns(early, covariates, familiar, entries)
+    columns = model_columns(early, covariates, familiar, entries, settings)
     # the late tables' terms, their pairs' past counted in the early ones too
-    familiarity = familiarity_column(late, early) if familiar else np.zeros(len(late))
-    entry = entry_columns(late, early) if entries else np.zeros((len(late), 0))
+    familiarity = (
+        familiarity_column(late, early, settings.familiar_sessions)
+        if familiar
+        else np.zeros(len(late))
+    )
+    entry = (
+        entry_columns(late, early, entry_sessions=settings.entry_sessions)
+        if entries
+        else np.zeros((len(late), 0))
+    )
 
     def errors(penalty: float) -> np.ndarray:
-        _, _, _, solved = _coefficients(early, penalty, covariates, familiar, columns, entries)
+        _, _, _, solved = _coefficients(
+            early, penalty, covariates, familiar, columns, entries, settings
+        )
         beta = np.array([solved.entry_effects.get(code, 0.0) for code in late.entries])
         shift = solved.familiarity * familiarity + (entry @ beta if entry.shape[1] else 0.0)
         return pair_percent(late, test_design.predict(solved.theta, shift)) - actual
@@ -440,9 +484,10 @@ def _fit_at(
     familiar: bool,
     columns: np.ndarray | None = None,
     entries: bool = True,
+    settings: HeadlineSettings | None = None,
 ) -> HeadlineFit:
     design, coefficients, z, solved = _coefficients(
-        tables, penalty, covariates, familiar, columns, entries
+        tables, penalty, covariates, familiar, columns, entries, settings
     )
     sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
     return HeadlineFit(
@@ -466,30 +511,39 @@ def fit_headline(
     familiar: bool = True,
     entries: bool = True,
     penalties: tuple[float, ...] | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> HeadlineFit:
-    """Fit the headline rating on ``tables``; penalty (of ``penalties``, None: the shipped
-    defaults' ``[rate.headline] penalties``) and form variance are chosen on them
+    """Fit the headline rating on ``tables``; penalty (of ``penalties``, None: ``[rate.headline]
+    penalties`` of ``settings``) and form variance are chosen on them
     unless ``penalty`` is given (then no form variance). Without a penalty, ``candidates``
     (covariate sets, None for none) has the prior's covariates chosen on the tables too
     (:func:`choose_model`), in place of ``covariates``; the fit's ``coefficients`` say
     whether any were. ``familiar``, ``entries``: with the familiarity's and the entries'
-    terms (the headline's own)."""
+    terms (the headline's own). ``settings``: ``[rate.headline]`` (None: the shipped
+    defaults)."""
     if penalty is not None:
-        return fit_chosen(tables, (covariates, penalty, 0.0), familiar, entries)
+        return fit_chosen(tables, (covariates, penalty, 0.0), familiar, entries, settings)
     choices = (covariates,) if candidates is None else candidates
-    choice = choose_model(tables, choices, penalties, familiar=familiar, entries=entries)
-    return fit_chosen(tables, choice, familiar, entries)
+    choice = choose_model(
+        tables, choices, penalties, familiar=familiar, entries=entries, settings=settings
+    )
+    return fit_chosen(tables, choice, familiar, entries, settings)
 
 
 Choice = tuple[Covariates | None, float, float]  # covariates, penalty, form variance
 
 
 def fit_chosen(
-    tables: FieldTables, choice: Choice, familiar: bool = True, entries: bool = True
+    tables: FieldTables,
+    choice: Choice,
+    familiar: bool = True,
+    entries: bool = True,
+    settings: HeadlineSettings | None = None,
 ) -> HeadlineFit:
     """The headline fitted on ``tables`` with a choice already made (:func:`choose_model`'s
-    covariates, penalty and form variance), so that methods sharing a choice make it once."""
+    covariates, penalty and form variance), so that methods sharing a choice make it once;
+    ``settings``: ``[rate.headline]`` (None: the shipped defaults)."""
     covariates, penalty, form = choice
-    fit = _fit_at(tables, penalty, covariates, familiar, entries=entries)
+    fit = _fit_at(tables, penalty, covariates, familiar, entries=entries, settings=settings)
     fit.form_variance = form
     return fit

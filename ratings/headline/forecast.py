@@ -14,7 +14,7 @@ spread of strengths the ridge penalty allows): his pair's stratum is then what p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import AbstractSet, Any, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Any, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from bridgerank.ratings.headline.entry import entry_offset
 from bridgerank.ratings.headline.familiarity import named_column
 from bridgerank.ratings.headline.fit import Design
 from bridgerank.ratings.holdout import Z80
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ def forecast(
     player_of: Mapping[str, Hashable],
     ratings: StoredRatings,
     min_tables: int = 3,
+    settings: HeadlineSettings | None = None,
 ) -> list[dict[str, Any]]:
     """Each pair-session's forecast percentage and 80% interval.
 
@@ -83,6 +87,9 @@ def forecast(
     ratings : StoredRatings
     min_tables : int
         Tables a deal needs to be matchpointed.
+    settings : HeadlineSettings, optional
+        ``[rate.headline]``: its ``entry_sessions`` weighs the pairs' entries down as the fit
+        did (None: the shipped defaults).
 
     Returns
     -------
@@ -106,7 +113,13 @@ def forecast(
     offset = ratings.familiarity * named_column(tables, who, ratings.familiar)
     if ratings.entry_effects:
         played = np.array([ratings.sessions.get(player, 0) for player in who])
-        offset = offset + entry_offset(tables, ratings.entry_effects, before=played[tables.seats])
+        entry_sessions = None if settings is None else settings.entry_sessions
+        offset = offset + entry_offset(
+            tables,
+            ratings.entry_effects,
+            before=played[tables.seats],
+            entry_sessions=entry_sessions,
+        )
     percent = pair_percent(tables, design.predict(strength, offset))
     sessions = pair_sessions(tables)
     first, second = sessions.pair[:, 0], sessions.pair[:, 1]

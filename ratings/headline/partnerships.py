@@ -106,10 +106,12 @@ def _fit(
     covariates: Covariates | None,
     penalty: float,
     partner_penalty: float,
+    settings: HeadlineSettings,
 ) -> _PairFit:
-    """The headline with a term of each partnership's own, fitted on ``tables``."""
+    """The headline with a term of each partnership's own, fitted on ``tables``
+    (``settings``: ``[rate.headline]``, the thresholds of the headline's terms)."""
     players = len(tables.players)
-    columns = model_columns(tables, covariates, familiar=True)
+    columns = model_columns(tables, covariates, familiar=True, settings=settings)
     design = Design.of(tables, players, columns).with_penalised(
         index.matrix(tables), partner_penalty
     )
@@ -127,10 +129,14 @@ def _fit(
 
 
 def _forecast(
-    fit: _PairFit, index: PartnershipIndex, tables: FieldTables, history: FieldTables
+    fit: _PairFit,
+    index: PartnershipIndex,
+    tables: FieldTables,
+    history: FieldTables,
+    settings: HeadlineSettings,
 ) -> np.ndarray:
     design = Design.of(tables, len(fit.theta)).with_penalised(index.matrix(tables), 0.0)
-    offset = table_offset(tables, fit.familiarity, fit.entry_effects, history)
+    offset = table_offset(tables, fit.familiarity, fit.entry_effects, history, settings)
     return pair_percent(tables, design.predict(fit.coefficients(), offset))
 
 
@@ -140,7 +146,8 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
     def predict(train: FieldTables, test: FieldTables, target: Target | None = None) -> Forecast:
         # the players' prior and penalty are the headline's own choice on this training set
         covariates, penalty, _ = headline_choice(train, inputs, data)
-        grid = inputs.rate.headline.partnership_penalties
+        settings = inputs.rate.headline
+        grid = settings.partnership_penalties
         partner_penalty = grid[len(grid) // 2]
         split = latest_quarter(train)
         if split is not None:
@@ -148,12 +155,13 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
             actual = pair_sessions(late).percent
 
             def error(value: float) -> float:
-                fitted = _fit(early, index, covariates, penalty, value)
-                return float(np.mean((_forecast(fitted, index, late, early) - actual) ** 2))
+                fitted = _fit(early, index, covariates, penalty, value, settings)
+                forecast = _forecast(fitted, index, late, early, settings)
+                return float(np.mean((forecast - actual) ** 2))
 
             partner_penalty = min(grid, key=error)
-        fitted = _fit(train, index, covariates, penalty, partner_penalty)
-        return Forecast(_forecast(fitted, index, test, train))
+        fitted = _fit(train, index, covariates, penalty, partner_penalty, settings)
+        return Forecast(_forecast(fitted, index, test, train, settings))
 
     return predict
 
@@ -197,7 +205,7 @@ def synergies(
     index = PartnershipIndex(tables)
     grid = settings.partnership_penalties
     partner_penalty = grid[len(grid) // 2]
-    fitted = _fit(tables, index, covariates, penalty, partner_penalty)
+    fitted = _fit(tables, index, covariates, penalty, partner_penalty, settings)
     theta, pairs, design = fitted.theta, fitted.pairs, fitted.design
     residual = tables.share - design.predict(fitted.solution)
     variance = float(residual @ residual / max(len(residual) - len(design.sizes), 1))

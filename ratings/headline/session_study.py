@@ -98,8 +98,8 @@ def headline_study(
     inputs = StudyInputs(settings, points or {}, evidence)
     headline = inputs.rate.headline  # the study's settings, or the shipped defaults
     candidates = headline_candidates(tables, inputs)
-    choice = choose_model(tables, candidates, headline.penalties)
-    fit = fit_chosen(tables, choice)
+    choice = choose_model(tables, candidates, settings=headline)
+    fit = fit_chosen(tables, choice, settings=headline)
     # the newcomer prior's coefficient comes first where the fit chose it
     newcomer = len(candidates) > 1 and choice[0] is candidates[1]
     sessions = pair_sessions(tables)
@@ -129,7 +129,11 @@ def headline_study(
         residual_variance=fit.residual_variance,
         form_variance=fit.form_variance,
         # none where no pair had played together before: nothing to learn the bonus from
-        familiarity=fit.familiarity if familiarity_column(tables).any() else None,
+        familiarity=(
+            fit.familiarity
+            if familiarity_column(tables, familiar_sessions=headline.familiar_sessions).any()
+            else None
+        ),
         entry_effects=dict(fit.entry_effects),
     )
     # fewer periods than this and there is nothing to walk forward over

@@ -14,7 +14,8 @@ win-rate and Elo baselines are in :mod:`baselines`.
 
 from __future__ import annotations
 
-from typing import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -40,6 +41,9 @@ from bridgerank.ratings.holdout import (
     choose_on_latest_quarter,
 )
 from bridgerank.ratings.registry import Method, StudyInputs
+
+if TYPE_CHECKING:
+    from bridgerank.core.sections import HeadlineSettings
 
 __all__ = ["SESSIONS", "headline_covariates", "headline_method", "session_target"]
 
@@ -86,13 +90,15 @@ def headline_covariates(
     """What moves the headline's prior centres on ``data``: each player's entries so far
     (:func:`~bridgerank.ratings.headline.entry.entry_profile`, where the tables know
     entries) and his past double dummy measures (where :func:`dd_applies`); None when
-    neither. ``entries``/``dd`` False leave one out (the variants that say what each adds)."""
+    neither. ``entries``/``dd`` False leave one out (the variants that say what each adds).
+    Their shrinkage is ``[rate.headline]``'s ``profile_boards`` and ``dd_shrinks``."""
+    headline = inputs.rate.headline
     parts: list[Covariates] = []
     if entries and data.entries:
-        parts.append(entry_profile)
+        parts.append(partial(entry_profile, profile_boards=headline.profile_boards))
     if dd and dd_applies(data, inputs):
         assert inputs.evidence is not None
-        parts.append(inputs.evidence.player_measures)
+        parts.append(partial(inputs.evidence.player_measures, shrinks=headline.dd_shrinks))
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else joined(*parts)
@@ -103,7 +109,7 @@ def headline_method(
     newcomers: bool = True,
     familiar: bool = True,
     entries: bool = True,
-    penalties: tuple[float, ...] | None = None,
+    settings: HeadlineSettings | None = None,
 ) -> Predict:
     """The headline rating (:mod:`bridgerank.ratings.headline.fit`), with prediction variances
     (:func:`~bridgerank.ratings.headline.fit.predict_sessions`); ``covariates`` move each
@@ -112,8 +118,8 @@ def headline_method(
     (:func:`~bridgerank.ratings.headline.covariates.newcomer_choice`) joins them;
     ``familiar``, ``entries``: with the familiarity's and the pairs' entries' terms
     (:mod:`~bridgerank.ratings.headline.familiarity`, :mod:`~bridgerank.ratings.headline.entry`);
-    ``penalties``: the grid of its penalty (None: ``[rate.headline] penalties`` of the shipped
-    defaults)."""
+    ``settings``: ``[rate.headline]``, the grid of its penalty and its terms' thresholds
+    (None: the shipped defaults)."""
     candidates = newcomer_choice(covariates) if newcomers else None
 
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
@@ -123,9 +129,9 @@ def headline_method(
             candidates=candidates,
             familiar=familiar,
             entries=entries,
-            penalties=penalties,
+            settings=settings,
         )
-        percent, variance = predict_sessions(fit, test, train)
+        percent, variance = predict_sessions(fit, test, train, settings)
         return Forecast(percent, variance)
 
     return predict
@@ -139,7 +145,7 @@ def headline_choice(train: FieldTables, inputs: StudyInputs, data: FieldTables) 
     key = ("headline choice", len(train), int(train.period.max()))
     if key not in inputs.shared:
         inputs.shared[key] = choose_model(
-            train, headline_candidates(data, inputs), inputs.rate.headline.penalties
+            train, headline_candidates(data, inputs), settings=inputs.rate.headline
         )
     return inputs.shared[key]
 
@@ -163,10 +169,11 @@ def headline_candidates(data: FieldTables, inputs: StudyInputs) -> tuple[Covaria
 
 
 def _shared_headline(data: FieldTables, inputs: StudyInputs) -> Predict:
+    settings = inputs.rate.headline
+
     def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
-        percent, variance = predict_sessions(
-            fit_chosen(train, headline_choice(train, inputs, data)), test, train
-        )
+        fit = fit_chosen(train, headline_choice(train, inputs, data), settings=settings)
+        percent, variance = predict_sessions(fit, test, train, settings)
         return Forecast(percent, variance)
 
     return predict
@@ -191,7 +198,7 @@ HEADLINE_UNFAMILIAR = Method(
         headline_covariates(data, inputs),
         newcomer_prior_applies(data),
         familiar=False,
-        penalties=inputs.rate.headline.penalties,
+        settings=inputs.rate.headline,
     ),
 )
 # the federation's points as every player's prior centre: what results add to them
@@ -199,7 +206,7 @@ HEADLINE_WBF = Method(
     "headline_wbf",
     "headline with WBF masterpoints as each player's prior centre",
     lambda data, inputs: (
-        headline_method(_wbf_centres(inputs), penalties=inputs.rate.headline.penalties)
+        headline_method(_wbf_centres(inputs), settings=inputs.rate.headline)
         if wbf_listed(inputs.points, data.players, inputs.rate.rivals.wbf_min_listed_share)
         else None
     ),
@@ -212,7 +219,7 @@ HEADLINE_PLAIN = Method(
         headline_method(
             headline_covariates(data, inputs),
             newcomers=False,
-            penalties=inputs.rate.headline.penalties,
+            settings=inputs.rate.headline,
         )
         if newcomer_prior_applies(data)
         else None
@@ -227,7 +234,7 @@ HEADLINE_NO_DD = Method(
         headline_method(
             headline_covariates(data, inputs, dd=False),
             newcomer_prior_applies(data),
-            penalties=inputs.rate.headline.penalties,
+            settings=inputs.rate.headline,
         )
         if dd_applies(data, inputs)
         else None
@@ -241,7 +248,7 @@ HEADLINE_NO_ENTRY = Method(
         headline_method(
             headline_covariates(data, inputs, entries=False),
             entries=False,
-            penalties=inputs.rate.headline.penalties,
+            settings=inputs.rate.headline,
         )
         if data.entries
         else None

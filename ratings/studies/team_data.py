@@ -20,5 +20,11 @@ def team_data(data: RateData) -> tuple[TeamBoards, TeamEvidence]:
     from bridgerank.ratings.team_inputs import team_inputs  # numpy, only when rating
 
     return team_inputs(
-        data.boards, data.names, data.evidence, data.par_of, data.cards, data.min_tables
+        data.boards,
+        data.names,
+        data.evidence,
+        data.par_of,
+        data.cards,
+        data.min_tables,
+        data.teams,
     )

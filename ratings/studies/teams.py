@@ -68,7 +68,7 @@ def run(data: RateData, context: StageContext) -> StudyResult:
         data.points,
         settings.validation_bootstrap,
         context.progress,
-        dd=dd_measures(matches_of_events, data.evidence),
+        dd=dd_measures(matches_of_events, data.evidence, settings.teams.dd_shrinks),
         settings=settings,
     )
     events = event_match_summary(matches_of_events, event_study)

@@ -75,6 +75,9 @@ def test_a_field_is_three_scored_tables_of_a_matchpointed_event():
     # 3D by South making 9, 8, 7 tricks: +110, -50, -100
     assert [board["field"] for board in boards[:3]] == [[-100, -50], [-100, 110], [-50, 110]]
     assert all(board["field"] is None for board in boards[3:])
+    # [dds] call_min_tables: at two scored tables a deal, the two-table event has a field too
+    assert attach_fields(boards, min_tables=2) == 8  # and the unscored event's three
+    assert [board["field"] for board in boards[6:8]] == [[-50], [110]]
 
 
 def _pbn(scoring: str) -> str:

@@ -10,8 +10,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from bridgerank.core.settings import default_settings
 from bridgerank.ratings.headline.entry import (
-    PROFILE_BOARDS,
     entry_columns,
     entry_profile,
     sessions_before,
@@ -49,7 +49,7 @@ def test_a_letter_is_counted_for_the_partner_who_had_played_more():
     # 0 and 1 play together at date 0 (both new: both counted), then 0 with newcomer 2
     tables = _entered([[0, 1, 4, 5], [0, 2, 6, 7]], [0, 1], [[0, 1], [0, 1]])
     profile = entry_profile(tables)
-    shrink = PROFILE_BOARDS
+    shrink = default_settings().rate.headline.profile_boards
     assert profile[0].tolist() == pytest.approx([2 / (2 + shrink), 0.0])
     assert profile[1].tolist() == pytest.approx([1 / (1 + shrink), 0.0])
     # 2 played with a partner of more sessions: the A is his partner's, not his

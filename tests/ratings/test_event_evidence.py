@@ -5,7 +5,8 @@ and the walk-forward's variant that fits them beside experience."""
 import numpy as np
 import pytest
 
-from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
+from bridgerank.core.settings import default_settings
+from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.event_evidence import (
     dd_covariates,
     dd_coverage,
@@ -15,6 +16,9 @@ from bridgerank.ratings.event_evidence import (
 from bridgerank.ratings.event_match_data import FieldRows, event_matches
 from bridgerank.ratings.event_matches import WITH_DEALS, event_methods, study_event_matches
 from tests.ratings.test_event_matches import _simulated
+
+# the team studies' shrinkage of the double dummy measures (the shipped defaults)
+SHRINK = default_settings().rate.teams.dd_shrinks
 
 
 def _tables():

@@ -41,6 +41,14 @@ def test_the_training_tables_count_as_the_past_of_the_tested():
     assert named_column(test, names, familiar_pairs(train)).tolist() == [-1.0]
 
 
+def test_the_sessions_that_make_a_pair_familiar_are_a_setting():
+    # [rate.headline] familiar_sessions: 0-1 had 2 sessions together before date 2
+    tables = _regulars()
+    assert familiarity_column(tables, familiar_sessions=2).tolist() == [0.0, 0.0, 0.0, 1.0, -1.0]
+    assert familiarity_column(tables, familiar_sessions=5).tolist() == [0.0] * 5
+    assert familiar_pairs(tables, familiar_sessions=2) == {("0", "1"), ("2", "3"), ("8", "9")}
+
+
 @pytest.fixture(scope="module")
 def bonus_club():
     return simulated_club(bonus=0.03, seed=11)

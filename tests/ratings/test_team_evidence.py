@@ -4,17 +4,19 @@ against par; and the joint fit that reads them (ratings.team_fit.fit_joint)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from bridgerank.ratings.card_evidence import CARD_SHRINK, CardCounts
-from bridgerank.ratings.dd_prior import SHRINK, BoardEvidence
+from bridgerank.core.settings import default_settings
+from bridgerank.ratings.card_evidence import CardCounts
+from bridgerank.ratings.dd_prior import BoardEvidence
 from bridgerank.ratings.field import field_tables
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.team_evidence import (
     CARD_COVARIATES,
     COVARIATES,
-    FIELD_SHRINK,
     OneTableBoards,
     PlayerRecords,
     TeamEvidence,
@@ -28,6 +30,10 @@ from bridgerank.ratings.team_matches import (
 )
 from bridgerank.ratings.uncertainty import rank_intervals
 from tests.ratings.test_matches import simulated_teams
+
+# [rate.teams]: the shrinkage of the players' covariates (the shipped defaults)
+TEAMS = default_settings().rate.teams
+SHRINK, CARD_SHRINK, FIELD_SHRINK = TEAMS.dd_shrinks, TEAMS.card_shrinks, TEAMS.field_shrink
 
 
 def _board(board_id, date, north, south, east, west, **result):
@@ -84,6 +90,11 @@ def test_a_players_covariates_are_read_from_earlier_periods_only():
     evidence.tricks_vs_dd[2] = -5.0
     again = PlayerRecords.of(boards, {"Ann": "Ann Smith"}, evidence)
     assert np.array_equal(again.covariates(["Ann Smith", "Cy"], "2001.02.01"), before_february[:2])
+    # the shrinkage is [rate.teams] dd_shrinks, the records' settings
+    teams = replace(TEAMS, dd_shrinks=(1.0, 1.0, 1.0))
+    other = PlayerRecords.of(boards, {"Ann": "Ann Smith"}, evidence, teams)
+    assert other.covariates(["Ann Smith"], "2001.02.01")[0, 3] == pytest.approx(4 / 3)
+    assert other.experience_only().settings is teams
 
 
 def test_a_board_played_at_one_table_is_imps_against_par():
