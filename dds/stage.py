@@ -23,7 +23,7 @@ from sqlalchemy import Connection, delete, func, select
 from bridgerank.bridge.ddtable import DDTable
 from bridgerank.cleaning.clean.tables import Board
 from bridgerank.cleaning.match.lookup import person_lookup
-from bridgerank.cleaning.match.tables import NameMatch, Player
+from bridgerank.cleaning.match.tables import SeatPerson
 from bridgerank.core.codehash import code_fingerprint
 from bridgerank.core.errors import BridgerankError
 from bridgerank.core.stage import Stage, StageContext
@@ -431,7 +431,7 @@ DDS_STAGE = Stage(
     name="dds",
     run=run,
     reads=(Board,),
-    optional_reads=(NameMatch, Player),
+    optional_reads=(SeatPerson,),
     writes=(
         StoredDDTable,
         BoardAnalysis,

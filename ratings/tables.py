@@ -438,9 +438,10 @@ class FittedHeadline(Base):
         What a pair's form on the day adds to a session's variance beyond the ratings'
         uncertainty and the boards' luck (squared percentage points).
     familiarity : float or None
-        A familiar partnership's bonus (3 sessions together or more before), in matchpoint
-        share of the table's ``d`` (:mod:`bridgerank.ratings.headline.familiarity`; None: no
-        pair had played together before, so there was nothing to learn it from).
+        A familiar partnership's bonus (``[rate.headline] familiar_sessions`` sessions
+        together or more before), in matchpoint share of the table's ``d``
+        (:mod:`bridgerank.ratings.headline.familiarity`; None: no pair had played together
+        before, so there was nothing to learn it from).
     entry_effects : str or None
         JSON: each entry code's term at full weight, in matchpoint share of a table's ``d``
         (:mod:`bridgerank.ratings.headline.entry`; None: the tables knew no entry).
