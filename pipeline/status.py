@@ -221,7 +221,5 @@ def _due_studies(
         study.name
         for study in stage.studies
         if study.name in row["studies"]
-        or any(
-            model.__tablename__ in rewritten for model in (*study.reads, *study.optional_reads)
-        )
+        or any(model.__tablename__ in rewritten for model in (*study.reads, *study.optional_reads))
     ]
