@@ -37,7 +37,9 @@ boards' luck (the *form variance* of the prediction intervals).
 
 from __future__ import annotations
 
+import hashlib
 import warnings
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
@@ -77,18 +79,45 @@ def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
     return settings if settings is not None else default_settings().rate.headline
 
 
+# Each covariates function's past columns already computed, by the rows of a period and
+# the rows before it (:func:`past_columns`): a walk-forward fits on training sets that share
+# their earlier periods, and computing a period's past again for each was a sixth of the
+# rate stage on the club sessions. Weak keys: an entry goes with its covariates function.
+_PAST: weakref.WeakKeyDictionary[Covariates, dict[tuple[int, bytes], np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _rows_key(tables: FieldTables, rows: np.ndarray) -> bytes:
+    """A digest of which tables ``rows`` are (their boards, seats and entries): the
+    covariates read nothing else of a table."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(np.ascontiguousarray(tables.board[rows]).tobytes())
+    digest.update(np.ascontiguousarray(tables.seats[rows]).tobytes())
+    entries = b"none" if tables.entry is None else tables.entry[rows].tobytes()
+    digest.update(entries)
+    return digest.digest()
+
+
 def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     """Each table's covariate columns, ``sum over seats of sign * z[player]``, with ``z``
     computed from the tables of earlier periods only: shape (tables, features).
 
-    The first period sees an empty past (every covariate as for a newcomer)."""
+    The first period sees an empty past (every covariate as for a newcomer). A period's
+    columns are computed once for a covariates function and the same past (:data:`_PAST`)."""
+    known = _PAST.setdefault(covariates, {})
     columns: np.ndarray | None = None
     for period in np.unique(tables.period):
         rows = np.flatnonzero(tables.period == period)
-        z = np.asarray(covariates(tables.subset(tables.period < period)), dtype=float)
+        past = tables.period < period
+        key = (int(period), _rows_key(tables, past) + _rows_key(tables, rows))
+        block = known.get(key)
+        if block is None:
+            z = np.asarray(covariates(tables.subset(past)), dtype=float)
+            block = known[key] = np.einsum("tsf,s->tf", z[tables.seats[rows]], _SIGNS)
         if columns is None:
-            columns = np.zeros((len(tables), z.shape[1]))
-        columns[rows] = np.einsum("tsf,s->tf", z[tables.seats[rows]], _SIGNS)
+            columns = np.zeros((len(tables), block.shape[1]))
+        columns[rows] = block
     return columns if columns is not None else np.zeros((0, 0))
 
 
