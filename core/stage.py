@@ -214,22 +214,30 @@ class StageOutcome:
     note: str = ""
 
 
+def input_versions(
+    context: StageContext,
+    reads: Sequence[type[Base]],
+    optional_reads: Sequence[type[Base]] = (),
+) -> dict[str, str | None]:
+    """The versions of the tables a stage (or one of its studies) reads; raises
+    :class:`StageNotReady` when a table it needs was never written."""
+    from bridgerank.core import ledger
+
+    with context.engine.connect() as conn:
+        inputs = ledger.table_versions(conn, [model.__tablename__ for model in reads])
+        optional = ledger.table_versions(conn, [model.__tablename__ for model in optional_reads])
+    missing = [table for table, version in inputs.items() if version is None]
+    if missing:
+        raise StageNotReady(context.stage.name, missing[0])
+    return inputs | optional
+
+
 def _fingerprint_inputs(
     context: StageContext,
 ) -> tuple[dict[str, str | None], dict[str, Any], str, Any]:
     """What a stage's fingerprint hashes: input table versions, settings, code, extra."""
-    from bridgerank.core import ledger
-
     stage = context.stage
-    with context.engine.connect() as conn:
-        inputs = ledger.table_versions(conn, [model.__tablename__ for model in stage.reads])
-        optional = ledger.table_versions(
-            conn, [model.__tablename__ for model in stage.optional_reads]
-        )
-    missing = [table for table, version in inputs.items() if version is None]
-    if missing:
-        raise StageNotReady(stage.name, missing[0])
-    inputs.update(optional)
+    inputs = input_versions(context, stage.reads, stage.optional_reads)
     settings = {
         section: result_settings(getattr(context.settings, section))
         for section in stage.settings_sections

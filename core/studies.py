@@ -95,18 +95,9 @@ class Study:
         """A study's fingerprint and its parts (table versions, settings digests, code): what
         the ledger keeps, so that the next run can tell which studies changed."""
         from bridgerank.core import ledger
-        from bridgerank.core.errors import StageNotReady
-        from bridgerank.core.stage import fingerprint_parts
+        from bridgerank.core.stage import fingerprint_parts, input_versions
 
-        with context.engine.connect() as conn:
-            inputs = ledger.table_versions(conn, [model.__tablename__ for model in self.reads])
-            optional = ledger.table_versions(
-                conn, [model.__tablename__ for model in self.optional_reads]
-            )
-        missing = [table for table, version in inputs.items() if version is None]
-        if missing:
-            raise StageNotReady(context.stage.name, missing[0])
-        inputs.update(optional)
+        inputs = input_versions(context, self.reads, self.optional_reads)
         settings = {path: settings_at(context.settings, path) for path in self.settings}
         # the study's own closure, and the stage module's own text (its driver), not what that
         # imports: the stage module imports every study
