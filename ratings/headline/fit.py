@@ -182,22 +182,6 @@ class Design:
         """``X^T X theta`` (the centring is a projection, so it needs applying once)."""
         return self.a.T @ (self.scale**2 * self.centre(self.a @ theta))
 
-    def normal_matrix(self) -> np.ndarray:
-        """``X^T X`` as a dense matrix, what :meth:`normal_matvec` applies, from two sparse
-        products (a column at a time, it was one pass over every table per column): the
-        plain ``A^T S^2 A`` less each deal's column sums ``w/k (A_g^T 1)(1^T A_g)``, the
-        scale being one value a deal."""
-        weights = self.scale**2
-        plain = self.a.T @ sparse.diags(weights) @ self.a
-        tables = np.arange(len(self.group))
-        groups = sparse.csr_matrix(
-            (np.ones(len(tables)), (self.group, tables)), shape=(len(self.sizes), len(tables))
-        )
-        sums = groups @ self.a
-        group_weight = np.zeros(len(self.sizes))
-        group_weight[self.group] = weights / self.sizes[self.group]
-        return (plain - sums.T @ sparse.diags(group_weight) @ sums).toarray()
-
     def normal_diagonal(self) -> np.ndarray:
         """Diagonal of ``X^T X``: each column's squared coefficients, net of the centring."""
         weights = self.scale**2
@@ -286,7 +270,8 @@ def posterior(
     if design.players > _EXACT_VARIANCE_PLAYERS:
         sd = np.sqrt(variance / (design.normal_diagonal() + penalties))
         return sd[: design.players], variance, None
-    precision = design.normal_matrix()
+    identity = np.eye(columns)
+    precision = np.column_stack([design.normal_matvec(column) for column in identity])
     full = variance * np.linalg.inv(precision + np.diag(penalties))
     # theta = u + Z gamma: a linear map of the coefficients (none from the familiarity's)
     blocks = [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
