@@ -314,16 +314,25 @@ def is_up_to_date(context: StageContext) -> bool:
     return previous is not None and previous["fingerprint"] == context.fingerprint
 
 
+def changed_studies(before: Mapping[str, Any] | None, now: Mapping[str, Any]) -> list[str]:
+    """Of a stage made of studies, those whose fingerprint in ``now`` differs from ``before``
+    (the last run's fingerprint parts): every study when the last run kept none."""
+    old = (before or {}).get("studies") or {}
+    return [
+        name
+        for name, parts in now["studies"].items()
+        if old.get(name, {}).get("fingerprint") != parts["fingerprint"]
+    ]
+
+
 def _studies_changed(before: dict[str, Any] | None, now: dict[str, Any]) -> str:
     """:func:`what_changed` of a stage made of studies: which studies changed, and how."""
     old = (before or {}).get("studies")
     if not old:
         return "its inputs, settings or code changed (every study)"
-    reasons = []
-    for name, parts in now["studies"].items():
-        was = old.get(name)
-        if was is None:
-            reasons.append(f"study {name}: never run")
-        elif was.get("fingerprint") != parts["fingerprint"]:
-            reasons.append(f"study {name}: {what_changed(was, parts)}")
+    reasons = [
+        f"study {name}: "
+        + (what_changed(old[name], now["studies"][name]) if name in old else "never run")
+        for name in changed_studies(before, now)
+    ]
     return "; ".join(reasons) or "its inputs, settings or code changed"

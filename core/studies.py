@@ -8,7 +8,7 @@ code, which is derived from its ``run`` function's module as a stage's is
 (:mod:`bridgerank.core.codehash`). The stage's fingerprint is the digest of its studies'
 fingerprints, so the runner, ``status`` and ``--dry-run`` treat it as any stage; when it runs,
 only the studies whose fingerprint differs from the last run's are run again
-(:func:`due_studies`), the tables of the others are left as they are and not re-versioned,
+(:func:`run_studies`), the tables of the others are left as they are and not re-versioned,
 and their part of the summary is taken from the last run's. Dagster calls this materializing a
 subset of a multi-asset.
 
@@ -27,7 +27,7 @@ from bridgerank.core.codehash import code_fingerprint, source_digest
 from bridgerank.core.sections import Settings, result_settings
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
+    from sqlalchemy import Connection, RowMapping
 
     from bridgerank.core.stage import StageContext
     from bridgerank.core.store import Base
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Study",
     "StudyResult",
-    "changed_studies",
-    "due_studies",
     "run_studies",
     "settings_at",
 ]
@@ -117,29 +115,18 @@ def settings_at(settings: Settings, path: str) -> dict[str, Any]:
     return result_settings(values, nested=False)
 
 
-def due_studies(context: StageContext, force: bool = False) -> list[Study]:
-    """The studies to run: those whose fingerprint differs from the last run's (all of them
-    with ``force``, after no run, an invalidated run or a run of a version without studies)."""
+def _due(context: StageContext, last: RowMapping | None) -> list[Study]:
+    """The studies to run: those whose fingerprint differs from the ``last`` run's (all of
+    them with ``--force``, after no run, an invalidated run or a run of a version without
+    studies)."""
     from bridgerank.core import ledger
+    from bridgerank.core.stage import changed_studies
 
     studies = _studies(context)
-    with context.engine.connect() as conn:
-        last = ledger.last_run(conn, context.stage.name)
-    if force or last is None or last["fingerprint"] == ledger.INVALIDATED:
+    if context.force or last is None or last["fingerprint"] == ledger.INVALIDATED:
         return studies
     changed = changed_studies(json.loads(last["summary"]).get("fingerprint_parts"), context.parts)
     return [study for study in studies if study.name in changed]
-
-
-def changed_studies(before: Mapping[str, Any] | None, now: Mapping[str, Any]) -> list[str]:
-    """The studies whose fingerprint in ``now`` differs from ``before`` (the last run's
-    fingerprint parts): every study when the last run kept none."""
-    old = (before or {}).get("studies") or {}
-    return [
-        name
-        for name, parts in now["studies"].items()
-        if old.get(name, {}).get("fingerprint") != parts["fingerprint"]
-    ]
 
 
 def _studies(context: StageContext) -> list[Study]:
@@ -149,19 +136,21 @@ def _studies(context: StageContext) -> list[Study]:
     return found
 
 
-def run_studies(context: StageContext, data: Any, due: list[Study]) -> StageSummary:
-    """Run the ``due`` studies on ``data``, write their tables and the ledger row, and return
-    the stage's summary (the other studies' parts from the last run's)."""
+def run_studies(context: StageContext, data: Any) -> StageSummary:
+    """Run the studies that changed (:func:`_due`) on ``data``, write their tables and the
+    ledger row, and return the stage's summary (the other studies' parts from the last
+    run's)."""
     from bridgerank.core import ledger
 
     stage = context.stage
     studies = tuple(_studies(context))
+    with context.engine.connect() as conn:
+        last = ledger.last_run(conn, stage.name)
+    due = _due(context, last)
     results = {study.name: study.run(data, context) for study in due}
     fields: dict[str, Any] = {}
     if len(due) < len(studies):
-        with context.engine.connect() as conn:
-            last = ledger.last_run(conn, stage.name)
-        assert last is not None  # due_studies runs every study after no run
+        assert last is not None  # every study runs after no run
         before = stage.summary_type.from_json(json.loads(last["summary"]))
         for study in studies:
             fields.update({name: getattr(before, name) for name in study.summary_fields})

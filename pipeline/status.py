@@ -13,8 +13,13 @@ from bridgerank.cleaning.ingest.tables import SkippedFile
 from bridgerank.core import ledger
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings
-from bridgerank.core.stage import Stage, StageContext, stage_fingerprint, what_changed
-from bridgerank.core.studies import changed_studies
+from bridgerank.core.stage import (
+    Stage,
+    StageContext,
+    changed_studies,
+    stage_fingerprint,
+    what_changed,
+)
 from bridgerank.pipeline.schema import current_revision, head_revision, known_revision
 from bridgerank.pipeline.schema_check import (
     KERNEL,
@@ -200,8 +205,9 @@ def run_plan(
         if runs and due is not None and len(due) < len(stage.studies):
             why += f" (only the {'study' if len(due) == 1 else 'studies'} {', '.join(due)})"
         if runs:
-            writers = [study for study in stage.studies if due is None or study.name in due]
-            writes = [table for study in writers for table in study.writes] or stage.writes
+            writes = stage.writes
+            if due is not None:  # a stage made of studies: the tables of those that run
+                writes = tuple(table for s in stage.studies if s.name in due for table in s.writes)
             rewritten.update({model.__tablename__: name for model in writes})
         plan.append((name, runs, why))
     return plan

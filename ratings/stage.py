@@ -32,7 +32,7 @@ the games rated (``rate_inputs``) and the skill-o-meter's reading (``skill_o_met
 from __future__ import annotations
 
 from bridgerank.core.stage import Stage, StageContext
-from bridgerank.core.studies import Study, due_studies, run_studies
+from bridgerank.core.studies import Study, run_studies
 from bridgerank.ratings.inputs import RateData
 from bridgerank.ratings.studies.cycles import CYCLES
 from bridgerank.ratings.studies.headline import HEADLINE
@@ -47,9 +47,8 @@ STUDIES: tuple[Study, ...] = (RESULTS, HEADLINE, TEAMS, CYCLES)
 
 def run(context: StageContext) -> RateSummary:
     """Run the studies that changed (every study with ``--force``), on inputs read once."""
-    due = due_studies(context, force=context.force)
     data = RateData(context.engine, context.settings.rate.min_tables, context.settings.rate.teams)
-    summary = run_studies(context, data, due)
+    summary = run_studies(context, data)
     assert isinstance(summary, RateSummary)
     return summary
 
