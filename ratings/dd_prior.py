@@ -11,7 +11,7 @@ measure to speak of; ``[rate.headline] dd_shrinks`` for the pair-session headlin
   side.
 
 Computed on the tables it is given; the headline gives each table its players' measures from
-earlier periods only (:func:`~bridgerank.ratings.headline.fit.past_columns`), since a measure of
+earlier periods only (:func:`~bridgerank.ratings.headline.past.past_columns`), since a measure of
 the very boards a fit learns from carries their results.
 """
 

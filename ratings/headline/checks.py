@@ -32,12 +32,12 @@ from scipy import stats
 from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.fit import (
-    Covariates,
     HeadlineFit,
     fit_headline,
     predict_sessions,
 )
 from bridgerank.ratings.headline.partnerships import synergies
+from bridgerank.ratings.headline.past import Covariates
 from bridgerank.ratings.holdout import HeldOut, coverage
 
 if TYPE_CHECKING:

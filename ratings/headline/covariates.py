@@ -3,11 +3,11 @@ player has played. A newcomer to a field is, on average, weaker than its regular
 regulars are the ones who kept coming back, and who reached the later rounds); the headline's
 prior centre can say so instead of placing every unknown player at the field's average.
 
-A covariate maps tables to one row per player (:data:`~bridgerank.ratings.headline.fit.Covariates`);
-the headline computes it on earlier periods only for each table it fits. Whether the newcomer
-prior is used is chosen on the training data of each fit (:func:`newcomer_choice`): it is
-taken where newcomers are weaker than the regulars; where they are not, only by chance, and
-then with a coefficient near zero.
+A covariate maps tables to one row per player
+(:data:`~bridgerank.ratings.headline.past.Covariates`); the headline computes it on earlier
+periods only for each table it fits. Whether the newcomer prior is used is chosen on the
+training data of each fit (:func:`newcomer_choice`): it is taken where newcomers are weaker
+than the regulars; where they are not, only by chance, and then with a coefficient near zero.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, unique_rows
-from bridgerank.ratings.headline.fit import Covariates
+from bridgerank.ratings.headline.past import Covariates, joined
 
 
 def experience(tables: FieldTables) -> np.ndarray:
@@ -28,15 +28,6 @@ def experience(tables: FieldTables) -> np.ndarray:
         pairs, _, _ = unique_rows(seen)
         played = np.bincount(pairs[:, 1], minlength=players).astype(float)
     return np.log1p(played)[:, None]
-
-
-def joined(*covariates: Covariates) -> Covariates:
-    """The covariates side by side: one column block per covariate, in the order given."""
-
-    def columns(tables: FieldTables) -> np.ndarray:
-        return np.hstack([np.asarray(covariate(tables), dtype=float) for covariate in covariates])
-
-    return columns
 
 
 def newcomer_choice(covariates: Covariates | None = None) -> tuple[Covariates | None, ...]:

@@ -29,7 +29,7 @@ who had played more sessions before the table (for both where they had played as
 weak player partnering a strong one is not credited with the strong one's letter - were he, the
 pair would be expected to score more than it can, and the strong player's rating would fall for
 partnering him. Like every covariate of the headline it is fitted on earlier periods only
-(:func:`~bridgerank.ratings.headline.fit.past_columns`).
+(:func:`~bridgerank.ratings.headline.past.past_columns`).
 """
 
 from __future__ import annotations

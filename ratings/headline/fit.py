@@ -37,14 +37,13 @@ boards' luck (the *form variance* of the prediction intervals).
 
 from __future__ import annotations
 
-import hashlib
 import warnings
-import weakref
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
+from scipy.linalg import cho_factor, cho_solve
 from scipy.sparse.linalg import LinearOperator, cg
 
 from bridgerank.core.settings import default_settings
@@ -56,6 +55,7 @@ from bridgerank.ratings.field import (
 )
 from bridgerank.ratings.headline.entry import entry_columns, entry_offset
 from bridgerank.ratings.headline.familiarity import familiarity_column
+from bridgerank.ratings.headline.past import Covariates, covariate_values, past_columns
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
 if TYPE_CHECKING:
@@ -63,12 +63,12 @@ if TYPE_CHECKING:
 
 # Sign of each seat's strength in d_t: North, South, East, West.
 _SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
-# Above this many players the posterior variances use the diagonal of the precision only.
+# Up to this many players (and columns) the normal equations are formed and factorised
+# (a fit is then one triangular solve, and the posterior covariance exact); above it they are
+# solved by conjugate gradients and the posterior variances use the diagonal only.
 _EXACT_VARIANCE_PLAYERS = 3000
 # Penalty on covariate coefficients: none to speak of, only enough to keep them determined.
 _COEFFICIENT_PENALTY = 1e-6
-# Player covariates from a set of tables: shape (players, features).
-Covariates = Callable[[FieldTables], np.ndarray]
 # The form variance is set so that this share of the training split's late sessions fall
 # inside their central intervals of that level (normal quantile Z80).
 _COVERAGE = 0.8
@@ -77,48 +77,6 @@ _COVERAGE = 0.8
 def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
     """``[rate.headline]``: the given, or the shipped defaults for a fit called alone."""
     return settings if settings is not None else default_settings().rate.headline
-
-
-# Each covariates function's past columns already computed, by the rows of a period and
-# the rows before it (:func:`past_columns`): a walk-forward fits on training sets that share
-# their earlier periods, and computing a period's past again for each was a sixth of the
-# rate stage on the club sessions. Weak keys: an entry goes with its covariates function.
-_PAST: weakref.WeakKeyDictionary[Covariates, dict[tuple[int, bytes], np.ndarray]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _rows_key(tables: FieldTables, rows: np.ndarray) -> bytes:
-    """A digest of which tables ``rows`` are (their boards, seats and entries): the
-    covariates read nothing else of a table."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(np.ascontiguousarray(tables.board[rows]).tobytes())
-    digest.update(np.ascontiguousarray(tables.seats[rows]).tobytes())
-    entries = b"none" if tables.entry is None else tables.entry[rows].tobytes()
-    digest.update(entries)
-    return digest.digest()
-
-
-def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
-    """Each table's covariate columns, ``sum over seats of sign * z[player]``, with ``z``
-    computed from the tables of earlier periods only: shape (tables, features).
-
-    The first period sees an empty past (every covariate as for a newcomer). A period's
-    columns are computed once for a covariates function and the same past (:data:`_PAST`)."""
-    known = _PAST.setdefault(covariates, {})
-    columns: np.ndarray | None = None
-    for period in np.unique(tables.period):
-        rows = np.flatnonzero(tables.period == period)
-        past = tables.period < period
-        key = (int(period), _rows_key(tables, past) + _rows_key(tables, rows))
-        block = known.get(key)
-        if block is None:
-            z = np.asarray(covariates(tables.subset(past)), dtype=float)
-            block = known[key] = np.einsum("tsf,s->tf", z[tables.seats[rows]], _SIGNS)
-        if columns is None:
-            columns = np.zeros((len(tables), block.shape[1]))
-        columns[rows] = block
-    return columns if columns is not None else np.zeros((0, 0))
 
 
 @dataclass
@@ -137,6 +95,10 @@ class Design:
     # columns right after the players' with a penalty of their own (a partnership's term)
     penalised: int = 0
     penalised_by: float = 0.0
+    # X^T X, and the latest penalty's Cholesky factor of it plus the penalties: formed once,
+    # they serve every fit of these tables (a grid's penalties, the ceiling's many draws)
+    _normal: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    _factor: tuple[float, tuple] | None = field(default=None, init=False, repr=False, compare=False)
 
     def with_penalised(self, columns: sparse.csr_matrix, penalty: float) -> Design:
         """This design with ``columns`` (one row per table) inserted after the players',
@@ -181,6 +143,36 @@ class Design:
     def normal_matvec(self, theta: np.ndarray) -> np.ndarray:
         """``X^T X theta`` (the centring is a projection, so it needs applying once)."""
         return self.a.T @ (self.scale**2 * self.centre(self.a @ theta))
+
+    def is_dense(self) -> bool:
+        """Whether the normal equations are small enough to form and factorise."""
+        return self.players <= _EXACT_VARIANCE_PLAYERS
+
+    def normal_matrix(self) -> np.ndarray:
+        """``X^T X`` as a dense matrix, what :meth:`normal_matvec` applies, from two sparse
+        products: the plain ``A^T S^2 A`` less each deal's column sums
+        ``w/k (A_g^T 1)(1^T A_g)``, the scale being one value a deal. Computed once."""
+        if self._normal is None:
+            weights = self.scale**2
+            plain = self.a.T @ sparse.diags(weights) @ self.a
+            tables = np.arange(len(self.group))
+            groups = sparse.csr_matrix(
+                (np.ones(len(tables)), (self.group, tables)),
+                shape=(len(self.sizes), len(tables)),
+            )
+            sums = groups @ self.a
+            group_weight = np.zeros(len(self.sizes))
+            group_weight[self.group] = weights / self.sizes[self.group]
+            self._normal = (plain - sums.T @ sparse.diags(group_weight) @ sums).toarray()
+        return self._normal
+
+    def factor(self, penalty: float) -> tuple:
+        """The Cholesky factor of ``X^T X`` plus the ``penalty``'s ridge (:meth:`penalties`),
+        kept for the latest penalty."""
+        if self._factor is None or self._factor[0] != penalty:
+            precision = self.normal_matrix() + np.diag(self.penalties(penalty))
+            self._factor = (penalty, cho_factor(precision, lower=True))
+        return self._factor[1]
 
     def normal_diagonal(self) -> np.ndarray:
         """Diagonal of ``X^T X``: each column's squared coefficients, net of the centring."""
@@ -229,11 +221,14 @@ class HeadlineFit:
 def fit_strengths(
     design: Design, target: np.ndarray, penalty: float, start: np.ndarray | None = None
 ) -> np.ndarray:
-    """Ridge coefficients (players, then covariates) for ``target`` (North-South shares) by
-    preconditioned CG, from ``start`` if given (a solution of a similar problem: fewer
-    steps)."""
+    """Ridge coefficients (players, then covariates) for ``target`` (North-South shares):
+    from the factorised normal equations where they are small (:meth:`Design.is_dense`),
+    else by preconditioned CG from ``start`` if given (a solution of a similar problem:
+    fewer steps)."""
     columns = design.a.shape[1]
     right = design.a.T @ (design.scale * design.centre(target - 0.5))
+    if design.is_dense():
+        return cho_solve(design.factor(penalty), right)
     penalties = design.penalties(penalty)
     diagonal = design.normal_diagonal() + penalties
     operator = LinearOperator(
@@ -266,13 +261,11 @@ def posterior(
     dof = max(len(target) - len(design.sizes), 1)
     variance = float(residual @ residual / dof)
     columns = design.a.shape[1]
-    penalties = design.penalties(penalty)
-    if design.players > _EXACT_VARIANCE_PLAYERS:
+    if not design.is_dense():
+        penalties = design.penalties(penalty)
         sd = np.sqrt(variance / (design.normal_diagonal() + penalties))
         return sd[: design.players], variance, None
-    identity = np.eye(columns)
-    precision = np.column_stack([design.normal_matvec(column) for column in identity])
-    full = variance * np.linalg.inv(precision + np.diag(penalties))
+    full = variance * cho_solve(design.factor(penalty), np.eye(columns))
     # theta = u + Z gamma: a linear map of the coefficients (none from the familiarity's)
     blocks = [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
     rest = columns - sum(len(block) for block in blocks)
@@ -326,15 +319,17 @@ def _coefficients(
     columns: np.ndarray | None = None,
     entries: bool = True,
     settings: HeadlineSettings | None = None,
+    design: Design | None = None,
 ) -> tuple[Design, np.ndarray, np.ndarray | None, _Solved]:
     """The fit's design, coefficients, the covariates ``Z`` a forecast applies them to, and
     the coefficients read back; the ``columns`` (:func:`model_columns`, with ``settings``)
-    may be given when several penalties fit the same tables."""
+    and the ``design`` of them may be given when several penalties fit the same tables."""
     players = len(tables.players)
-    if columns is None:
-        columns = model_columns(tables, covariates, familiar, entries, settings)
-    design = Design.of(tables, players, columns)
-    z = None if covariates is None else covariates(tables)
+    if design is None:
+        if columns is None:
+            columns = model_columns(tables, covariates, familiar, entries, settings)
+        design = Design.of(tables, players, columns)
+    z = None if covariates is None else covariate_values(tables, covariates)
     coefficients = fit_strengths(design, tables.share, penalty)
     rest = coefficients[players:]
     familiarity = float(rest[-1]) if familiar else 0.0
@@ -441,17 +436,19 @@ def choose_model(
     if split is None:
         return candidates[0], penalties[len(penalties) // 2], 0.0
     early, late = split
-    best: tuple[float, Covariates | None, float, np.ndarray, np.ndarray | None] | None = None
+    best: tuple[float, Covariates | None, float, np.ndarray, Design] | None = None
     for covariates in candidates:
-        penalty, errors, columns = _best_penalty(
+        penalty, errors, design = _best_penalty(
             early, late, covariates, penalties, familiar, entries, settings
         )
         score = float(np.mean(errors**2))
         if best is None or score < best[0]:
-            best = (score, covariates, penalty, errors, columns)
+            best = (score, covariates, penalty, errors, design)
     assert best is not None  # at least one candidate
-    _, covariates, penalty, errors, columns = best
-    early_fit = _fit_at(early, penalty, covariates, familiar, columns, entries, settings)
+    _, covariates, penalty, errors, design = best
+    early_fit = _fit_at(
+        early, penalty, covariates, familiar, entries=entries, settings=settings, design=design
+    )
     expected = _session_variance(early_fit, pair_sessions(late))
     return covariates, penalty, form_variance(errors, expected)
 
@@ -464,9 +461,9 @@ def _best_penalty(
     familiar: bool,
     entries: bool,
     settings: HeadlineSettings,
-) -> tuple[float, np.ndarray, np.ndarray | None]:
+) -> tuple[float, np.ndarray, Design]:
     """The penalty whose fit on ``early`` predicts ``late``'s sessions best, the session
-    errors at it, and the model columns of ``early`` (:func:`model_columns`)."""
+    errors at it, and the design of ``early`` with its model columns (:func:`model_columns`)."""
     test_design = Design.of(late, len(early.players))
     actual = pair_sessions(late).percent
     columns = model_columns(early, covariates, familiar, entries, settings)
@@ -482,16 +479,18 @@ def _best_penalty(
         else np.zeros((len(late), 0))
     )
 
+    design = Design.of(early, len(early.players), columns)  # one for every penalty
+
     def errors(penalty: float) -> np.ndarray:
         _, _, _, solved = _coefficients(
-            early, penalty, covariates, familiar, columns, entries, settings
+            early, penalty, covariates, familiar, columns, entries, settings, design
         )
         beta = np.array([solved.entry_effects.get(code, 0.0) for code in late.entries])
         shift = solved.familiarity * familiarity + (entry @ beta if entry.shape[1] else 0.0)
         return pair_percent(late, test_design.predict(solved.theta, shift)) - actual
 
     penalty, best = best_of(penalties, errors)
-    return penalty, best, columns
+    return penalty, best, design
 
 
 def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
@@ -514,9 +513,10 @@ def _fit_at(
     columns: np.ndarray | None = None,
     entries: bool = True,
     settings: HeadlineSettings | None = None,
+    design: Design | None = None,
 ) -> HeadlineFit:
     design, coefficients, z, solved = _coefficients(
-        tables, penalty, covariates, familiar, columns, entries, settings
+        tables, penalty, covariates, familiar, columns, entries, settings, design
     )
     sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
     return HeadlineFit(

@@ -26,12 +26,12 @@ from bridgerank.ratings.field import (
     partnership_codes,
 )
 from bridgerank.ratings.headline.fit import (
-    Covariates,
     Design,
     fit_strengths,
     model_columns,
     table_offset,
 )
+from bridgerank.ratings.headline.past import Covariates, covariate_values
 from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
 from bridgerank.ratings.registry import Method, StudyInputs
@@ -120,7 +120,7 @@ def _fit(
     pairs = coefficients[players : players + design.penalised]
     # then the covariates', the entries' and, last, the familiarity's
     rest = coefficients[players + design.penalised : -1]
-    z = None if covariates is None else covariates(tables)
+    z = None if covariates is None else covariate_values(tables, covariates)
     features = 0 if z is None else z.shape[1]
     if z is not None:
         theta = theta + z @ rest[:features]

@@ -21,16 +21,16 @@ import numpy as np
 
 from bridgerank.ratings.baselines import pair_share_forecast, table_shares, wbf_listed
 from bridgerank.ratings.field import FieldTables, pair_sessions
-from bridgerank.ratings.headline.covariates import joined, newcomer_choice
+from bridgerank.ratings.headline.covariates import newcomer_choice
 from bridgerank.ratings.headline.entry import entry_profile
 from bridgerank.ratings.headline.fit import (
     Choice,
-    Covariates,
     choose_model,
     fit_chosen,
     fit_headline,
     predict_sessions,
 )
+from bridgerank.ratings.headline.past import Covariates, joined
 from bridgerank.ratings.holdout import (
     LEVELS,
     Forecast,
@@ -91,7 +91,18 @@ def headline_covariates(
     (:func:`~bridgerank.ratings.headline.entry.entry_profile`, where the tables know
     entries) and his past double dummy measures (where :func:`dd_applies`); None when
     neither. ``entries``/``dd`` False leave one out (the variants that say what each adds).
-    Their shrinkage is ``[rate.headline]``'s ``profile_boards`` and ``dd_shrinks``."""
+    Their shrinkage is ``[rate.headline]``'s ``profile_boards`` and ``dd_shrinks``. Made once
+    per study and choice of parts: the variants then share their past columns
+    (:mod:`~bridgerank.ratings.headline.past`)."""
+    key = ("headline covariates", id(data), entries, dd)
+    if key not in inputs.shared:
+        inputs.shared[key] = _covariates(data, inputs, entries, dd)
+    return inputs.shared[key]
+
+
+def _covariates(
+    data: FieldTables, inputs: StudyInputs, entries: bool, dd: bool
+) -> Covariates | None:
     headline = inputs.rate.headline
     parts: list[Covariates] = []
     if entries and data.entries:

@@ -15,7 +15,10 @@ noise of the four teams). A table's expected share is the mean over the deal's o
 
 Whole-history smoothing is not online: each time the rival forecasts after new sessions it
 refits the history of every session it has learned (the walk-forward's training dates), a
-few sweeps of the package's message passing. Time is the period's index (one step a date);
+few sweeps of the package's message passing. The first refit builds and sweeps the whole
+history; each later one extends it by the new dates and sweeps those and the ``WINDOW`` dates
+before them (:mod:`~bridgerank.ratings.rivals.ttt_history`), so that a walk-forward's work on
+the rival grows with its dates, not with their square. Time is the period's index (one step a date);
 the drift ``gamma`` per step is chosen on the training dates
 (:mod:`~bridgerank.ratings.rivals.online`), the rest are the package's defaults.
 
@@ -37,11 +40,15 @@ import numpy as np
 from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import package_method
+from bridgerank.ratings.rivals.ttt_history import BETA, SmoothedHistory
 
 __all__ = ["TTT", "Games", "ThroughTimePairs", "session_games"]
 
-BETA = 1.0  # the package's default performance noise
-SWEEPS = 4  # backward-forward sweeps of the whole history at each refit
+SWEEPS = 4  # backward-forward sweeps of the history at each refit
+# dates before the new ones that a refit of an extended history sweeps over again, and its
+# sweeps (:mod:`ttt_history`)
+WINDOW = 8
+WINDOW_SWEEPS = 2
 
 
 def session_games(tables: FieldTables, rows: np.ndarray) -> list[list[list[int]]]:
@@ -77,6 +84,7 @@ class ThroughTimePairs:
         self.last_time: dict[int, int] = {}  # each player's latest game's time
         self.fitted_year: str | None = None  # yearly: the year of the latest refit's games
         self.stale = False
+        self.history: SmoothedHistory | None = None
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Add one session's games; the history is refitted at the next forecast (yearly: in
@@ -110,19 +118,10 @@ class ThroughTimePairs:
                 self.last_time[player] = time
 
     def _refit(self) -> None:
-        from trueskillthroughtime import History
-
-        # no results: each game's teams come best first (session_games)
-        history = History(
-            composition=self.composition, times=self.times, beta=BETA, gamma=self.gamma
-        )
-        history.convergence(iterations=SWEEPS, verbose=False)
-        # each player's latest posterior (curves are in time order)
-        curves = history.learning_curves()
-        self.posterior = {
-            player: (curve[-1][1].mu, curve[-1][1].sigma) for player, curve in curves.items()
-        }
-        self.last_time = {player: int(curve[-1][0]) for player, curve in curves.items()}
+        if self.history is None or not self.history.extend(self.composition, self.times):
+            self.history = SmoothedHistory(self.composition, self.times, self.gamma)
+        self.history.smooth(SWEEPS, WINDOW, WINDOW_SWEEPS)
+        self.posterior, self.last_time = self.history.latest()
         self.stale = False
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -385,7 +385,7 @@ def test_wbf_points_baseline_follows_the_points():
 
 def test_a_table_sees_its_players_covariates_from_earlier_periods_only():
     from bridgerank.ratings.headline.covariates import experience
-    from bridgerank.ratings.headline.fit import past_columns
+    from bridgerank.ratings.headline.past import past_columns
 
     # three periods, one table each; player 0 sits North every time, 1 South, 2 and 3 East
     # and West in the first two, 4 and 5 in the last
