@@ -68,12 +68,19 @@ def _kept(covariates: Covariates, key: Hashable, compute: Callable[[], np.ndarra
     return value
 
 
-def _digest(tables: FieldTables, rows: np.ndarray, before: bytes = b"") -> bytes:
-    """A digest of which tables ``rows`` are (their boards, seats and entries: a covariate
-    reads nothing else of a table), after the digest ``before`` of the tables before them."""
+def _players(tables: FieldTables) -> bytes:
+    """A digest of the players ``tables`` number (a covariate has a row for each): tables of
+    two data sets may share their boards' numbers and seats."""
+    return hashlib.blake2b("\n".join(map(str, tables.players)).encode(), digest_size=16).digest()
+
+
+def _digest(tables: FieldTables, rows: np.ndarray, before: bytes) -> bytes:
+    """A digest of which tables ``rows`` are (their boards, seats, sessions, periods and
+    entries: a covariate reads nothing else of a table), after the digest ``before`` of the
+    players and of the tables before them."""
     digest = hashlib.blake2b(before, digest_size=16)
-    digest.update(np.ascontiguousarray(tables.board[rows]).tobytes())
-    digest.update(np.ascontiguousarray(tables.seats[rows]).tobytes())
+    for values in (tables.board, tables.seats, tables.session, tables.period):
+        digest.update(np.ascontiguousarray(values[rows]).tobytes())
     digest.update(b"none" if tables.entry is None else tables.entry[rows].tobytes())
     return digest.digest()
 
@@ -82,7 +89,7 @@ def covariate_values(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     """``covariates(tables)`` as floats, computed once for the same tables."""
     if isinstance(covariates, Joined):
         return np.hstack([covariate_values(tables, part) for part in covariates.parts])
-    key = ("all", _digest(tables, np.arange(len(tables))))
+    key = ("all", _digest(tables, np.arange(len(tables)), _players(tables)))
     return _kept(covariates, key, lambda: np.asarray(covariates(tables), dtype=float))
 
 
@@ -96,7 +103,7 @@ def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
         blocks = [past_columns(tables, part) for part in covariates.parts]
         return np.hstack(blocks) if blocks else np.zeros((len(tables), 0))
     columns: np.ndarray | None = None
-    past = b""  # the digest of the periods before, in order
+    past = _players(tables)  # then the digest of the periods before, in order
     for period in np.unique(tables.period):
         rows = np.flatnonzero(tables.period == period)
         here = _digest(tables, rows, past)
