@@ -50,7 +50,6 @@ TOLERANCE = 5e-4
 
 def rate_tables() -> tuple[str, ...]:
     """The tables the rate stage writes (this checkout's list)."""
-    sys.path.insert(0, str(ROOT))
     from bridgerank.ratings.stage import RATE_STAGE
 
     return tuple(sorted(table.__tablename__ for table in RATE_STAGE.writes))

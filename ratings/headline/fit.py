@@ -28,8 +28,10 @@ default, a term only where the tables know entries), and a partnership that has 
 together before scoring a little above its players' sum
 (:mod:`~bridgerank.ratings.headline.familiarity`; ``familiar``, on by default).
 
-The normal equations are solved by conjugate gradients through the tables (each step costs
-a pass over the tables), so a fit is linear in the data. The penalty is chosen on the
+Up to 3,000 players the normal equations are formed once per set of tables (two sparse
+products) and factorised once per penalty, so the penalties of a grid and the posterior
+covariance share them; beyond, they are solved by conjugate gradients through the tables
+(each step a pass over them), so a fit stays linear in the data. The penalty is chosen on the
 training data alone: fitted on its earlier sessions, scored on its latest quarter; the same
 split measures how much a pair's session form varies beyond the ratings' uncertainty and the
 boards' luck (the *form variance* of the prediction intervals).
@@ -55,14 +57,17 @@ from bridgerank.ratings.field import (
 )
 from bridgerank.ratings.headline.entry import entry_columns, entry_offset
 from bridgerank.ratings.headline.familiarity import familiarity_column
-from bridgerank.ratings.headline.past import Covariates, covariate_values, past_columns
+from bridgerank.ratings.headline.past import (
+    SEAT_SIGNS,
+    Covariates,
+    covariate_values,
+    past_columns,
+)
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import HeadlineSettings
 
-# Sign of each seat's strength in d_t: North, South, East, West.
-_SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 # Up to this many players (and columns) the normal equations are formed and factorised
 # (a fit is then one triangular solve, and the posterior covariance exact); above it they are
 # solved by conjugate gradients and the posterior variances use the diagonal only.
@@ -115,7 +120,7 @@ class Design:
         count = len(tables)
         a = sparse.csr_matrix(
             (
-                np.tile(_SIGNS, count),
+                np.tile(SEAT_SIGNS, count),
                 tables.seats.ravel(),
                 np.arange(0, 4 * count + 1, 4),
             ),

@@ -25,12 +25,13 @@ import numpy as np
 
 from bridgerank.ratings.field import FieldTables
 
-__all__ = ["Covariates", "Joined", "covariate_values", "joined", "past_columns"]
+__all__ = ["Covariates", "Joined", "SEAT_SIGNS", "covariate_values", "joined", "past_columns"]
 
 # Player covariates from a set of tables: shape (players, features).
 Covariates = Callable[[FieldTables], np.ndarray]
-# Sign of each seat's strength in a table's strength difference: North, South, East, West.
-_SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
+# Sign of each seat's strength in a table's strength difference: North, South, East, West
+# (the headline's design has the same).
+SEAT_SIGNS = np.array([1.0, 1.0, -1.0, -1.0])
 # Values kept per covariate before its store is emptied: a bound on a long-lived covariate's
 # (a module's function's) memory over many data sets.
 _MOST_KEPT = 20_000
@@ -110,7 +111,7 @@ def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
 
         def compute(period: int = period, rows: np.ndarray = rows) -> np.ndarray:
             z = np.asarray(covariates(tables.subset(tables.period < period)), dtype=float)
-            return np.einsum("tsf,s->tf", z[tables.seats[rows]], _SIGNS)
+            return np.einsum("tsf,s->tf", z[tables.seats[rows]], SEAT_SIGNS)
 
         block = _kept(covariates, (int(period), here), compute)
         if columns is None:

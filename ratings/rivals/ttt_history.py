@@ -68,9 +68,7 @@ class SmoothedHistory:
                     history.agents[player] = Agent(prior, Ninf, -float("inf"))
             batch = Batch(games, [], time, history.agents, history.p_draw)
             history.batches.append(batch)
-            for player in batch.skills:
-                history.agents[player].last_time = time
-                history.agents[player].message = batch.forward_prior_out(player)
+            self._leave(batch)
         history.size += len(new)
         self.games = len(composition)
         self.fresh = first if self.fresh is None else min(self.fresh, first)
@@ -121,10 +119,14 @@ class SmoothedHistory:
         """Each player's message forward out of his latest date, which a new date's prior
         takes (the package's sweeps leave the latest date's unset)."""
         for batch in self.history.batches[start:]:
-            for player in batch.skills:
-                agent = self.history.agents[player]
-                agent.message = batch.forward_prior_out(player)
-                agent.last_time = batch.time
+            self._leave(batch)
+
+    def _leave(self, batch: Any) -> None:
+        """Each of ``batch``'s players leaves it with its forward message and its time."""
+        for player in batch.skills:
+            agent = self.history.agents[player]
+            agent.message = batch.forward_prior_out(player)
+            agent.last_time = batch.time
 
     def latest(self) -> tuple[dict[Any, tuple[float, float]], dict[Any, int]]:
         """Each player's posterior (mean, sd) at his latest date, and that date's time."""
