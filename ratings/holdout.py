@@ -262,15 +262,22 @@ def _orders_right(predicted, actual, group) -> float | None:
     return right / total if total else None
 
 
+# A forecast margin closer to 0 than this (a millionth of an IMP or percentage point) calls no
+# winner.
+LEVEL = 1e-6
+
+
 def _winner_right(predicted, actual, group) -> float | None:
     """The share of decided units (actual not 0) whose sign was predicted; a level
-    prediction is half right, as a coin would be."""
+    prediction is half right, as a coin would be. A prediction within :data:`LEVEL` of 0 is
+    level: two sides of equal strengths (players known by their covariates alone) differ by
+    rounding, and its sign would be the solver's, not the model's."""
     decided = actual != 0
     if not decided.any():
         return None
-    right = (np.sign(predicted[decided]) == np.sign(actual[decided])) + 0.5 * (
-        predicted[decided] == 0
-    )
+    level = np.abs(predicted[decided]) < LEVEL
+    called = np.where(level, 0.0, np.sign(predicted[decided]))
+    right = (called == np.sign(actual[decided])) + 0.5 * level
     return float(right.mean())
 
 

@@ -12,17 +12,16 @@ match's forecast from a fit, with its variance, is :func:`match_forecast`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Sequence
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse.linalg import lsqr
 
 from bridgerank.core.settings import default_settings
 from bridgerank.ratings.holdout import Forecast, choose_on_latest_quarter
 from bridgerank.ratings.team_boards import TeamBoards, board_design, match_margins
 from bridgerank.ratings.team_evidence import OneTableBoards, TeamEvidence
+from bridgerank.ratings.team_ridge import ImpFit, RidgeSystem
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import TeamSettings
@@ -34,6 +33,8 @@ __all__ = [
     "fit_imps",
     "fit_joint",
     "fit_joint_all",
+    "imps_system",
+    "joint_system",
     "match_forecast",
     "team_settings",
 ]
@@ -44,66 +45,14 @@ def team_settings(settings: TeamSettings | None) -> TeamSettings:
     return settings if settings is not None else default_settings().rate.teams
 
 
-@dataclass
-class ImpFit:
-    """Strengths in IMPs per board, their standard deviations, the penalty and the residual
-    variance of a board's IMPs."""
-
-    theta: np.ndarray
-    sd: np.ndarray
-    penalty: float
-    residual_variance: float
-
-
-# Covariate columns are scaled up by this much so that the ridge's one damping leaves their
-# coefficients practically unpenalised (the penalty on them is divided by its square).
-_FREE = 100.0
-
-
 def fit_imps(data: TeamBoards, penalty: float) -> ImpFit:
-    """The ridge strengths of the team boards alone for ``penalty`` (one sparse
-    least-squares solve)."""
-    return _ridge(board_design(data), data.imps, np.ones(len(data)), penalty, None, None, len(data))
+    """The ridge strengths of the team boards alone for ``penalty``."""
+    return imps_system(data).fit(penalty)
 
 
-def _ridge(
-    design: sparse.csr_matrix,
-    outcome: np.ndarray,
-    weight: np.ndarray,
-    penalty: float,
-    row_covariates: np.ndarray | None,
-    centres: np.ndarray | None,
-    team_rows: int,
-) -> ImpFit:
-    """Weighted ridge strengths of every column of ``design``, beside the practically
-    unpenalised coefficients ``gamma`` of ``row_covariates`` (each row's players' covariates,
-    signed as the row's); each strength is ``centres @ gamma + u``. The residual variance is
-    the first ``team_rows`` rows' (the team boards', whatever else was fitted beside them)."""
-    root = np.sqrt(weight)
-    weighted = sparse.diags(root) @ design
-    full = weighted
-    covariates_weighted = None if row_covariates is None else row_covariates * root[:, None]
-    if covariates_weighted is not None:
-        extra = sparse.csr_matrix(covariates_weighted) * _FREE
-        full = sparse.hstack([weighted, extra]).tocsr()
-    solution = lsqr(full, outcome * root, damp=np.sqrt(penalty), atol=1e-10, btol=1e-10)[0]
-    players = design.shape[1]
-    u = solution[:players]
-    gamma = solution[players:] * _FREE
-    theta = u + centres @ gamma if centres is not None else u
-    fitted = design @ u + (row_covariates @ gamma if row_covariates is not None else 0.0)
-    residual = (outcome - fitted)[:team_rows]
-    variance = float(residual @ residual / max(team_rows - 1, 1))
-    # the diagonal of the precision: what the ratings' intervals are read from at any size
-    diagonal = np.asarray(weighted.multiply(weighted).sum(axis=0)).ravel() + penalty
-    own = variance / diagonal
-    if covariates_weighted is not None and centres is not None:
-        # and the uncertainty of gamma, which a player's centre carries: where the penalty is
-        # large, a strength is mostly its centre, and its interval mostly gamma's
-        gram = covariates_weighted.T @ covariates_weighted
-        gamma_covariance = variance * np.linalg.pinv(gram)
-        own = own + np.einsum("ij,jk,ik->i", centres, gamma_covariance, centres)
-    return ImpFit(theta, np.sqrt(own), penalty, variance)
+def imps_system(data: TeamBoards) -> RidgeSystem:
+    """The team boards alone as a ridge problem (:func:`fit_imps` at any penalty)."""
+    return RidgeSystem(board_design(data), data.imps, np.ones(len(data)), team_rows=len(data))
 
 
 def fit_joint(
@@ -139,21 +88,29 @@ def fit_joint_all(
     """:func:`fit_joint`'s strengths of every player it reads - the team boards' players
     first, then the one-table boards' and then ``extra`` (players with no row in the fit:
     their strength is what their covariates say) - and the players in that order."""
+    players, system = joint_system(data, evidence, before, one_table_weight, points, extra)
+    return players, system.fit(penalty)
+
+
+def joint_system(
+    data: TeamBoards,
+    evidence: TeamEvidence,
+    before: str,
+    one_table_weight: float = 0.0,
+    points: Mapping[str, float] | None = None,
+    extra: Sequence[Hashable] = (),
+) -> tuple[list[Hashable], RidgeSystem]:
+    """:func:`fit_joint_all`'s players and its ridge problem, to be solved at any penalty."""
     players = list(data.players)
     column = {player: number for number, player in enumerate(players)}
-    design = board_design(data).tocoo()
-    rows, columns, values = list(design.row), list(design.col), list(design.data)
-    outcome, weight = [data.imps], [np.ones(len(data))]
+    design = board_design(data)
+    blocks, outcome, weight = [design], [data.imps], [np.ones(len(data))]
+    # each row's period as a string, the team boards' from their codes
     row_period = [np.asarray(data.periods, dtype=object)[data.period]]
     one_table = evidence.one_table
     if one_table is not None and one_table_weight > 0:
         count = one_table.before(before)
-        for number, (north_south, east_west) in enumerate(one_table.pairs[:count]):
-            for sign, pair in ((1.0, north_south), (-1.0, east_west)):
-                for player in pair:
-                    rows.append(len(data) + number)
-                    columns.append(column.setdefault(player, len(column)))
-                    values.append(sign)
+        blocks.append(_one_table_rows(one_table.pairs[:count], column))
         outcome.append(one_table.imps[:count])
         weight.append(np.full(count, one_table_weight))
         row_period.append(one_table.period[:count])
@@ -161,35 +118,77 @@ def fit_joint_all(
     for player in extra:
         column.setdefault(player, len(column))
     players += [player for player in column if column[player] >= len(data.players)]
-    total = sum(len(part) for part in outcome)
-    full = sparse.csr_matrix((values, (rows, columns)), shape=(total, len(players)))
+    full = sparse.vstack([_widened(block, len(players)) for block in blocks]).tocsr()
     covariates = _player_covariates(evidence, points, players)
     if covariates is None:
-        fit = _ridge(
-            full, np.concatenate(outcome), np.concatenate(weight), penalty, None, None, len(data)
+        return players, RidgeSystem(
+            full, np.concatenate(outcome), np.concatenate(weight), team_rows=len(data)
         )
-        return players, fit
     centres = covariates(before)
     # standardised, so that the ridge leaves every coefficient practically unpenalised
     # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
     # players' signs sum to zero, so the centring cancels
     scale = centres[:fitted].std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
-    periods = np.concatenate(row_period)
-    row_covariates = np.zeros((total, centres.shape[1]))
-    for period in np.unique(periods):
-        at = np.flatnonzero(periods == period)
-        row_covariates[at] = full[at] @ covariates(str(period))
-    fit = _ridge(
+    row_covariates = _row_covariates(full, np.concatenate(row_period), covariates)
+    system = RidgeSystem(
         full,
         np.concatenate(outcome),
         np.concatenate(weight),
-        penalty,
         row_covariates / scale,
         (centres - centres[:fitted].mean(axis=0)) / scale,
         len(data),
     )
-    return players, fit
+    return players, system
+
+
+def _one_table_rows(
+    pairs: Sequence[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]],
+    column: dict[Hashable, int],
+) -> sparse.csr_matrix:
+    """One row per one-table board: +1 for North-South's players, -1 for East-West's; a
+    player not in ``column`` yet is given the next column."""
+    sizes = [len(north_south) + len(east_west) for north_south, east_west in pairs]
+    columns = [
+        column.setdefault(player, len(column))
+        for north_south, east_west in pairs
+        for player in (*north_south, *east_west)
+    ]
+    signs = [
+        sign
+        for north_south, east_west in pairs
+        for sign in (1.0,) * len(north_south) + (-1.0,) * len(east_west)
+    ]
+    pointers = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])
+    return sparse.csr_matrix(
+        (np.asarray(signs, dtype=float), np.asarray(columns, dtype=np.int64), pointers),
+        shape=(len(pairs), len(column)),
+    )
+
+
+def _widened(block: sparse.csr_matrix, columns: int) -> sparse.csr_matrix:
+    """``block`` with empty columns appended up to ``columns``."""
+    return sparse.csr_matrix(
+        (block.data, block.indices, block.indptr), shape=(block.shape[0], columns)
+    )
+
+
+def _row_covariates(
+    full: sparse.csr_matrix, periods: np.ndarray, covariates: Callable[[str], np.ndarray]
+) -> np.ndarray:
+    """Each row's signed sum of its players' covariates as they stood before the row's
+    period (never the row's own boards or later ones)."""
+    present, code = np.unique(periods.astype(str), return_inverse=True)
+    by_period = np.stack([covariates(str(period)) for period in present])
+    entries = full.tocoo()
+    # each stored entry's player's covariates of its row's period, times the entry's sign
+    values = by_period[code[entries.row], entries.col] * entries.data[:, None]
+    out = np.zeros((full.shape[0], by_period.shape[2]))
+    for feature in range(out.shape[1]):
+        out[:, feature] = np.bincount(
+            entries.row, weights=values[:, feature], minlength=full.shape[0]
+        )
+    return out
 
 
 def _player_covariates(
@@ -222,9 +221,12 @@ def choose_penalty(data: TeamBoards, penalties: tuple[float, ...] | None = None)
     if penalties is None:
         penalties = team_settings(None).penalties
 
+    systems: dict[int, RidgeSystem] = {}  # one per training set, whatever the penalty
+
     def errors(early: TeamBoards, late: TeamBoards, penalty: float) -> np.ndarray:
         actual, _ = match_margins(late, late.imps)
-        theta = fit_imps(early, penalty).theta
+        system = systems.setdefault(id(early), imps_system(early))
+        theta = system.fit(penalty).theta
         return match_margins(late, board_design(late) @ theta)[0] - actual
 
     return choose_on_latest_quarter(data, penalties, errors)
@@ -261,14 +263,18 @@ def choose_joint(
     weights = one_table_weights if evidence.one_table is not None else (0.0,)
     grid = [(penalty, weight) for penalty in penalties for weight in weights]
     last = data.periods[int(data.period.max())] if len(data) else ""
+    # one ridge problem per training set and weight, solved at each penalty
+    systems: dict[tuple[int, float], tuple[list[Hashable], RidgeSystem]] = {}
 
     def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
         cut = early.periods[int(late.period.min())]
         pairs = _late_one_table(evidence.one_table, cut, last)
-        extra = [player for pair in pairs[0] + pairs[1] for player in pair]
-        players, fit = fit_joint_all(
-            early, choice[0], evidence, cut, choice[1], points, extra=extra
-        )
+        key = (id(early), choice[1])
+        if key not in systems:
+            extra = [player for pair in pairs[0] + pairs[1] for player in pair]
+            systems[key] = joint_system(early, evidence, cut, choice[1], points, extra)
+        players, system = systems[key]
+        fit = system.fit(choice[0])
         column = {player: number for number, player in enumerate(players)}
         team = fit.theta[: len(early.players)]
         team_errors = board_design(late) @ team - late.imps
