@@ -34,7 +34,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse.linalg import cg
+from scipy.sparse.linalg import LinearOperator, cg
 
 from bridgerank.ratings.event_match_data import EventMatches
 from bridgerank.ratings.holdout import Forecast, Target
@@ -260,7 +260,11 @@ class RoundRidge:
         if setting.field_weight:
             system = system + setting.field_weight * self.tables.gram
             right = right + setting.field_weight * self.tables.right
-        solution, _ = cg(system.tocsr(), right, x0=start, rtol=1e-7, maxiter=2000)
+        system = system.tocsr()
+        # Jacobi: the diagonal spans a player's few boards to the covariates' held 1e12
+        inverse = 1.0 / system.diagonal()
+        preconditioner = LinearOperator(system.shape, matvec=lambda r: r * inverse, dtype=float)
+        solution, _ = cg(system, right, x0=start, M=preconditioner, rtol=1e-7, maxiter=2000)
         return solution
 
     def _score_pending(self) -> None:
