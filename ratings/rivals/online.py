@@ -165,10 +165,11 @@ class OnlineForecaster:
         schedule = self.schedule
         actual = schedule.actual(late)
         raw = {}
+        taught: dict[Any, Rival] = {}
 
         def errors(setting: Any) -> np.ndarray:
-            rival = _taught(self.make(setting), schedule.tables(early))
-            raw[setting] = schedule.forecast(rival, late)
+            taught[setting] = _taught(self.make(setting), schedule.tables(early))
+            raw[setting] = schedule.forecast(taught[setting], late)
             slope = _slope(raw[setting], actual, schedule.centre)
             return schedule.centre + slope * (raw[setting] - schedule.centre) - actual
 
@@ -176,6 +177,10 @@ class OnlineForecaster:
         if self.widen:
             self.setting = self._widened(errors)
         self.slope = _slope(raw[self.setting], actual, schedule.centre)
+        # the chosen rival has learned the early dates in order: it goes on from there, as it
+        # would have had it learned the whole training set afresh (the latest quarter next)
+        self.rival = taught[self.setting]
+        self.learned = int(early.period.max()) if len(early) else -1
 
     def _widened(self, errors: Callable[[Any], np.ndarray]) -> Any:
         """The choice after growing the grid past the end it fell at (see the module): each
@@ -205,7 +210,7 @@ class OnlineForecaster:
         return f"{value} of {grid}"
 
     def __call__(self, train: Any, test: Any, target: Target | None = None) -> Forecast:
-        if self.rival is None:
+        if self.setting is None:
             self._choose(train)
         newest = int(train.period.max()) if len(train) else -1
         if self.rival is None or newest < self.learned:
