@@ -88,6 +88,10 @@ class StageContext:
     # run with --force: a stage that keeps work between runs (dds) redoes it all
     force: bool = False
     progress: Progress = no_progress
+    # a line for the user while the stage runs (a study starting, with its estimate)
+    say: Callable[[str], None] = field(default=lambda line: None)
+    # facts kept with the ledger row beside the summary (the studies' seconds)
+    notes: dict[str, Any] = field(default_factory=dict)
     started_at: _dt.datetime = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc))
     _clock: float = field(default_factory=time.perf_counter)
 
@@ -134,6 +138,7 @@ class StageContext:
         summary.seconds = seconds
         record = summary.to_json()
         record["fingerprint_parts"] = self.parts
+        record.update(self.notes)
         ledger.record_run(
             conn,
             self.stage.name,

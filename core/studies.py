@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from bridgerank.core.codehash import code_fingerprint, source_digest
+from bridgerank.core.durations import duration
 from bridgerank.core.sections import Settings, result_settings
 
 if TYPE_CHECKING:
@@ -41,6 +43,10 @@ __all__ = [
 ]
 
 Row = Mapping[str, Any]
+# the ledger row's key for each study's seconds at its latest run (the next run's estimate)
+STUDY_SECONDS = "study_seconds"
+# a study expected to take this many seconds or more is announced as it starts
+SAY_AFTER = 10.0
 
 
 @dataclass(frozen=True)
@@ -147,7 +153,23 @@ def run_studies(context: StageContext, data: Any) -> StageSummary:
     with context.engine.connect() as conn:
         last = ledger.last_run(conn, stage.name)
     due = _due(context, last)
-    results = {study.name: study.run(data, context) for study in due}
+    seconds = _study_seconds(last)
+    results = {}
+    stage_began = time.perf_counter()
+    for number, study in enumerate(due):
+        expected = seconds.get(study.name)
+        # a study is announced when it may be long: it was at its last run, or nothing is
+        # known of it and it is the first or the stage has been running a while
+        if expected is None:
+            worth = number == 0 or time.perf_counter() - stage_began >= SAY_AFTER
+        else:
+            worth = expected >= SAY_AFTER
+        if worth:
+            context.say(_announcement(stage.name, due, number, seconds))
+        began = time.perf_counter()
+        results[study.name] = study.run(data, context)
+        seconds[study.name] = round(time.perf_counter() - began, 1)
+    context.notes[STUDY_SECONDS] = seconds
     fields: dict[str, Any] = {}
     if len(due) < len(studies):
         assert last is not None  # every study runs after no run
@@ -166,6 +188,28 @@ def run_studies(context: StageContext, data: Any) -> StageSummary:
         }
         context.finish(conn, summary, outputs=list(replace), replace=replace)
     return summary
+
+
+def _study_seconds(last: RowMapping | None) -> dict[str, float]:
+    """Each study's seconds at its latest run, as the ``last`` run's ledger row keeps them."""
+    if last is None:
+        return {}
+    kept = json.loads(last["summary"]).get(STUDY_SECONDS)
+    return dict(kept) if isinstance(kept, dict) else {}
+
+
+def _announcement(
+    stage: str, due: Sequence[Study], number: int, seconds: Mapping[str, float]
+) -> str:
+    """``rate: study 2 of 4 (headline); about 5 min left, as at the last run``: the study
+    starting and the time left, from each study's seconds at its latest run (not known
+    before every study left has run once)."""
+    line = f"{stage}: study {number + 1} of {len(due)} ({due[number].name})"
+    left = [seconds.get(study.name) for study in due[number:]]
+    if any(value is None for value in left):
+        return line + "; time left not known on a first run"
+    total = sum(value for value in left if value is not None)
+    return line + f"; about {duration(total)} left, as at the last run"
 
 
 def _written(studies: tuple[Study, ...], results: Mapping[str, StudyResult]) -> list[type[Base]]:

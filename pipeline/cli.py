@@ -194,6 +194,7 @@ def _run(
                 jobs=session.jobs,
                 force=force,
                 progress=progress,
+                say=lambda line: click.echo(line, err=True),
                 on_outcome=report,
                 what=shlex.join(["bridgerank", *sys.argv[1:]]),
             )

@@ -8,20 +8,14 @@ import sys
 import time
 from typing import Callable, Iterable, Iterator, TextIO, TypeVar
 
+from bridgerank.core.durations import duration
+
 T = TypeVar("T")
 # Seconds between two progress lines in a log.
 LOG_INTERVAL = 10.0
 # The share of the work done before the time left is estimated: the first items of a stage
 # carry its start-up (workers starting, tables loading), so an early rate predicts hours.
 ESTIMATE_AFTER = 0.05
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def logged(
@@ -53,7 +47,7 @@ def logged(
         if total:
             line += f" of {total:,} {unit} ({100 * done / total:.0f}%), {speed}"
             if done >= ESTIMATE_AFTER * total:
-                line += f", about {_duration((total - done) / rate)} left"
+                line += f", about {duration((total - done) / rate)} left"
             else:
                 line += ", time left not known yet"
         else:

@@ -167,6 +167,7 @@ def run_stages(
     jobs: int = 1,
     force: bool = False,
     progress: Progress = no_progress,
+    say: Callable[[str], None] = lambda line: None,
     on_outcome: Callable[[StageOutcome], None] | None = None,
     what: str = "bridgerank",
 ) -> list[StageOutcome]:
@@ -189,6 +190,9 @@ def run_stages(
         Run every selected stage even when up to date.
     progress : callable
         ``progress(iterable, label, total)`` wrapper for long loops.
+    say : callable
+        Shows a line while a stage runs (a study of the rate stage starting, with the time
+        left).
     on_outcome : callable, optional
         Called after each stage, so a CLI can print as it goes.
     what : str
@@ -225,6 +229,7 @@ def run_stages(
                 jobs=jobs,
                 force=force,
                 progress=progress,
+                say=say,
             )
             idle = stage.idle_reason(context) if stage.idle_reason else None
             if idle:

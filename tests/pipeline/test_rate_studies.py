@@ -105,3 +105,31 @@ def _ceiling(folder):
         rows = conn.exec_driver_sql("SELECT measure, value, n FROM validation_ceiling").all()
     engine.dispose()
     return {measure: (value, n) for measure, value, n in rows}
+
+
+def test_a_long_study_is_announced_with_the_time_its_last_run_took(run_folder, monkeypatch):
+    """Each study's seconds are kept in the ledger; a forced rerun announces each study that
+    took long enough with the time left, from those seconds."""
+    _, summary = _versions(run_folder)
+    kept = summary[studies.STUDY_SECONDS]
+    assert set(kept) == {study.name for study in RATE_STAGE.studies}
+    monkeypatch.setattr(studies, "SAY_AFTER", 0.0)  # the sample's studies take a second
+    output = _cli("run", "--only", "rate", "--force", "--out", run_folder)
+    lines = [line for line in output.splitlines() if line.startswith("rate: study")]
+    names = [study.name for study in RATE_STAGE.studies]
+    assert [line.split("(")[1].split(")")[0] for line in lines] == names
+    first_left = sum(kept.values())
+    from bridgerank.core.durations import duration
+
+    assert lines[0] == (
+        f"rate: study 1 of 4 (results); about {duration(first_left)} left, as at the last run"
+    )
+
+
+def test_a_first_run_says_its_time_left_is_not_known_yet():
+    due = RATE_STAGE.studies
+    line = studies._announcement("rate", due, 1, {"results": 3.0, "headline": 4.0})
+    assert line == "rate: study 2 of 4 (headline); time left not known on a first run"
+    every = {study.name: 30.0 for study in due}
+    line = studies._announcement("rate", due, 2, every)
+    assert line == "rate: study 3 of 4 (teams); about 60 s left, as at the last run"
