@@ -342,7 +342,8 @@ def _elo_sessions(kind: str, opponents: bool):
     matchpointed on one deal, who sat opposite moves a pair's score, and the headline counts
     it, so a fair baseline does too. K is calibrated on the first training set and kept for
     the later, larger ones; the two predictions of a kind share one replay per training set
-    (through the study's ``shared``)."""
+    (through the study's ``shared``). A training set that adds only deals after those
+    replayed before (:func:`_later_deals`) goes on from their ratings over the new deals."""
 
     def make(data: FieldTables, inputs: StudyInputs):
         state = inputs.shared.setdefault(("elo sessions", kind), {})
@@ -350,9 +351,16 @@ def _elo_sessions(kind: str, opponents: bool):
         def ratings_of(train: FieldTables) -> np.ndarray:
             key = (len(train), int(train.period.max()))
             if state.get("key") != key:
-                games = ranking_games(train)
-                k, run = calibrated_elo(games, kind, k=state.get("k"))
-                state.update(key=key, k=k, ratings=run.ratings)
+                deals = np.unique(train.group)
+                new = _later_deals(state.get("deals"), deals)
+                if new is None:
+                    games = ranking_games(train)
+                    k, run = calibrated_elo(games, kind, k=state.get("k"))
+                else:
+                    k = state["k"]
+                    later = train.subset(np.isin(train.group, new))
+                    run = replay(ranking_games(later), kind, k, start=state["ratings"])
+                state.update(key=key, k=k, ratings=run.ratings, deals=deals)
             return state["ratings"]
 
         def predict(train: FieldTables, test: FieldTables, target: Target) -> Forecast:
@@ -364,6 +372,17 @@ def _elo_sessions(kind: str, opponents: bool):
         return predict
 
     return make
+
+
+def _later_deals(replayed: np.ndarray | None, deals: np.ndarray) -> np.ndarray | None:
+    """The deals of ``deals`` (sorted) past the ``replayed`` ones, when ``deals`` holds every
+    replayed deal and the others all come after them (a replay orders games by deal): then a
+    replay of them goes on from the replayed ratings. None when it cannot."""
+    if replayed is None or not len(replayed) or len(deals) < len(replayed):
+        return None
+    if not np.array_equal(deals[: len(replayed)], replayed):
+        return None
+    return deals[len(replayed) :]
 
 
 def _elo_rankings(kind: str):

@@ -130,6 +130,7 @@ def replay(
     alpha: float = 1.0,
     initial: float = 0.0,
     keep_history: bool = False,
+    start: np.ndarray | None = None,
 ) -> Replay:
     """Rate through the games in order, from ``initial``; measure each game before it counts.
 
@@ -148,6 +149,9 @@ def replay(
     initial : float
     keep_history : bool
         Also record every player's rating after each of their games.
+    start : ndarray, optional
+        Every player's rating before the first game (in place of ``initial``): a replay of
+        earlier games' ratings goes on over later ones, as one replay of them all would.
 
     Returns
     -------
@@ -155,7 +159,10 @@ def replay(
         Mean loss over games.
     """
     targets = games.targets(method, alpha)
-    ratings = np.full(len(games.players), float(initial))
+    if start is None:
+        ratings = np.full(len(games.players), float(initial))
+    else:
+        ratings = np.array(start, dtype=float)
     history: dict[int, list[tuple[int, float]]] | None = {} if keep_history else None
     total = 0.0
     for number, (members, places, payoff, target, shared) in enumerate(

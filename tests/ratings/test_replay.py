@@ -77,3 +77,53 @@ def test_calibrated_k_minimises_the_loss_and_bad_games_are_refused():
         Games.from_matches([([0], [1])], 3)
     with pytest.raises(InvalidGame, match="unknown method"):
         replay(games, "glicko", 10.0)
+
+
+@pytest.mark.parametrize("method", ["elo", "dlo"])
+def test_a_replay_goes_on_from_earlier_ratings_as_one_replay_of_all(method):
+    games = Games.from_rankings(_random_rankings(8))
+    whole = replay(games, method, 24.0)
+    first = Games(games.players, games.members[:120], games.places[:120])
+    rest = Games(games.players, games.members[120:], games.places[120:])
+    went_on = replay(rest, method, 24.0, start=replay(first, method, 24.0).ratings)
+    np.testing.assert_array_equal(went_on.ratings, whole.ratings)
+
+
+def test_the_session_elo_replays_only_the_deals_a_training_set_adds(monkeypatch):
+    """Walked forward, the session baselines' kept replay gives what a replay of every
+    training deal from scratch gives; a set that is not an extension is replayed whole."""
+    from bridgerank.ratings import baselines
+    from bridgerank.ratings.baselines import ELO_OPPONENTS_SESSIONS, _later_deals
+
+    whole_replays = []
+    calibrated = baselines.calibrated_elo
+    monkeypatch.setattr(
+        baselines,
+        "calibrated_elo",
+        lambda games, *args, **kw: (
+            whole_replays.append(len(games)) or calibrated(games, *args, **kw)
+        ),
+    )
+    from bridgerank.ratings.headline.sessions import session_target
+    from bridgerank.ratings.holdout import walk_forward
+    from bridgerank.ratings.registry import StudyInputs
+    from tests.ratings.test_rivals import _club
+
+    _, tables = _club(sessions=14)
+    shared: dict = {}
+    kept = ELO_OPPONENTS_SESSIONS.make(tables, StudyInputs(None, shared=shared))
+    run = walk_forward(tables, {"elo": kept}, session_target)
+    k = shared[("elo sessions", "elo")]["k"]
+    assert len(whole_replays) == 1  # the first training set; the later ones went on from it
+
+    def fresh(train, test, target):  # a new replay for every training set, K as the kept one's
+        alone = {("elo sessions", "elo"): {"k": k}}
+        return ELO_OPPONENTS_SESSIONS.make(tables, StudyInputs(None, shared=alone))(
+            train, test, target
+        )
+
+    again = walk_forward(tables, {"elo": fresh}, session_target)
+    np.testing.assert_allclose(run.predicted("elo"), again.predicted("elo"), rtol=0, atol=1e-12)
+    assert _later_deals(np.array([1, 2]), np.array([1, 2, 5])).tolist() == [5]
+    assert _later_deals(np.array([1, 5]), np.array([1, 2, 5])) is None
+    assert _later_deals(None, np.array([1, 2])) is None
