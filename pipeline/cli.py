@@ -7,6 +7,7 @@ standard error with a hint (:mod:`bridgerank.core.errors`).
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import sys
@@ -28,10 +29,13 @@ from bridgerank.pipeline.progress import progress
 from bridgerank.pipeline.regress_view import print_study
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
 
+# The common options' parameter names, as the commands receive them.
+_COMMON = ("db", "out", "config_file", "jobs")
 
-def _common(command: Callable) -> Callable:
-    """Options every subcommand takes."""
-    options = [
+
+def _common_options() -> list[Callable]:
+    """The options every command takes, before its name or after it."""
+    return [
         click.option(
             "--db",
             help="SQLAlchemy URL or SQLite file (default: $BRIDGERANK_DB, else OUT/bridgerank.db).",
@@ -51,9 +55,23 @@ def _common(command: Callable) -> Callable:
             "--jobs", type=click.IntRange(min=1), help="Worker processes for parallel stages."
         ),
     ]
-    for option in reversed(options):
-        command = option(command)
-    return command
+
+
+def _common(command: Callable) -> Callable:
+    """Options every subcommand takes; one given before the command's name (``bridgerank
+    --db X status``) counts where the command's own is not given."""
+
+    @functools.wraps(command)
+    def with_the_group_s(*args: Any, **kwargs: Any) -> Any:
+        before = click.get_current_context().find_root().obj or {}
+        for name in _COMMON:
+            if kwargs.get(name) is None and before.get(name) is not None:
+                kwargs[name] = before[name]
+        return command(*args, **kwargs)
+
+    for option in reversed(_common_options()):
+        with_the_group_s = option(with_the_group_s)
+    return with_the_group_s
 
 
 class _Session:
@@ -66,7 +84,16 @@ class _Session:
         config_file: str | None,
         jobs: int | None,
         read_only: bool = False,
+        existing: bool = False,
+        database: bool = True,
+        sources: Sequence[str] = (),
     ) -> None:
+        """``read_only``: the command changes nothing; ``existing``: it works on a database
+        that must be there already (a stage, a forecast), so a SQLite file that is not there
+        is an error, not a new database; ``database``: False for a command on files alone,
+        which opens none; ``sources``: what the command will read, each of which must be
+        there with something to read before a database is opened (a run that can read
+        nothing must not leave an empty database behind)."""
         # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
         # the --config file and the defaults; a flag not given leaves the layers below it.
         flags: dict[str, dict[str, object]] = {
@@ -86,6 +113,18 @@ class _Session:
 
         store = self.settings.store
         self.url = database_url(store.db or None, store.out)
+        self.jobs = self.settings.run.jobs
+        if not database:
+            return
+        if sources:
+            from bridgerank.cleaning.ingest.sources import discover
+
+            discover(list(sources), self.settings.ingest.extensions)
+        if read_only or existing:
+            # a typo must not become a database (nor a lock beside one)
+            missing = _no_database(self.url, store.db or None, out)
+            if missing:
+                raise StoreError(missing)
         notes: list[str] = []
         what = shlex.join(["bridgerank", *sys.argv[1:]])
         self.engine = open_store(
@@ -94,7 +133,6 @@ class _Session:
         click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
         for note in notes:
             _echo_wrapped(note)
-        self.jobs = self.settings.run.jobs
 
 
 def _wrapped(text: str, indent: str) -> str:
@@ -142,7 +180,8 @@ def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str])
     database, folder, settings and workers; the same last stage; the sources again only
     when it stopped in ingest (later stages read them from the database)."""
     context = click.get_current_context()
-    options = context.params
+    # the common options given before the command's name too
+    options = {**(context.find_root().obj or {}), **{k: v for k, v in context.params.items() if v}}
     if context.info_name != "run":  # ingest, regress ...: the same command again
         return shlex.join(["bridgerank", *sys.argv[1:]])
     words = ["bridgerank", "run", *(sources if stage == "ingest" else ())]
@@ -222,9 +261,17 @@ def _run(
         _echo_line(f"open the report in a browser: {report_page}")
 
 
+def _group_options(group: Callable) -> Callable:
+    for option in reversed(_common_options()):
+        group = option(group)
+    return group
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bridgerank", prog_name="bridgerank")
-def main() -> None:
+@_group_options
+@click.pass_context
+def main(context: click.Context, **common: Any) -> None:
     """Judge bridge players from their hand records.
 
     Stages, in order: ingest, clean, match, dds, rate, regress, report. `bridgerank run` runs
@@ -238,6 +285,8 @@ def main() -> None:
     # user's own setting of the variable wins.
     for variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(variable, "1")
+    # the common options given before the command's name, for the command to read
+    context.obj = {name: value for name, value in common.items() if value is not None}
 
 
 @main.command()
@@ -281,7 +330,7 @@ def run(
         return
     if common.get("db") and not sources:
         _refuse_a_missing_database(common["db"])
-    session = _Session(**common)
+    session = _Session(**common, sources=sources)
     from bridgerank.cleaning.ingest.stage import default_sources
 
     chosen, note = default_sources(session.engine, session.settings, list(sources))
@@ -297,7 +346,7 @@ def run(
 @fail_cleanly
 def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
     """Read SOURCES (files or folders) into raw_boards; files already stored add nothing."""
-    _run(_Session(**common), ["ingest"], sources, force=force)
+    _run(_Session(**common, sources=sources), ["ingest"], sources, force=force)
 
 
 @main.command()
@@ -335,10 +384,10 @@ def regress(
     With --rates, runs on CSV files a user already has and writes CSV tables to
     OUT/regression/; without, runs the pipeline stage on the database.
     """
-    session = _Session(**common)
     if not rate_files:
-        _run(session, ["regress"], (), force=force)
+        _run(_Session(**common, existing=True), ["regress"], (), force=force)
         return
+    session = _Session(**common, database=False)
     from bridgerank.regression.export import result_frames, write_csv
     from bridgerank.regression.study import regress_files
 
@@ -360,14 +409,31 @@ def _refuse_a_missing_database(db: str) -> None:
     """``--db`` naming a SQLite file that does not exist, with no sources: most likely a typo,
     so nothing is built (SOURCES ask for a new database; the embedded sample fills one only
     in the default place)."""
-    from bridgerank.core.store import database_url, sqlite_file
+    from bridgerank.core.store import database_url
 
-    file = sqlite_file(database_url(db, "."))
-    if file is not None and not file.exists():
-        raise SettingsError(
-            f"no database at {file} (to build one there, name what to read: "
+    missing = _no_database(database_url(db, "."), db)
+    if missing:
+        raise SettingsError(missing)
+
+
+def _no_database(url: str, db: str | None, out: str | None = None) -> str | None:
+    """The one line for a SQLite database that is not there, with the command that builds
+    one there (``out``: the ``--out`` given; None: it is there, or the database is no
+    file)."""
+    from bridgerank.core.store import sqlite_file
+
+    file = sqlite_file(url)
+    if file is None or file.exists():
+        return None
+    if db:
+        return f"no database at {file} (to build one there, name what to read: " + (
             f"bridgerank run SOURCES --db {db})"
         )
+    where = f" --out {shlex.quote(out)}" if out else ""
+    return (
+        f"no database at {file} (to build one: bridgerank run SOURCES{where}, or bridgerank "
+        f"run{where} alone for the embedded sample)"
+    )
 
 
 def _dry_run(
@@ -543,7 +609,7 @@ def predict(
     Once the event has been run through the pipeline, `bridgerank predict` shows how the
     stored forecasts fared against the results.
     """
-    session = _Session(**common)
+    session = _Session(**common, existing=True)
     from bridgerank.core.store import store_errors
     from bridgerank.pipeline.predict import predict as forecast_event
 
@@ -579,7 +645,7 @@ def _stage_command(name: str, summary: str) -> None:
     @_common
     @fail_cleanly
     def command(force: bool, **common: Any) -> None:
-        _run(_Session(**common), [name], (), force=force)
+        _run(_Session(**common, existing=True), [name], (), force=force)
 
     command.__doc__ = summary
     main.command(name=name)(command)

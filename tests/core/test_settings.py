@@ -116,7 +116,7 @@ def _database(*args, env=None):
     assert result.exit_code == 3, result.output
     first = result.output.splitlines()[0]
     assert first.startswith("error: no database at "), first
-    return "database: sqlite:///" + first.removeprefix("error: no database at ")
+    return "database: sqlite:///" + first.removeprefix("error: no database at ").split(" (")[0]
 
 
 def test_environment_variables_through_the_cli(tmp_path):

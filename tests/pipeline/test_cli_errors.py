@@ -78,9 +78,12 @@ def test_a_report_that_cannot_be_written(tmp_path, test_data):
 
 def test_status_creates_nothing(tmp_path):
     typo = tmp_path / "no" / "such" / "bridgerank.db"
-    error, advice = _fails("status", "--db", str(typo))
-    assert error == f"error: no database at {typo}"
-    assert advice.startswith("Run `bridgerank run` to create it")
+    result = CliRunner().invoke(main, ["status", "--db", str(typo)])
+    assert result.exit_code == 3
+    assert result.output.splitlines() == [
+        f"error: no database at {typo} (to build one there, name what to read: "
+        f"bridgerank run SOURCES --db {typo})"
+    ]
     assert not (tmp_path / "no").exists()
     empty = tmp_path / "empty.db"
     empty.touch()  # a database no run has written to: status reads it, and leaves it empty
@@ -115,3 +118,59 @@ def test_a_database_error_inside_a_stage_is_one_line_and_keeps_what_was_stored(
         boards = conn.exec_driver_sql("select count(*) from boards").scalar()
     engine.dispose()
     assert stored == ["ingest"] and boards == 0
+
+
+COMMANDS_ON_A_DATABASE = ["predict", "report", "rate", "dds", "clean", "match", "regress"]
+
+
+@pytest.mark.parametrize("command", COMMANDS_ON_A_DATABASE)
+def test_a_mistyped_db_creates_nothing_and_says_how_to_build_one(tmp_path, command):
+    """A stage or a forecast on a database that is not there: one line naming it and the
+    command that builds one, exit 3, no file (no database, no lock) anywhere."""
+    typo = tmp_path / "bridgerank.dbb"
+    result = CliRunner().invoke(main, [command, "--db", str(typo)])
+    assert result.exit_code == 3, result.output
+    assert result.output.splitlines() == [
+        f"error: no database at {typo} (to build one there, name what to read: "
+        f"bridgerank run SOURCES --db {typo})"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_db_a_stage_names_the_default_database_and_the_sample(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["rate", "--out", "here"])
+    assert result.exit_code == 3
+    assert result.output.splitlines() == [
+        "error: no database at here/bridgerank.db (to build one: bridgerank run SOURCES "
+        "--out here, or bridgerank run --out here alone for the embedded sample)"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_source_leaves_no_database(tmp_path):
+    new = tmp_path / "NEW"
+    result = CliRunner().invoke(main, ["run", "--out", str(new), str(tmp_path / "missing.pbn")])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"error: {tmp_path / 'missing.pbn'}: no such file or folder"
+    ]
+    assert not new.exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["ingest", "--out", str(new), str(empty)])
+    assert result.exit_code == 1 and "no file to read in this folder" in result.output
+    assert not new.exists()
+
+
+def test_the_common_options_may_come_before_the_command(sample_run):
+    database = sample_run / "bridgerank.db"
+    common = ["--out", str(sample_run)]  # the report's folder is part of its fingerprint
+    result = CliRunner().invoke(main, ["--db", str(database), *common, "status"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].startswith(f"database: sqlite:///{database} ")
+    # the command's own wins over the one before it
+    result = CliRunner().invoke(
+        main, ["--db", "elsewhere.db", *common, "status", "--db", str(database)]
+    )
+    assert result.exit_code == 0, result.output
