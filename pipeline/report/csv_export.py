@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pandas as pd
 from sqlalchemy import Boolean, Integer
@@ -54,10 +54,17 @@ def neutralise(value: object) -> object:
 
 
 def _trace(tables: ReportTables) -> pd.DataFrame:
-    """board_id, source_file, event, board_no: each board's file (its path as read)."""
+    """board_id, source_file, event, board_no: each board's file, as the pages name it
+    (relative to the folder the user gave; a file stored before names were kept: its own
+    name) - never its path on the machine that read it."""
     boards = tables.frame(Board)[["id", "event", "board_no"]]
     raw = tables.frame(RawBoard).rename(columns={"id": "raw_id"})
-    files = tables.frame(SourceFile).rename(columns={"id": "file_id", "path": "source_file"})
+    files = tables.frame(SourceFile).rename(columns={"id": "file_id"})
+    files["source_file"] = [
+        name if isinstance(name, str) and name else PurePath(str(path)).name
+        for name, path in zip(files["name"], files["path"])
+    ]
+    files = files[["file_id", "source_file"]]
     trace = boards.merge(raw, left_on="id", right_on="raw_id").merge(
         files, left_on="source_id", right_on="file_id"
     )

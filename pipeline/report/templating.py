@@ -93,6 +93,8 @@ def base64_data(value: Any) -> Any:
 
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+# A summary value that names a place on a machine: an absolute or home path, a drive, a URL.
+_MACHINE_PLACE = re.compile(r"(/|~|[A-Za-z]:[\\/]|\\\\|[a-z][a-z0-9+]*://)")
 
 
 def summary_text(value: str) -> str:
@@ -103,7 +105,13 @@ def summary_text(value: str) -> str:
         return ""
 
     def shown(value: Any) -> str:
-        return f"{value:.4g}" if isinstance(value, float) else str(value)
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        if isinstance(value, str) and _MACHINE_PLACE.match(value):
+            # a file or a database on the machine that built the report (the DD store's):
+            # where it is there is nothing a reader can use, and no page should carry it
+            return "(on the machine that built this report)"
+        return str(value)
 
     parts = [
         f"{key}: {shown(val)}"

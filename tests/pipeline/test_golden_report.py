@@ -29,8 +29,6 @@ GENERATED = re.compile(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d UTC")
 # The settings the run was given, as the methods page echoes them: the configuration's, not
 # the report's (a new setting shows here, with the defaults that keep every figure).
 SETTINGS = re.compile(r"(<summary>Settings of this run</summary><pre>).*?(</pre>)", re.DOTALL)
-# Where the embedded sample lies on this machine, as the CSVs' source_file gives it.
-SAMPLE_PATH = re.compile(rb"[^,\"\s]*/data/sample/")
 
 
 def normalised(path: Path) -> bytes:
@@ -41,7 +39,7 @@ def normalised(path: Path) -> bytes:
         text = GENERATED.sub("Generated (when)", data.decode())
         text = RUN_ROW.sub(lambda found: f"<tr><td>{found[1]}</td>(the run's)</tr>", text)
         data = SETTINGS.sub(r"\1(the run's)\2", text).encode()
-    return SAMPLE_PATH.sub(b"(sample)/", data)
+    return data
 
 
 def written(folder: Path) -> dict[str, bytes]:

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
+from tests.paths import TESTS
 
 pytestmark = pytest.mark.dds  # every test reads one run through the report
 
@@ -354,3 +355,29 @@ def test_the_records_commentary_is_text_and_fits_a_phone(hostile_run, chromium):
         assert width <= 390, width
         page.screenshot(path=str(SCREENSHOTS / "board-commentary-phone.png"), full_page=True)
         browser.close()
+
+
+def test_nothing_published_names_a_place_on_the_machine_that_built_it(sample_run, session_dd_store):
+    """The site and the CSVs of the sample carry no absolute path: not the output folder's,
+    not the repository's (where the sample's files are read from), not the DD store's, not
+    the home folder's - as ``grep -r`` of the built folders would find them."""
+    import bridgerank.data
+
+    places = {
+        str(sample_run.resolve()),
+        str(Path(bridgerank.data.__file__).resolve().parent.parent),  # the code's folder
+        str(TESTS.parent.resolve()),  # the repository's
+        str(session_dd_store.parent.resolve()),
+        str(Path.home()),
+    }
+    found = []
+    for top in ("report", "csv"):
+        for path in (sample_run / top).rglob("*"):
+            if path.is_file():
+                text = path.read_bytes().decode(errors="replace")
+                found += [(path.name, place) for place in places if place in text]
+    assert not found
+    # the CSVs name each board's file as the pages do, relative to the folder given
+    with open(sample_run / "csv" / "boards.csv", newline="") as handle:
+        files = {row["source_file"] for row in csv.DictReader(handle)}
+    assert "sample/1955-Bermuda_Bowl.pbn" in files
