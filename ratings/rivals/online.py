@@ -54,7 +54,11 @@ __all__ = [
 
 class Rival(Protocol):
     """What an online rating does: learn a session's tables, forecast a deal's (a deal of
-    field tables is played at two tables or more: ``[rate] min_tables``)."""
+    field tables is played at two tables or more: ``[rate] min_tables``).
+
+    A rival may say ``goes_on = False`` (a class attribute; True if absent) when its state
+    after some dates is not where learning more dates would start from (TrueSkill Through
+    Time's smoothed history): the driver then never carries the rival of its choice on."""
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Update on the tables ``rows`` of ``tables`` (one session, every deal of it)."""
@@ -178,9 +182,12 @@ class OnlineForecaster:
             self.setting = self._widened(errors)
         self.slope = _slope(raw[self.setting], actual, schedule.centre)
         # the chosen rival has learned the early dates in order: it goes on from there, as it
-        # would have had it learned the whole training set afresh (the latest quarter next)
-        self.rival = taught[self.setting]
-        self.learned = int(early.period.max()) if len(early) else -1
+        # would have had it learned the whole training set afresh (the latest quarter next) -
+        # unless what it learned of a date depends on the dates after it (a smoothed history)
+        chosen = taught[self.setting]
+        if getattr(chosen, "goes_on", True):
+            self.rival = chosen
+            self.learned = int(early.period.max()) if len(early) else -1
 
     def _widened(self, errors: Callable[[Any], np.ndarray]) -> Any:
         """The choice after growing the grid past the end it fell at (see the module): each

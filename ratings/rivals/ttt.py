@@ -74,6 +74,10 @@ class ThroughTimePairs:
     ``games(tables, rows)`` reads one session's games, each its teams best first
     (:func:`session_games` by default: the session one game of its pairs)."""
 
+    # what a history smoothed on the early dates says of them is not what one smoothed on
+    # the whole training set says: the online driver builds the chosen rival afresh
+    goes_on = False
+
     def __init__(self, gamma: float, games: Games = session_games, yearly: bool = False) -> None:
         self.gamma = gamma
         self.games = games

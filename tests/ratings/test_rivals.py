@@ -184,3 +184,16 @@ def test_a_widened_rival_s_grid_grows_past_the_end_its_choice_fell_at():
     grown = OnlineForecaster(PairElo, (0.32, 0.64), widen=True)
     grown(train, tables.subset(tables.period == 10))
     assert grown.setting < max(grown.settings) or len(grown.settings) == 6
+
+
+def test_a_smoothed_history_is_not_carried_on_from_the_choice():
+    """TrueSkill Through Time's first forecast is that of a history built on the whole
+    training set, not the one its drift was chosen on (the early dates) carried on."""
+    _, tables = _club(sessions=12)
+    predict = OnlineForecaster(ThroughTimePairs, (0.01, 0.1))
+    train, test = tables.subset(tables.period < 10), tables.subset(tables.period == 10)
+    found = predict(train, test).value
+    fresh = ThroughTimePairs(predict.setting)
+    for period in range(10):
+        fresh.learn(tables, np.flatnonzero(tables.period == period))
+    assert found == pytest.approx(50 + predict.slope * (forecast(fresh, test) - 50))
