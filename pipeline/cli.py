@@ -7,13 +7,16 @@ standard error with a hint (:mod:`bridgerank.core.errors`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shlex
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import click
 
@@ -175,6 +178,29 @@ def _print_outcome(outcome: StageOutcome, verbose: bool = True) -> None:
         click.echo(f"{outcome.stage}: up to date, nothing to do")
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM (a batch system's stop, ``kill``), stopping a run as Ctrl-C does."""
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While a run goes on, SIGTERM ends it as Ctrl-C does: what each stage committed is
+    kept and said, with the command that resumes it (the default would end the process at
+    once, without a word). Outside the main thread a handler cannot be set: left as is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Terminated()
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str]) -> str:
     """The command that carries an interrupted or failed run on from ``stage``: the same
     database, folder, settings and workers; the same last stage; the sources again only
@@ -224,7 +250,7 @@ def _run(
     try:
         from bridgerank.core.store import store_errors
 
-        with store_errors(session.url):
+        with store_errors(session.url), _terminate_as_interrupt():
             run_stages(
                 session.engine,
                 session.settings,
@@ -241,16 +267,18 @@ def _run(
         if not problem.hint and problem.resumable:
             problem.hint = f"Resume with: {_resume_command(current['stage'], selected, sources)}"
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         stage = next(stage for stage in selected if stage.name == current["stage"])
         if stage.kept is None:
             kept = "nothing of it was committed (the stages before it are kept)"
         else:
             with session.engine.connect() as conn:
                 kept = f"kept: {stage.kept(conn)}"
-        click.echo(f"\ninterrupted during {stage.name}; {kept}.", err=True)
+        how = " (terminated)" if isinstance(stop, _Terminated) else ""
+        click.echo(f"\ninterrupted{how} during {stage.name}; {kept}.", err=True)
         _echo_line(f"Resume with: {_resume_command(stage.name, selected, sources)}", err=True)
-        sys.exit(130)
+        # the shell's codes: 128 + the signal's number
+        sys.exit(128 + (signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT))
     from bridgerank.core.store import shown_url, sqlite_file
     from bridgerank.pipeline.report.stage import report_path
 

@@ -156,6 +156,33 @@ def test_interrupted_clean_leaves_nothing_half_written(tmp_path, monkeypatch):
     assert "clean: 886 records, 882 boards kept" in resumed.output
 
 
+def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, monkeypatch):
+    """A batch system's stop (SIGTERM, a real signal to this process) ends the run with the
+    same word as Ctrl-C: what was kept and how to resume, exit 143, nothing half written."""
+    import os
+    import signal
+
+    out = tmp_path / "out"
+    _invoke("run", "--to", "ingest", "--out", out)
+    real_insert = clean_module._insert
+    handler = signal.getsignal(signal.SIGTERM)
+
+    def insert_then_terminated(conn, table, rows, chunk=20000):
+        real_insert(conn, table, rows, chunk)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(clean_module, "_insert", insert_then_terminated)
+    stopped = _invoke("run", "--to", "match", "--out", out)
+    assert stopped.exit_code == 143
+    assert "interrupted (terminated) during clean; nothing of it was committed" in stopped.output
+    assert f"Resume with: bridgerank run --from clean --to match --out {out}" in " ".join(
+        stopped.output.split()
+    )
+    assert _counts(out)["boards"] == 0
+    # the run's handler is gone with it: the process's own is back
+    assert signal.getsignal(signal.SIGTERM) == handler
+
+
 def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monkeypatch):
     out = tmp_path / "out"
     real = ingest_module.ingest_file
