@@ -26,7 +26,7 @@ from typing import (
     TypeVar,
 )
 
-from bridgerank.core.codehash import code_fingerprint
+from bridgerank.core.codehash import code_fingerprint, imported_libraries
 from bridgerank.core.errors import StageNotReady
 from bridgerank.core.sections import Settings, result_settings
 from bridgerank.core.summary import StageSummary
@@ -263,6 +263,7 @@ def stage_fingerprint(context: StageContext) -> str:
         return ledger.digest({name: parts["fingerprint"] for name, parts in studies.items()})
     inputs, settings, code, extra = _fingerprint_inputs(context)
     context.parts = fingerprint_parts(inputs, settings, code, extra)
+    context.parts["libraries"] = imported_libraries(context.stage.module)
     return ledger.fingerprint(inputs, settings, code, extra)
 
 
@@ -304,10 +305,31 @@ def what_changed(before: dict[str, Any] | None, now: dict[str, Any]) -> str:
     if sections:
         reasons.append("settings changed in [" + "], [".join(sections) + "]")
     if before.get("code") != now["code"]:
-        reasons.append("its code changed")
+        libraries = library_changes(before.get("libraries"), now.get("libraries"))
+        reasons.append(f"libraries changed: {libraries}" if libraries else "its code changed")
     if before.get("extra") != now["extra"]:
         reasons.append("its other inputs changed (files, templates or output path)")
     return "; ".join(reasons) or "its inputs, settings or code changed"
+
+
+def library_changes(before: Mapping[str, str] | None, now: Mapping[str, str] | None) -> str:
+    """The libraries whose versions differ, in words (``openskill 6.0.2 installed,
+    numpy 1.26.4 -> 2.1.0``); empty when they are the same or the last run kept none (the
+    code itself changed then, or nothing is known)."""
+    if before is None or now is None:
+        return ""
+    words = []
+    for name in sorted(set(before) | set(now)):
+        old, new = before.get(name), now.get(name)
+        if old == new:
+            continue
+        if old is None:
+            words.append(f"{name} {new} installed")
+        elif new is None:
+            words.append(f"{name} {old} removed")
+        else:
+            words.append(f"{name} {old} -> {new}")
+    return ", ".join(words)
 
 
 def is_up_to_date(context: StageContext) -> bool:

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from bridgerank.core.codehash import code_fingerprint, source_digest
+from bridgerank.core.codehash import code_fingerprint, imported_libraries, source_digest
 from bridgerank.core.durations import duration
 from bridgerank.core.sections import Settings, result_settings
 
@@ -107,6 +107,7 @@ class Study:
         # imports: the stage module imports every study
         code = ledger.digest([code_fingerprint(self.module), source_digest(context.stage.module)])
         parts = fingerprint_parts(inputs, settings, code, None)
+        parts["libraries"] = imported_libraries(self.module)
         parts["fingerprint"] = ledger.fingerprint(inputs, settings, code)
         return parts
 

@@ -133,3 +133,25 @@ def test_a_first_run_says_its_time_left_is_not_known_yet():
     every = {study.name: 30.0 for study in due}
     line = studies._announcement("rate", due, 2, every)
     assert line == "rate: study 3 of 4 (teams); about 60 s left, as at the last run"
+
+
+def test_status_names_the_library_whose_version_changed(run_folder, monkeypatch):
+    """A library upgraded under the rate stage (pip install of an extra): status says which
+    and from what version, not that the code or the files changed."""
+    import numpy
+
+    def libraries(module: str) -> dict[str, str]:
+        found = dict(codehash.imported_libraries(module))
+        return found | {"numpy": "9.9"} if "numpy" in found else found
+
+    def fingerprint(module: str) -> str:
+        return codehash.code_fingerprint(module) + str(libraries(module).get("numpy"))
+
+    monkeypatch.setattr(studies, "imported_libraries", libraries)
+    monkeypatch.setattr(studies, "code_fingerprint", fingerprint)
+    result = CliRunner().invoke(main, ["status", "--out", str(run_folder)])
+    assert result.exit_code == 1, result.output
+    why = " ".join(
+        line.split("why: ", 1)[1] for line in result.output.splitlines() if "why: " in line
+    )
+    assert f"study results: libraries changed: numpy {numpy.__version__} -> 9.9" in why
