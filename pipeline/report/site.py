@@ -137,8 +137,27 @@ def _player_index(data: SiteData) -> pd.DataFrame:
     table = table.sort_values(["rating", "boards"], ascending=[False, False], na_position="last")
     table["rank"] = table.groupby("pool")["rating"].rank(ascending=False, method="min")
     table["file"] = table["player"].map(player_file)
-    table = table.reset_index(drop=True)
+    table = _with_team_strength(table.reset_index(drop=True), data.team_strengths)
     return _with_rank_standing(table)
+
+
+def _with_team_strength(table: pd.DataFrame, strengths: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with each team player's team headline: ``team_strength`` (IMPs a board
+    added to a side), its 80% interval, ``team_boards`` and ``team_rank`` among them."""
+    z80 = 1.2815515655446004
+    columns = ("team_strength", "team_sd", "team_low", "team_high", "team_boards", "team_rank")
+    if strengths.empty:
+        for column in columns:
+            table[column] = math.nan
+        return table
+    found = strengths.set_index("player")
+    table["team_strength"] = table["player"].map(found["strength"])
+    table["team_sd"] = table["player"].map(found["sd"])
+    table["team_low"] = table["team_strength"] - z80 * table["team_sd"]
+    table["team_high"] = table["team_strength"] + z80 * table["team_sd"]
+    table["team_boards"] = table["player"].map(found["team_boards"])
+    table["team_rank"] = table["team_strength"].rank(ascending=False, method="min")
+    return table
 
 
 # The ranking's "top" a selector asks about, and the rank interval's coverage.
@@ -219,13 +238,23 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "players": rated.to_dict("records"),
         "contenders": _contenders(rated),
         "top": TOP,
-        "unrated": players[players["rating"].isna()].to_dict("records"),
+        "team_players": _team_ranking(players),
+        "unrated": players[
+            players["rating"].isna() & players["team_strength"].isna()
+        ].to_dict("records"),
         "pools": {int(pool): int(count) for pool, count in pools.items()},
         "validation": data.validation,
         "calibration": calibration(data.predictions),
         "ceiling": data.ceiling,
         "boards": len(data.boards),
     }
+
+
+def _team_ranking(players: pd.DataFrame) -> list[dict[str, Any]]:
+    """The team players, strongest first: the team headline of everyone who played team
+    boards, rated or not by the pair ranking."""
+    team = players[players["team_strength"].notna()]
+    return frame_rows(team.sort_values(["team_rank", "player"], kind="stable"))
 
 
 def calibration(predictions: pd.DataFrame, groups: int = 10) -> Any:
@@ -276,6 +305,7 @@ class _PlayerPages:
         self.role_field = RoleField.of(self.everyone)
         # ranks are among the rated players of the pool
         self.pool_sizes = players.loc[players["rating"].notna(), "pool"].value_counts().to_dict()
+        self.team_players = int(players["team_strength"].notna().sum())
         self.with_pages = set(players["player"])
         self.partners = _partner_counts(data.seats)
         self.measures = FieldMeasures(data.measures)
@@ -317,6 +347,7 @@ class _PlayerPages:
             "unit": _unit(self.data.rating_kind),
             "kind": self.data.rating_kind,
             "pool_size": int(self.pool_sizes.get(player["pool"], 0)),
+            "team_players": self.team_players,
             "roles": roles,
             "plots": {
                 role.role: distribution(self.role_field.others[role.role], role.rate, "per chance")

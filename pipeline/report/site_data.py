@@ -35,6 +35,7 @@ from bridgerank.ratings.tables import (
     SessionPrediction,
     SessionValidation,
     TableScore,
+    TeamStrength,
     ValidationCeiling,
 )
 
@@ -72,6 +73,9 @@ class SiteData:
     event_matches: pd.DataFrame = field(default_factory=pd.DataFrame)
     # player, strength, boards: the team events' headline after the last round
     event_strengths: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # player, strength, sd, team_boards: the team headline on the team boards, for the
+    # players who played some (IMPs a board added to a side), where rate has run
+    team_strengths: pd.DataFrame = field(default_factory=pd.DataFrame)
     # board id -> what its table scored (ns_score, ns_percent, imps), where rate has run
     scores: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -111,6 +115,7 @@ SITE_READS: tuple[Read, ...] = (
     EventStrength.player,
     EventStrength.strength,
     EventStrength.boards,
+    TeamStrength,
     TableScore,
 )
 
@@ -186,6 +191,7 @@ def read_site_data(tables: ReportTables) -> SiteData:
         dd_tables=_dd_tables(tables, boards),
         event_matches=_event_matches(tables, lookup),
         event_strengths=_or_empty(tables, EventStrength, ["player", "strength", "boards"]),
+        team_strengths=_team_strengths(tables),
         scores=tables.frame(TableScore).set_index("board_id").to_dict("index"),
     )
 
@@ -301,6 +307,13 @@ def _ratings(tables: ReportTables) -> tuple[pd.DataFrame, str]:
         hbt["sessions"] = pd.NA
         return hbt, "hbt"
     return pd.DataFrame(), ""
+
+
+def _team_strengths(tables: ReportTables) -> pd.DataFrame:
+    """The team headline's strength of each player who played team boards (the others in
+    ``team_strengths`` are rated by their covariates alone: no rating of their own)."""
+    found = _or_empty(tables, TeamStrength, ["player", "strength", "sd", "team_boards"])
+    return found[found["team_boards"] > 0].reset_index(drop=True)
 
 
 def _auction_mistakes(calls: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:

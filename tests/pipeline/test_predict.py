@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import random
+import re
 import shlex
 import sqlite3
 from collections import Counter
@@ -154,6 +155,11 @@ def _forecasts_page_shows(page_file, written, chromium) -> None:
 
 def test_no_ratings_is_one_clear_error(tmp_path, acbl):
     result = CliRunner().invoke(main, ["predict", str(acbl / NEXT), "--out", str(tmp_path)])
+    assert result.exit_code == 3  # no database at all: none is made
+    assert result.output.startswith(f"error: no database at {tmp_path / 'bridgerank.db'} (")
+    assert list(tmp_path.iterdir()) == []
+    CliRunner().invoke(main, ["run", "--to", "clean", "--out", str(tmp_path)])
+    result = CliRunner().invoke(main, ["predict", str(acbl / NEXT), "--out", str(tmp_path)])
     assert result.exit_code == 1
     assert "needs 'rate', which has not run yet" in result.output
 
@@ -186,11 +192,11 @@ def test_the_hint_runs_and_an_event_of_one_table_a_deal_is_forecast(tmp_path, sh
     event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
     out = ["--out", str(tmp_path)]
     result = CliRunner().invoke(main, ["predict", str(event), *out])
-    assert result.exit_code == 1
-    (hint,) = [line for line in result.output.splitlines() if line.startswith("Try: ")]
-    words = shlex.split(hint.removeprefix("Try: "))
-    assert words[:1] == ["bridgerank"]
-    _invoke(*words[1:], *out)  # the hint, as printed: it rates (the embedded sample here)
+    assert result.exit_code == 3
+    hint = re.search(r"or (bridgerank run .*?) alone for the embedded sample", result.output)
+    words = shlex.split(hint.group(1))
+    assert words[:2] == ["bridgerank", "run"]
+    _invoke(*words[1:])  # the hint, as printed: it rates (the embedded sample here)
     # a file of the sample: rated already, which is all there is to say
     sample = TESTS.parent / "data" / "sample" / "usbf_sf_14502.lin"
     printed = _invoke("predict", str(sample), *out)

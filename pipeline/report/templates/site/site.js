@@ -15,12 +15,17 @@ document.querySelectorAll("table.sortable th").forEach(function (th) {
     rows.forEach(function (row) { body.appendChild(row); });
   });
 });
+// A row is found when every word typed is in its name, in any order ("reese terence").
 document.querySelectorAll("input.search").forEach(function (box) {
-  var table = document.getElementById(box.dataset.table);
+  var tables = box.dataset.tables.split(" ").map(function (id) {
+    return document.getElementById(id);
+  }).filter(Boolean);
   box.addEventListener("input", function () {
-    var wanted = box.value.trim().toLowerCase();
-    Array.from(table.tBodies[0].rows).forEach(function (row) {
-      row.hidden = wanted !== "" && row.dataset.name.indexOf(wanted) < 0;
+    var words = box.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    tables.forEach(function (table) {
+      Array.from(table.tBodies[0].rows).forEach(function (row) {
+        row.hidden = !words.every(function (word) { return row.dataset.name.indexOf(word) >= 0; });
+      });
     });
   });
 });

@@ -1,0 +1,76 @@
+"""What a newcomer sees first on the quick start's site, in Chromium at a desktop's and a
+phone's width: every player with boards has a rating of the kind the boards allow (the
+championship players a team rating), shown with its interval and found by the search box
+whatever the order of the words typed."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+SCREENSHOTS = Path(os.environ.get("BRIDGERANK_SCREENSHOTS", "build/screenshots"))
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_every_player_with_boards_is_rated_by_what_the_boards_allow(sample_run):
+    report = sample_run / "report"
+    front = _text((report / "index.html").read_text())
+    assert "Players without a rating" not in front  # pairs and team players alike
+    team_rows = re.findall(
+        r'<table id="team-ranking".*?</table>', (report / "index.html").read_text(), re.S
+    )[0]
+    assert 'data-name="terence reese"' in team_rows
+    page = next(
+        path
+        for path in (report / "players").glob("*.html")
+        if "<h1>Terence Reese</h1>" in path.read_text()
+    )
+    lead = _text(page.read_text())
+    assert re.search(
+        r"Team rating [+-]\d\.\d\d IMPs a board added to a side against an average player, "
+        r"80% interval [+-]\d\.\d\d to [+-]\d\.\d\d; rank \d+ of \d+ team players; 195 team "
+        r"boards\.",
+        lead,
+    ), lead[:400]
+    assert "Not rated" not in lead
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=list(WIDTHS))
+def test_the_search_finds_a_championship_player_in_any_word_order(sample_run, chromium, width):
+    from playwright.sync_api import sync_playwright
+
+    report = sample_run / "report"
+    player = next(
+        path
+        for path in (report / "players").glob("*.html")
+        if "<h1>Terence Reese</h1>" in path.read_text()
+    )
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
+        page.goto((report / "index.html").as_uri())
+        page.screenshot(path=str(SCREENSHOTS / f"index-{width}.png"), full_page=True)
+        for typed in ("reese", "Reese Terence", "terence  reese"):
+            page.fill("input.search", typed)
+            found = page.locator("#team-ranking tbody tr:visible")
+            assert found.count() == 1, typed
+            assert found.first.inner_text().split("\t")[1] == "Terence Reese"
+        page.fill("input.search", "")
+        assert page.locator("#team-ranking tbody tr:visible").count() > 1
+        # nothing wider than the screen: the tables scroll inside their own box
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS[width]
+        page.goto(player.as_uri())
+        assert "Team rating" in page.inner_text("h1 + p")
+        page.screenshot(path=str(SCREENSHOTS / f"player-reese-{width}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS[width]
+        browser.close()
