@@ -68,7 +68,14 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
             f"{player['boards']:,} boards"
             + (f", {int(sessions):,} sessions" if pd.notna(sessions) else "")
         )
-    else:
+    if pd.notna(player.get("team_strength")):
+        lines.append(
+            f"team rating {player['team_strength']:+.2f} IMPs a board added to a side, 80% "
+            f"interval {player['team_low']:+.2f} to {player['team_high']:+.2f}; rank "
+            f"{int(player['team_rank']):,} of {page['team_players']:,} team players; "
+            f"{int(player['team_boards']):,} team boards"
+        )
+    elif pd.isna(player.get("rating")):
         lines.append(f"not rated; {player['boards']:,} boards")
     lines += _scorecard_lines(page["scorecard"])
     lines += ["", "The game by role, against double dummy (percentile: share of players worse)"]
@@ -76,7 +83,21 @@ def _page_lines(data: SiteData, name: str) -> list[str]:
         percentile = "" if role.percentile is None else f" [percentile {role.percentile:.0f}]"
         lines.append(f"  {role.role:<14} {role.words}{percentile}")
     if not page["roles"]:
-        lines.append("  no board of this player has been analysed double dummy")
+        lines.append(
+            "  the play of this player's boards was not recorded: card by card verdicts need it"
+            if page["measures"]
+            else "  no board of this player has been analysed double dummy"
+        )
+    if page["measures"]:
+        lines += ["", "From the results alone, against double dummy (positive is good)"]
+        for measure in page["measures"]:
+            percentile = (
+                "" if measure.percentile is None else f" [percentile {measure.percentile:.0f}]"
+            )
+            lines.append(
+                f"  {measure.role:<14} {measure.words}; 95% interval {measure.low:+.2f} to "
+                f"{measure.high:+.2f}{percentile}"
+            )
     for title, key in (("Costliest boards", "costly"), ("Best boards", "best")):
         if page[key]:
             lines += ["", title]

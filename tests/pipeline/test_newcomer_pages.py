@@ -74,3 +74,23 @@ def test_the_search_finds_a_championship_player_in_any_word_order(sample_run, ch
         page.screenshot(path=str(SCREENSHOTS / f"player-reese-{width}.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS[width]
         browser.close()
+
+
+def test_show_gives_the_team_rating_and_the_results_measures_as_the_page_does(sample_run):
+    from click.testing import CliRunner
+
+    from bridgerank.pipeline.cli import main
+
+    shown = CliRunner().invoke(main, ["show", "reese", "--out", str(sample_run)])
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.output.split())
+    page = next(
+        path
+        for path in (sample_run / "report" / "players").glob("*.html")
+        if "<h1>Terence Reese</h1>" in path.read_text()
+    )
+    rating = re.search(r"Team rating ([+-]\d\.\d\d) IMPs", _text(page.read_text())).group(1)
+    assert f"team rating {rating} IMPs a board added to a side" in text
+    assert "not rated" not in text
+    assert "From the results alone, against double dummy (positive is good)" in text
+    assert "Contracts reached +0.20 IMPs per board against par" in text
