@@ -162,7 +162,29 @@ def _headline(tables: ReportTables) -> dict[str, Any] | None:
         "wbf": rows.get("wbf_points"),
         "matches": matches,
         "pairs": pairs if pairs is not None and len(pairs) else None,
+        # how many units each held-out table rests on, where too few to tell methods apart
+        "too_few": {
+            name: count
+            for name, count in (
+                ("sessions", _units(validation, "pair_sessions")),
+                ("matches", _units(matches, "matches")),
+                ("pairs", _units(pairs, "pairs")),
+            )
+            if count is not None and count < TOO_FEW
+        },
     }
+
+
+# Held-out units below which a table cannot tell one method from another (nor from a coin):
+# the page says so above it.
+TOO_FEW = 30
+
+
+def _units(table: pd.DataFrame | None, column: str) -> int | None:
+    """The held-out units a validation table rests on (its headline row's count)."""
+    if table is None or not len(table) or column not in table:
+        return None
+    return int(table[column].iloc[0])
 
 
 # The team events' subsets, in the order a reader takes them.

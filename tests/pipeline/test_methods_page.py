@@ -1,6 +1,9 @@
 """The methods page's validation tables as a reader takes them: the headline first, since
 every gain in them is the headline's over the row, then the others by their error."""
 
+import re
+import sqlite3
+
 from sqlalchemy import create_engine, insert, update
 
 from bridgerank.core.store import Base
@@ -148,3 +151,20 @@ def test_a_long_run_gets_break_opportunities_and_stays_escaped():
     assert template.render(name="Ann Smith", png='"><script>') == (
         '<td>Ann Smith</td><img src="data:image/png;base64,">'
     )
+
+
+def test_a_held_out_check_on_too_few_matches_says_so(sample_run):
+    """The sample holds out 4 team matches: the methods page says that is too few to judge,
+    above the table and beside the team_match_ references read from the same matches."""
+    with sqlite3.connect(sample_run / "bridgerank.db") as db:
+        (held_out,) = db.execute(
+            "select matches from match_validation where method = 'headline'"
+        ).fetchone()
+    page = re.sub(
+        r"\s+", " ", re.sub(r"<[^>]+>", "", (sample_run / "report" / "methods.html").read_text())
+    )
+    assert held_out < 30
+    assert f"Too few to judge: this table rests on {held_out} held-out matches" in page
+    assert f"the team_match_ references rest on the same {held_out} held-out matches" in page
+    # the sessions are enough: no such word above their table
+    assert "held-out pair-sessions; a difference" not in page
