@@ -146,8 +146,20 @@ def rank_standing(
     if not len(rating):
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, np.empty(0)
-    ranks = _drawn_ranks(rating, np.nan_to_num(sd), draws, seed)
+    sd = np.nan_to_num(sd)
+    ranks = _drawn_ranks(rating, sd, draws, seed)
     tail = 100 * (1 - level) / 2
-    low = np.percentile(ranks, tail, axis=0, method="lower")
-    high = np.percentile(ranks, 100 - tail, axis=0, method="higher")
-    return low.astype(np.int64), high.astype(np.int64), (ranks <= top).mean(axis=0)
+    low = np.percentile(ranks, tail, axis=0, method="lower").astype(np.int64)
+    high = np.percentile(ranks, 100 - tail, axis=0, method="higher").astype(np.int64)
+    in_top = (ranks <= top).mean(axis=0)
+    # players of one rating and one uncertainty (partners who only ever played together)
+    # stand alike: their draws are pooled, so that sampling noise shows no difference
+    _, group = np.unique(np.column_stack([rating, sd]), axis=0, return_inverse=True)
+    group = group.ravel()
+    for members in np.split(np.argsort(group, kind="stable"), np.cumsum(np.bincount(group))[:-1]):
+        if len(members) > 1:
+            pooled = ranks[:, members].ravel()
+            low[members] = np.percentile(pooled, tail, method="lower")
+            high[members] = np.percentile(pooled, 100 - tail, method="higher")
+            in_top[members] = (pooled <= top).mean()
+    return low, high, in_top

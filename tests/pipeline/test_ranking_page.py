@@ -91,3 +91,14 @@ def test_the_methods_page_shows_the_selector_checks(sample_site):
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", methods))
     assert "What a selector must know, and fairness to partners" in text
     assert f"0-99 20 {reliability.loc['0-99', 'value']:.4g}" in text  # as the page prints it
+
+
+def test_players_of_one_rating_stand_alike():
+    """Two partners who only played together share one rating and one uncertainty: the same
+    rank interval and the same chance of the top 10, not two samples of it."""
+    rng = np.random.default_rng(4)
+    rating = np.concatenate([rng.normal(0, 2, 30), [1.5, 1.5]])
+    sd = np.concatenate([rng.uniform(0.5, 2, 30), [1.2, 1.2]])
+    low, high, in_top = rank_standing(rating, sd, 0.8, 10)
+    assert (low[30], high[30], in_top[30]) == (low[31], high[31], in_top[31])
+    assert in_top.sum() == pytest.approx(10.0)  # pooling keeps the top's ten places
