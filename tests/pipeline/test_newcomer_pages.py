@@ -94,3 +94,25 @@ def test_show_gives_the_team_rating_and_the_results_measures_as_the_page_does(sa
     assert "not rated" not in text
     assert "From the results alone, against double dummy (positive is good)" in text
     assert "Contracts reached +0.20 IMPs per board against par" in text
+
+
+def test_a_forecast_without_a_result_says_no_result_is_stored_not_that_it_is_unplayed():
+    """A forecast of a 1999 event whose results were never run through the pipeline: the
+    page cannot know whether it was played, only that no result is stored."""
+    from bridgerank.pipeline.report.templating import environment
+
+    row = {
+        "kind": "match",
+        "event": "1999 Bermuda Bowl",
+        "session": "RR1",
+        "side": "USA",
+        "opponents": "Italy",
+        "boards": 20,
+        "forecast": 3.2,
+        "low_80": -30.0,
+        "high_80": 36.0,
+        "result": None,
+        "held": None,
+    }
+    page = environment().get_template("site/forecasts.html.j2").render(root="", rows=[row])
+    assert "no result stored yet" in _text(page) and "not yet played" not in page
