@@ -116,3 +116,15 @@ def test_a_forecast_without_a_result_says_no_result_is_stored_not_that_it_is_unp
     }
     page = environment().get_template("site/forecasts.html.j2").render(root="", rows=[row])
     assert "no result stored yet" in _text(page) and "not yet played" not in page
+
+
+def test_the_readme_s_count_of_rated_players_is_the_site_s(sample_run):
+    """The README explains the quick start's '68 players rated' as 48 by the pair rating and
+    20 by the team rating, each in its own table of the front page."""
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert "the 48 players of the club sessions by the pair rating" in readme
+    assert "the 20 championship players by the team rating" in readme
+    front = (sample_run / "report" / "index.html").read_text()
+    pairs = re.findall(r'<table id="ranking".*?</table>', front, re.S)[0]
+    teams = re.findall(r'<table id="team-ranking".*?</table>', front, re.S)[0]
+    assert pairs.count("<tr data-name=") == 48 and teams.count("<tr data-name=") == 20
