@@ -130,8 +130,10 @@ def history(values: Sequence[float], unit: str, width: int = 640, height: int = 
         f'<polyline points="{points}" fill="none" stroke="#246" stroke-width="1.5"/>'
         f'<text x="36" y="14" text-anchor="end" {_FONT}>{high:.0f}</text>'
         f'<text x="36" y="{height - 20}" text-anchor="end" {_FONT}>{low:.0f}</text>'
+        f'<text x="40" y="{height - 4}" {_FONT} fill="#666">first game</text>'
         f'<text x="{width - 10}" y="{height - 4}" text-anchor="end" {_FONT} fill="#666">'
-        f"{len(values):,} games; {escape(unit)}</text></svg>"
+        f"{len(values):,} games in the order played, the latest at the right; "
+        f"{escape(unit)}</text></svg>"
     )
 
 
