@@ -88,57 +88,65 @@ _IMP_KINDS = {
 }
 
 
-def _surnames(side: str, shown: int = 3) -> str:
-    """A side's players by surname (as :func:`~bridgerank.pipeline.report.event_pages.
-    surname` reads a name), the first ``shown`` of them and how many more."""
-    from bridgerank.pipeline.report.event_pages import surname
-
-    names = [surname(name) for name in side.split(" - ")]
-    more = f"+{len(names) - shown}" if len(names) > shown else ""
-    return "/".join(names[:shown]) + more
-
-
-def _side_text(row: dict[str, Any]) -> str:
-    """A pair as named; a match as its two teams' surnames."""
-    if row["kind"] == "pair":
-        return visible(row["side"])
-    return visible(f"{_surnames(row['side'])} v {_surnames(row['opponents'])}")
-
-
-_IMP_HEAD = f"{'event':<20} {'session':<13} {'side':<40}"
-
-
 def _imp_cells(row: dict[str, Any]) -> str:
-    """The event, session and side of an IMP forecast, in the columns of :data:`_IMP_HEAD`."""
+    """An IMP forecast's event, session and sides, whole: a pair against its opponents, a
+    match's two line-ups."""
+    join = "against" if row["kind"] == "pair" else "v"
     return (
-        f"{visible(row['event'])[:20]:<20} {visible(row['session'])[:13]:<13} "
-        f"{_side_text(row)[:40]:<40}"
+        f"{visible(row['event'])}, {visible(row['session'])}: {visible(row['side'])} {join} "
+        f"{visible(row['opponents'])}"
     )
 
 
+# What each kind of IMP forecast is, in words, as its block's heading says it.
+_IMP_WORDS = {
+    "match": "team matches: team A's margin over the match in IMPs",
+    "event": "team-event matches: team A's margin over the match in IMPs",
+    "pair": "pairs at one table a deal: the pair's IMPs against the double dummy par, summed "
+    "over its boards",
+}
+
+
 def _print_imp_forecasts(outcome: PredictOutcome) -> None:
-    """The IMP forecasts made now: one line each."""
+    """The IMP forecasts made now, a block per kind under what its figure is: each match
+    with its event and session in full and both line-ups, each pair against its opponents;
+    then one line saying how many of the players are rated."""
     if not outcome.imp_forecast:
         return
     from bridgerank.ratings.event_forecast import win_probability
 
-    click.echo(f"{_IMP_HEAD} {'boards':>6} {'IMPs':>6} {'wins':>5}  80% interval")
-    for row in outcome.imp_forecast:
-        unrated = row["players"] - row["rated"] if row["kind"] != "pair" else 2 - row["rated"]
-        note = f"  ({unrated} unrated)" if unrated else ""
-        # a match's chance of team A winning; a pair's IMPs against par win nothing
-        wins = (
-            f"{100 * win_probability(row['predicted'], row['sd']):>4.0f}%"
-            if row["kind"] != "pair"
-            else f"{'':>5}"
-        )
-        click.echo(
-            f"{_imp_cells(row)} {row['boards']:>6} {row['predicted']:>+6.1f} {wins}  "
-            f"{row['low_80']:+.0f} to {row['high_80']:+.0f}{note}"
-        )
+    seats = rated = 0
+    for kind in ("match", "event", "pair"):
+        rows = [row for row in outcome.imp_forecast if row["kind"] == kind]
+        if rows:
+            click.echo(f"{_IMP_WORDS[kind]}, 80% interval:")
+        for row in rows:
+            count = row["players"] if kind != "pair" else 2
+            seats, rated = seats + count, rated + row["rated"]
+            interval = f"{row['low_80']:+.0f} to {row['high_80']:+.0f}"
+            where = f"{visible(row['event'])}, {visible(row['session'])}, {row['boards']} boards"
+            if kind == "pair":
+                click.echo(
+                    f"  {where}: {visible(row['side'])} against {visible(row['opponents'])}: "
+                    f"{row['predicted']:+.1f} IMPs vs par ({interval})"
+                )
+                continue
+            chance = 100 * win_probability(row["predicted"], row["sd"])
+            click.echo(
+                f"  {where}: {row['predicted']:+.1f} IMPs ({interval}), team A wins "
+                f"{chance:.0f}% of such matches"
+            )
+            click.echo(f"    A: {visible(row['side'])}")
+            click.echo(f"    B: {visible(row['opponents'])}")
     counts = Counter(row["kind"] for row in outcome.imp_forecast)
     made = ", ".join(f"{counts[kind]:,} {_IMP_KINDS[kind][0]}" for kind in sorted(counts))
     click.echo(f"{made} forecast in IMPs and stored")
+    if rated < seats:
+        click.echo(
+            f"caution: {rated:,} of the {seats:,} players are rated; the others count as "
+            "newcomers (the rating of a player never seen), so these forecasts say little "
+            "about them"
+        )
 
 
 def _print_session_results(rows: Sequence[dict[str, Any]]) -> None:
@@ -160,10 +168,13 @@ def _print_imp_results(rows: Sequence[dict[str, Any]], outcome: PredictOutcome) 
     scored = [row for row in rows if row["kind"] != "session" and row["result"] is not None]
     if not scored:
         return
-    click.echo(f"{_IMP_HEAD} {'forecast':>8} {'result':>6}  held")
+    click.echo("stored IMP forecasts with their results (team A's margin; a pair's IMPs vs par):")
     for row in scored:
-        held = "yes" if row["held"] else "no"
-        click.echo(f"{_imp_cells(row)} {row['forecast']:>+8.1f} {row['result']:>+6.0f}  {held}")
+        held = "held" if row["held"] else "missed"
+        click.echo(
+            f"  {_imp_cells(row)}: forecast {row['forecast']:+.1f}, result "
+            f"{row['result']:+.0f} ({held})"
+        )
     for kind, score in outcome.imp_score.items():
         if not score["scored"]:
             continue

@@ -227,6 +227,13 @@ def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_
     held_out = [str(shared_data("pbn", name)) for name in HELD_OUT]
     printed = _invoke("predict", *held_out, *out)
     assert "7 team matches, 33 pairs forecast in IMPs and stored" in printed
+    # a captain's reading: what the figure is, each match's event in full and both line-ups
+    lines = printed.splitlines()
+    assert "team matches: team A's margin over the match in IMPs, 80% interval:" in lines
+    assert sum(line.startswith("    A: ") for line in lines) == 7
+    assert sum(line.startswith("    B: ") for line in lines) == 7
+    line_up = next(line for line in lines if line.startswith("    A: "))
+    assert line_up.count(" - ") >= 3  # four players or more, named in full
     # every pair of the pairs event's one-table deals with four persons named is forecast
     boards = list(read_boards(held_out[:1], load_settings()))
     tables = Counter(deal_key(board) for board in boards)
@@ -255,7 +262,7 @@ def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_
     _invoke("run", *held_out, "--to", "rate", *out)
     printed = _invoke("predict", *out)
     lines = printed.splitlines()
-    results = [line for line in lines if line.endswith((" yes", " no"))]
+    results = [line for line in lines if line.endswith(("(held)", "(missed)"))]
     assert len(results) == 40 and "waiting" not in printed
     assert any(
         line.startswith("stored forecasts with results since: 7 team matches") for line in lines
