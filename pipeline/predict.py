@@ -323,6 +323,27 @@ def _typed_names(events, names: Mapping[str, str]) -> Any:
     return person
 
 
+_SEAT_NAMES = ("north", "east", "south", "west")
+
+
+def one_spelling(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The boards with each name that differs from another only in case or spacing ("Sam
+    Lev", "Sam  lev") written one way, the first the file gives: a file's typing is not two
+    players (the database's names went through the match stage; a new file's did not)."""
+    first: dict[str, str] = {}
+    fixed = []
+    for board in boards:
+        changed = {}
+        for seat in _SEAT_NAMES:
+            name = board.get(seat)
+            if isinstance(name, str) and name.strip():
+                spelt = first.setdefault(" ".join(name.split()).casefold(), name)
+                if spelt != name:
+                    changed[seat] = spelt
+        fixed.append(board | changed if changed else board)
+    return fixed
+
+
 def predict(
     engine: Engine, settings: Settings, sources: Sequence[str], what: str = ""
 ) -> PredictOutcome:
@@ -360,7 +381,7 @@ def predict(
         ratings = replace(ratings, familiar=familiar)
     in_database = {(board["event"], period_of(board)) for board in written}
     if sources:
-        boards = list(read_boards(sources, settings))
+        boards = one_spelling(list(read_boards(sources, settings)))
         stamp = {
             "made_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "ratings_of": fitted,

@@ -268,3 +268,17 @@ def test_championship_events_held_out_are_forecast_then_scored(tmp_path, shared_
         line.startswith("stored forecasts with results since: 7 team matches") for line in lines
     )
     assert any(line.startswith("stored forecasts with results since: 33 pairs") for line in lines)
+
+
+def test_a_name_typed_in_two_cases_is_one_player():
+    from bridgerank.pipeline.predict import one_spelling
+
+    boards = [
+        {"north": "Sam Lev", "east": "Ann Roe", "south": "Jo Lee", "west": "Al Fry"},
+        {"north": "Sam lev", "east": "ann  roe", "south": "Jo Lee", "west": "Al Fry"},
+        {"north": "Sam Levy", "east": None, "south": "", "west": "Al Fry"},
+    ]
+    fixed = one_spelling(boards)
+    assert [board["north"] for board in fixed] == ["Sam Lev", "Sam Lev", "Sam Levy"]
+    assert fixed[1]["east"] == "Ann Roe" and fixed[2]["east"] is None
+    assert boards[1]["north"] == "Sam lev"  # the boards read are left as they were
