@@ -36,6 +36,8 @@ from bridgerank.ratings.tables import (
     FittedHeadline,
     HeadlineRating,
     ImpForecast,
+    MatchValidation,
+    OneTableValidation,
     StoredForecast,
     TeamFit,
     TeamStrength,
@@ -59,6 +61,9 @@ class PredictOutcome:
     imp_forecast: list[dict[str, Any]] = field(default_factory=list)
     imp_stored: list[dict[str, Any]] = field(default_factory=list)
     imp_score: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the model's held-out check on this database, by IMP kind: Pearson, RMSE gain over a
+    # coin (positive: better than a level forecast) and the units it rests on
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 # The kinds of IMP forecast: a team match of boards in both rooms (the team headline), a pair
@@ -323,6 +328,30 @@ def _typed_names(events, names: Mapping[str, str]) -> Any:
     return person
 
 
+def _held_out_checks(conn) -> dict[str, dict[str, Any]]:
+    """The team headline's held-out check on this database, for the IMP forecasts' kinds it
+    makes: a team match's (``match_validation``) and a one-table pair's
+    (``one_table_validation``); the coin's RMSE less the headline's is its gain."""
+    checks = {}
+    for kind, table, units in (
+        ("match", MatchValidation, "matches"),
+        ("pair", OneTableValidation, "pairs"),
+    ):
+        rows = {
+            row["method"]: row
+            for row in conn.execute(select(table.__table__)).mappings()
+            if row["method"] in ("headline", "coin")
+        }
+        if "headline" in rows:
+            coin = rows.get("coin")
+            checks[kind] = {
+                "pearson": rows["headline"]["pearson"],
+                "units": rows["headline"][units],
+                "over_coin": None if coin is None else coin["rmse"] - rows["headline"]["rmse"],
+            }
+    return checks
+
+
 _SEAT_NAMES = ("north", "east", "south", "west")
 
 
@@ -370,6 +399,7 @@ def predict(
         if ratings is None and strengths is None and events is None:
             raise StageNotReady("predict", "rate", "Try: bridgerank run --to rate")
         fitted = _fitted_at(conn)
+        outcome.checks = _held_out_checks(conn)
         lookup = person_lookup(conn)
         names = lookup.global_names()  # the boards' names that are one person
         # what the rated events scored, keyed as forecasts are (the rate stage's)

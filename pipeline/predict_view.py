@@ -92,10 +92,10 @@ def _imp_cells(row: dict[str, Any]) -> str:
     """An IMP forecast's event, session and sides, whole: a pair against its opponents, a
     match's two line-ups."""
     join = "against" if row["kind"] == "pair" else "v"
-    return (
-        f"{visible(row['event'])}, {visible(row['session'])}: {visible(row['side'])} {join} "
-        f"{visible(row['opponents'])}"
-    )
+    sides = visible(row["side"])
+    if row["opponents"]:
+        sides += f" {join} {visible(row['opponents'])}"
+    return f"{visible(row['event'])}, {visible(row['session'])}: {sides}"
 
 
 # What each kind of IMP forecast is, in words, as its block's heading says it.
@@ -126,8 +126,9 @@ def _print_imp_forecasts(outcome: PredictOutcome) -> None:
             interval = f"{row['low_80']:+.0f} to {row['high_80']:+.0f}"
             where = f"{visible(row['event'])}, {visible(row['session'])}, {row['boards']} boards"
             if kind == "pair":
+                against = f" against {visible(row['opponents'])}" if row["opponents"] else ""
                 click.echo(
-                    f"  {where}: {visible(row['side'])} against {visible(row['opponents'])}: "
+                    f"  {where}: {visible(row['side'])}{against}: "
                     f"{row['predicted']:+.1f} IMPs vs par ({interval})"
                 )
                 continue
@@ -147,6 +148,30 @@ def _print_imp_forecasts(outcome: PredictOutcome) -> None:
             "newcomers (the rating of a player never seen), so these forecasts say little "
             "about them"
         )
+    for kind in sorted(counts.keys() & outcome.checks.keys()):
+        weak = _weakness(outcome.checks[kind], _IMP_KINDS[kind][0])
+        if weak:
+            click.echo(f"caution: {weak}")
+
+
+# Held-out units below which a check cannot tell a model from a coin.
+TOO_FEW = 30
+
+
+def _weakness(check: dict[str, Any], what: str) -> str:
+    """What is weak in the model's held-out check on this database (of ``what``: "team
+    matches"), in words; empty when nothing is worth a caution."""
+    units, pearson, gain = check["units"], check["pearson"], check["over_coin"]
+    said = f"held out on this database, the model's forecasts of {units:,} {what} " + (
+        "correlate " + (f"{pearson:.2f}" if pearson is not None else "not at all")
+    )
+    if units < TOO_FEW:
+        return said + " with the results: too few to judge it by"
+    if gain is not None and gain <= 0:
+        return said + " with the results and miss them by more than a level forecast does"
+    if pearson is None or pearson < 0.2:
+        return said + " with the results: little better than a coin"
+    return ""
 
 
 def _print_session_results(rows: Sequence[dict[str, Any]]) -> None:

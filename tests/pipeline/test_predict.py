@@ -282,3 +282,18 @@ def test_a_name_typed_in_two_cases_is_one_player():
     assert [board["north"] for board in fixed] == ["Sam Lev", "Sam Lev", "Sam Levy"]
     assert fixed[1]["east"] == "Ann Roe" and fixed[2]["east"] is None
     assert boards[1]["north"] == "Sam lev"  # the boards read are left as they were
+
+
+def test_a_weak_held_out_check_is_said_beside_the_forecasts():
+    from bridgerank.pipeline.predict_view import _weakness
+
+    few = {"units": 4, "pearson": -0.82, "over_coin": -22.8}
+    assert _weakness(few, "team matches") == (
+        "held out on this database, the model's forecasts of 4 team matches correlate -0.82 "
+        "with the results: too few to judge it by"
+    )
+    worse = {"units": 308, "pearson": 0.19, "over_coin": -0.4}
+    assert _weakness(worse, "team matches").endswith(
+        "correlate 0.19 with the results and miss them by more than a level forecast does"
+    )
+    assert _weakness({"units": 308, "pearson": 0.35, "over_coin": 2.0}, "team matches") == ""
