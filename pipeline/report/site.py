@@ -239,9 +239,9 @@ def _front(data: SiteData, players: pd.DataFrame) -> dict[str, Any]:
         "contenders": _contenders(rated),
         "top": TOP,
         "team_players": _team_ranking(players),
-        "unrated": players[
-            players["rating"].isna() & players["team_strength"].isna()
-        ].to_dict("records"),
+        "unrated": players[players["rating"].isna() & players["team_strength"].isna()].to_dict(
+            "records"
+        ),
         "pools": {int(pool): int(count) for pool, count in pools.items()},
         "validation": data.validation,
         "calibration": calibration(data.predictions),
