@@ -188,6 +188,28 @@ def lines(
     return Markup("".join(parts))
 
 
+def short_label(label: str, longest: int = 28) -> str:
+    """A point's label that fits beside it: as it is when short enough; a pair's players by
+    their surnames ("Terence Reese & Boris Schapiro": "Reese & Schapiro"; " - " joins them
+    too); else cut at a word with an ellipsis, never inside a name."""
+    if len(label) <= longest:
+        return label
+    for joint in (" & ", " - "):
+        if joint in label:
+            parts = label.split(joint)
+            surnames = joint.join(part.split()[-1] for part in parts if part.split())
+            if len(surnames) <= longest:
+                return surnames
+            label = surnames
+            break
+    words, kept = label.split(), ""
+    for word in words:
+        if len(kept) + len(word) + 2 > longest:
+            break
+        kept = f"{kept} {word}".strip()
+    return (kept.rstrip(" -") or label[: longest - 1]) + "\u2026"
+
+
 def disc(labels: Sequence[str], xs: Sequence[float], ys: Sequence[float], named: int = 8) -> Markup:
     """A disc game (Bertrand et al.): each player a point; ``i`` beats ``j`` by
     ``x_i y_j - y_i x_j``, so each point beats those up to half a turn anticlockwise of it, the
@@ -223,7 +245,7 @@ def disc(labels: Sequence[str], xs: Sequence[float], ys: Sequence[float], named:
             shift = 6 if a >= 0 else -6
             parts.append(
                 f'<text x="{scale(a) + shift:.1f}" y="{flip(b) + 4:.1f}" text-anchor="{anchor}" '
-                f"{_FONT}>{escape(labels[i][:28])}</text>"
+                f"{_FONT}>{escape(short_label(labels[i]))}</text>"
             )
     parts.append(
         f'<text x="{middle + 40}" y="{centre - 44}" {_FONT} fill="#888">beats</text></svg>'

@@ -128,3 +128,17 @@ def test_the_readme_s_count_of_rated_players_is_the_site_s(sample_run):
     pairs = re.findall(r'<table id="ranking".*?</table>', front, re.S)[0]
     teams = re.findall(r'<table id="team-ranking".*?</table>', front, re.S)[0]
     assert pairs.count("<tr data-name=") == 48 and teams.count("<tr data-name=") == 20
+
+
+def test_a_disc_game_label_is_shortened_at_names_never_inside_one():
+    from bridgerank.pipeline.report.svg import short_label
+
+    assert short_label("Reese - Schapiro") == "Reese - Schapiro"
+    assert short_label("Adam Meredith & Kenneth Konstam") == "Meredith & Konstam"
+    assert short_label("Terence Reese - Boris Schapiro - Kenneth Konstam") == (
+        "Reese - Schapiro - Konstam"
+    )
+    long = "Bartholomew Featherstonehaugh - Maximilian Wolfeschlegelstein"
+    shortened = short_label(long)
+    assert shortened == "Featherstonehaugh\u2026"
+    assert all(word.rstrip("\u2026") in long.split() for word in shortened.split() if word != "-")
