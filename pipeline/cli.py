@@ -7,160 +7,40 @@ standard error with a hint (:mod:`bridgerank.core.errors`).
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import os
 import shlex
 import signal
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Sequence
 
 import click
 
-from bridgerank.core.errors import BridgerankError, SettingsError, StoreError
-from bridgerank.core.settings import load_settings
+from bridgerank.core.errors import BridgerankError, StoreError
 from bridgerank.core.stage import StageOutcome
 from bridgerank.core.summary import WIDTH
 from bridgerank.core.untrusted import visible
+from bridgerank.pipeline.cli_session import (
+    Session,
+    common,
+    group_options,
+    refuse_a_missing_database,
+    wrapped,
+)
 from bridgerank.pipeline.dd_commands import dd
 from bridgerank.pipeline.exit_codes import fail_cleanly
 from bridgerank.pipeline.predict_view import print_forecasts, print_line_up_forecast
 from bridgerank.pipeline.progress import progress
 from bridgerank.pipeline.regress_view import print_study
+from bridgerank.pipeline.signals import Terminated, terminate_as_interrupt
 from bridgerank.pipeline.stages import run_stages, select_stages, stage_help, stage_names
-
-# The common options' parameter names, as the commands receive them.
-_COMMON = ("db", "out", "config_file", "jobs")
-
-
-def _common_options() -> list[Callable]:
-    """The options every command takes, before its name or after it."""
-    return [
-        click.option(
-            "--db",
-            help="SQLAlchemy URL or SQLite file (default: $BRIDGERANK_DB, else OUT/bridgerank.db).",
-        ),
-        click.option(
-            "--out",
-            type=click.Path(file_okay=False),
-            help="Folder for the database and reports (default: $BRIDGERANK_OUT, else out).",
-        ),
-        click.option(
-            "--config",
-            "config_file",
-            type=click.Path(dir_okay=False),
-            help="TOML settings file over the defaults (see config/defaults.toml).",
-        ),
-        click.option(
-            "--jobs", type=click.IntRange(min=1), help="Worker processes for parallel stages."
-        ),
-    ]
-
-
-def _common(command: Callable) -> Callable:
-    """Options every subcommand takes; one given before the command's name (``bridgerank
-    --db X status``) counts where the command's own is not given."""
-
-    @functools.wraps(command)
-    def with_the_group_s(*args: Any, **kwargs: Any) -> Any:
-        before = click.get_current_context().find_root().obj or {}
-        for name in _COMMON:
-            if kwargs.get(name) is None and before.get(name) is not None:
-                kwargs[name] = before[name]
-        return command(*args, **kwargs)
-
-    for option in reversed(_common_options()):
-        with_the_group_s = option(with_the_group_s)
-    return with_the_group_s
-
-
-class _Session:
-    """Settings and engine from the common options."""
-
-    def __init__(
-        self,
-        db: str | None,
-        out: str | None,
-        config_file: str | None,
-        jobs: int | None,
-        read_only: bool = False,
-        existing: bool = False,
-        database: bool = True,
-        sources: Sequence[str] = (),
-    ) -> None:
-        """``read_only``: the command changes nothing; ``existing``: it works on a database
-        that must be there already (a stage, a forecast), so a SQLite file that is not there
-        is an error, not a new database; ``database``: False for a command on files alone,
-        which opens none; ``sources``: what the command will read, each of which must be
-        there with something to read before a database is opened (a run that can read
-        nothing must not leave an empty database behind)."""
-        # The flags are the top layer, over the environment (BRIDGERANK_DB, BRIDGERANK_OUT),
-        # the --config file and the defaults; a flag not given leaves the layers below it.
-        flags: dict[str, dict[str, object]] = {
-            "store": {"out": out, "db": db},
-            "run": {"jobs": jobs},
-        }
-        self.settings = load_settings(
-            config_file,
-            {
-                section: {key: value for key, value in values.items() if value}
-                for section, values in flags.items()
-            },
-        )
-        # SQLAlchemy loads here, not at start-up: `bridgerank --help` needs no database.
-        from bridgerank.core.store import database_url
-        from bridgerank.pipeline.stages import open_store
-
-        store = self.settings.store
-        self.url = database_url(store.db or None, store.out)
-        self.jobs = self.settings.run.jobs
-        if not database:
-            return
-        if sources:
-            from bridgerank.cleaning.ingest.sources import discover
-
-            discover(list(sources), self.settings.ingest.extensions)
-        if read_only or existing:
-            # a typo must not become a database (nor a lock beside one)
-            missing = _no_database(self.url, store.db or None, out)
-            if missing:
-                raise StoreError(missing)
-        notes: list[str] = []
-        what = shlex.join(["bridgerank", *sys.argv[1:]])
-        self.engine = open_store(
-            self.url, create=not read_only, notes=notes, what=what, backups=store.backups
-        )
-        click.get_current_context().call_on_close(self.engine.dispose)  # no connection left
-        for note in notes:
-            _echo_wrapped(note)
-
-
-def _wrapped(text: str, indent: str) -> str:
-    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent`` and two
-    spaces; never broken inside a word or at its hyphens, so a wrapped path stays copyable."""
-    import textwrap
-
-    return textwrap.fill(
-        text,
-        WIDTH,
-        subsequent_indent=indent + "  ",
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
-
-
-def _echo_wrapped(text: str, indent: str = "  ") -> None:
-    """``text`` on lines of at most ``WIDTH`` characters, continued under ``indent``."""
-    click.echo(_wrapped(text, indent))
 
 
 def _echo_line(line: str, err: bool = False) -> None:
     """One of a summary's lines, wrapped at ``WIDTH`` under its own indent."""
     indent = line[: len(line) - len(line.lstrip())]
-    click.echo(_wrapped(line, indent) if len(line) > WIDTH else line, err=err)
+    click.echo(wrapped(line, indent) if len(line) > WIDTH else line, err=err)
 
 
 def _print_outcome(outcome: StageOutcome, verbose: bool = True) -> None:
@@ -176,29 +56,6 @@ def _print_outcome(outcome: StageOutcome, verbose: bool = True) -> None:
         click.echo(f"{outcome.stage}: {outcome.note}")
     else:
         click.echo(f"{outcome.stage}: up to date, nothing to do")
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (a batch system's stop, ``kill``), stopping a run as Ctrl-C does."""
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """While a run goes on, SIGTERM ends it as Ctrl-C does: what each stage committed is
-    kept and said, with the command that resumes it (the default would end the process at
-    once, without a word). Outside the main thread a handler cannot be set: left as is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: Any) -> None:
-        raise _Terminated()
-
-    before = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str]) -> str:
@@ -228,7 +85,7 @@ def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str])
 
 
 def _run(
-    session: _Session,
+    session: Session,
     stages: Sequence[str] | None,
     sources: Sequence[str],
     *,
@@ -250,7 +107,7 @@ def _run(
     try:
         from bridgerank.core.store import store_errors
 
-        with store_errors(session.url), _terminate_as_interrupt():
+        with store_errors(session.url), terminate_as_interrupt():
             run_stages(
                 session.engine,
                 session.settings,
@@ -274,11 +131,11 @@ def _run(
         else:
             with session.engine.connect() as conn:
                 kept = f"kept: {stage.kept(conn)}"
-        how = " (terminated)" if isinstance(stop, _Terminated) else ""
+        how = " (terminated)" if isinstance(stop, Terminated) else ""
         click.echo(f"\ninterrupted{how} during {stage.name}; {kept}.", err=True)
         _echo_line(f"Resume with: {_resume_command(stage.name, selected, sources)}", err=True)
         # the shell's codes: 128 + the signal's number
-        sys.exit(128 + (signal.SIGTERM if isinstance(stop, _Terminated) else signal.SIGINT))
+        sys.exit(128 + (signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT))
     from bridgerank.core.store import shown_url, sqlite_file
     from bridgerank.pipeline.report.stage import report_path
 
@@ -289,15 +146,9 @@ def _run(
         _echo_line(f"open the report in a browser: {report_page}")
 
 
-def _group_options(group: Callable) -> Callable:
-    for option in reversed(_common_options()):
-        group = option(group)
-    return group
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bridgerank", prog_name="bridgerank")
-@_group_options
+@group_options
 @click.pass_context
 def main(context: click.Context, **common: Any) -> None:
     """Judge bridge players from their hand records.
@@ -336,7 +187,7 @@ def main(context: click.Context, **common: Any) -> None:
     help="Every stage's whole summary (exclusions by reason, matching, validation), not only "
     "its first line.",
 )
-@_common
+@common
 @fail_cleanly
 def run(
     sources: tuple[str, ...],
@@ -354,11 +205,11 @@ def run(
     With no SOURCES and an empty database, runs on the embedded sample in data/.
     """
     if dry_run:
-        _dry_run(_Session(**common, read_only=True), sources, start, stop, only, force)
+        _dry_run(Session(**common, read_only=True), sources, start, stop, only, force)
         return
     if common.get("db") and not sources:
-        _refuse_a_missing_database(common["db"])
-    session = _Session(**common, sources=sources)
+        refuse_a_missing_database(common["db"])
+    session = Session(**common, sources=sources)
     from bridgerank.cleaning.ingest.stage import default_sources
 
     chosen, note = default_sources(session.engine, session.settings, list(sources))
@@ -370,11 +221,11 @@ def run(
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--force", is_flag=True, help="Look at every file again even if listed before.")
-@_common
+@common
 @fail_cleanly
 def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
     """Read SOURCES (files or folders) into raw_boards; files already stored add nothing."""
-    _run(_Session(**common, sources=sources), ["ingest"], sources, force=force)
+    _run(Session(**common, sources=sources), ["ingest"], sources, force=force)
 
 
 @main.command()
@@ -398,7 +249,7 @@ def ingest(sources: tuple[str, ...], force: bool, **common: Any) -> None:
     help="Response column to study (repeatable; default from settings: pp, mp).",
 )
 @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
-@_common
+@common
 @fail_cleanly
 def regress(
     rate_files: tuple[str, ...],
@@ -413,9 +264,9 @@ def regress(
     OUT/regression/; without, runs the pipeline stage on the database.
     """
     if not rate_files:
-        _run(_Session(**common, existing=True), ["regress"], (), force=force)
+        _run(Session(**common, existing=True), ["regress"], (), force=force)
         return
-    session = _Session(**common, database=False)
+    session = Session(**common, database=False)
     from bridgerank.regression.export import result_frames, write_csv
     from bridgerank.regression.study import regress_files
 
@@ -433,39 +284,8 @@ def regress(
     click.echo(f"tables written to {folder}/")
 
 
-def _refuse_a_missing_database(db: str) -> None:
-    """``--db`` naming a SQLite file that does not exist, with no sources: most likely a typo,
-    so nothing is built (SOURCES ask for a new database; the embedded sample fills one only
-    in the default place)."""
-    from bridgerank.core.store import database_url
-
-    missing = _no_database(database_url(db, "."), db)
-    if missing:
-        raise SettingsError(missing)
-
-
-def _no_database(url: str, db: str | None, out: str | None = None) -> str | None:
-    """The one line for a SQLite database that is not there, with the command that builds
-    one there (``out``: the ``--out`` given; None: it is there, or the database is no
-    file)."""
-    from bridgerank.core.store import sqlite_file
-
-    file = sqlite_file(url)
-    if file is None or file.exists():
-        return None
-    if db:
-        return f"no database at {file} (to build one there, name what to read: " + (
-            f"bridgerank run SOURCES --db {db})"
-        )
-    where = f" --out {shlex.quote(out)}" if out else ""
-    return (
-        f"no database at {file} (to build one: bridgerank run SOURCES{where}, or bridgerank "
-        f"run{where} alone for the embedded sample)"
-    )
-
-
 def _dry_run(
-    session: _Session,
+    session: Session,
     sources: tuple[str, ...],
     start: str | None,
     stop: str | None,
@@ -483,12 +303,12 @@ def _dry_run(
 
 
 @main.command()
-@_common
+@common
 @fail_cleanly
 def status(**common: Any) -> None:
     """Show each stage's last run and whether it is up to date; exit 1 when a stage is not
     (as ``make -q`` does), so scripts can test it."""
-    session = _Session(**common, read_only=True)
+    session = Session(**common, read_only=True)
     from bridgerank.core.store import shown_url, store_errors
     from bridgerank.pipeline.status import database_state, skipped_files, stage_status
 
@@ -525,7 +345,7 @@ def status(**common: Any) -> None:
 @click.option(
     "--limit", type=click.IntRange(min=1), default=50, show_default=True, help="How many to list."
 )
-@_common
+@common
 @fail_cleanly
 def names(limit: int, **common: Any) -> None:
     """List the name resolutions worth checking first: those resting on weak evidence (a
@@ -535,7 +355,7 @@ def names(limit: int, **common: Any) -> None:
     from bridgerank.cleaning.match.doubts import doubtful_resolutions
     from bridgerank.core.store import store_errors
 
-    session = _Session(**common, read_only=True)
+    session = Session(**common, read_only=True)
     with store_errors(session.url), session.engine.connect() as conn:
         doubts = doubtful_resolutions(conn, limit)
     if not doubts:
@@ -556,7 +376,7 @@ def names(limit: int, **common: Any) -> None:
 
 @main.command()
 @click.argument("player")
-@_common
+@common
 @fail_cleanly
 def show(player: str, **common: Any) -> None:
     """Print PLAYER's page (rating, game by role, boards, partners) in the terminal; a part
@@ -564,7 +384,7 @@ def show(player: str, **common: Any) -> None:
     from bridgerank.pipeline.report.player_text import find_players, player_text
     from bridgerank.pipeline.report.site_data import site_data_from
 
-    session = _Session(**common, read_only=True)
+    session = Session(**common, read_only=True)
     with session.engine.connect() as conn:
         data = site_data_from(conn)
     found = find_players(data, player)
@@ -616,7 +436,7 @@ def _line_up(text: str | None) -> list[str]:
     show_default=True,
     help="The match's boards.",
 )
-@_common
+@common
 @fail_cleanly
 def predict(
     sources: tuple[str, ...],
@@ -637,7 +457,7 @@ def predict(
     Once the event has been run through the pipeline, `bridgerank predict` shows how the
     stored forecasts fared against the results.
     """
-    session = _Session(**common, existing=True)
+    session = Session(**common, existing=True)
     from bridgerank.core.store import store_errors
     from bridgerank.pipeline.predict import predict as forecast_event
 
@@ -670,10 +490,10 @@ def _stage_command(name: str, summary: str) -> None:
     """Register ``bridgerank NAME``: run that one stage (stages with no options of their own)."""
 
     @click.option("--force", is_flag=True, help="Run the stage even if nothing changed.")
-    @_common
+    @common
     @fail_cleanly
     def command(force: bool, **common: Any) -> None:
-        _run(_Session(**common, existing=True), [name], (), force=force)
+        _run(Session(**common, existing=True), [name], (), force=force)
 
     command.__doc__ = summary
     main.command(name=name)(command)
