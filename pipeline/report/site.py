@@ -144,7 +144,6 @@ def _player_index(data: SiteData) -> pd.DataFrame:
 def _with_team_strength(table: pd.DataFrame, strengths: pd.DataFrame) -> pd.DataFrame:
     """``table`` with each team player's team headline: ``team_strength`` (IMPs a board
     added to a side), its 80% interval, ``team_boards`` and ``team_rank`` among them."""
-    z80 = 1.2815515655446004
     columns = ("team_strength", "team_sd", "team_low", "team_high", "team_boards", "team_rank")
     if strengths.empty:
         for column in columns:
@@ -153,8 +152,8 @@ def _with_team_strength(table: pd.DataFrame, strengths: pd.DataFrame) -> pd.Data
     found = strengths.set_index("player")
     table["team_strength"] = table["player"].map(found["strength"])
     table["team_sd"] = table["player"].map(found["sd"])
-    table["team_low"] = table["team_strength"] - z80 * table["team_sd"]
-    table["team_high"] = table["team_strength"] + z80 * table["team_sd"]
+    table["team_low"] = table["team_strength"] - Z80 * table["team_sd"]
+    table["team_high"] = table["team_strength"] + Z80 * table["team_sd"]
     table["team_boards"] = table["player"].map(found["team_boards"])
     table["team_rank"] = table["team_strength"].rank(ascending=False, method="min")
     return table

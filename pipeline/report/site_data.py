@@ -25,6 +25,7 @@ from bridgerank.dds.tables import (
     TableEvidence,
 )
 from bridgerank.pipeline.report.reads import Read, ReportTables
+from bridgerank.ratings.holdout import Z80
 from bridgerank.ratings.tables import (
     EventMatchForecast,
     EventStrength,
@@ -288,13 +289,12 @@ def _pools(seats: pd.DataFrame) -> dict[str, int]:
 
 def _ratings(tables: ReportTables) -> tuple[pd.DataFrame, str]:
     """The headline ratings with 80% intervals, else HBT's (team data), else nothing."""
-    z80 = 1.2815515655446004
     headline = tables.frame(HeadlineRating)
     if not headline.empty:
         headline = headline.sort_values("rating", ascending=False, kind="stable")
         headline = headline.reset_index(drop=True)
-        headline["low"] = headline["rating"] - z80 * headline["sd"]
-        headline["high"] = headline["rating"] + z80 * headline["sd"]
+        headline["low"] = headline["rating"] - Z80 * headline["sd"]
+        headline["high"] = headline["rating"] + Z80 * headline["sd"]
         return headline, "headline"
     every = tables.frame(Rating)
     hbt = every[every["method"] == "hbt"][["player", "rating", "low", "high", "games"]]
