@@ -154,18 +154,16 @@ def _print_imp_forecasts(outcome: PredictOutcome) -> None:
             click.echo(f"caution: {weak}")
 
 
-# Held-out units below which a check cannot tell a model from a coin.
-TOO_FEW = 30
-
-
 def _weakness(check: dict[str, Any], what: str) -> str:
     """What is weak in the model's held-out check on this database (of ``what``: "team
     matches"), in words; empty when nothing is worth a caution."""
+    from bridgerank.ratings.holdout import TOO_FEW_TO_JUDGE
+
     units, pearson, gain = check["units"], check["pearson"], check["over_coin"]
     said = f"held out on this database, the model's forecasts of {units:,} {what} " + (
         "correlate " + (f"{pearson:.2f}" if pearson is not None else "not at all")
     )
-    if units < TOO_FEW:
+    if units < TOO_FEW_TO_JUDGE:
         return said + " with the results: too few to judge it by"
     if gain is not None and gain <= 0:
         return said + " with the results and miss them by more than a level forecast does"

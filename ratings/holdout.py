@@ -55,6 +55,9 @@ __all__ = [
 
 # The normal quantile of a central 80% interval (``scipy.stats.norm.ppf(0.9)``).
 Z80 = 1.2815515655446004
+# Held-out units (sessions, matches) below which a check cannot tell one method from another,
+# nor from a coin: the methods page and ``bridgerank predict`` say so rather than judge.
+TOO_FEW_TO_JUDGE = 30
 # Central prediction intervals whose coverage the session table reports.
 LEVELS = (0.5, 0.8, 0.95)
 

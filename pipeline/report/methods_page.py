@@ -30,6 +30,7 @@ from bridgerank.pipeline.report.plots import history_plot, sweep_plots
 from bridgerank.pipeline.report.reads import Read, ReportTables
 from bridgerank.pipeline.report.svg import disc
 from bridgerank.pipeline.report.team_top import team_top
+from bridgerank.ratings.holdout import TOO_FEW_TO_JUDGE
 from bridgerank.ratings.registry import method_descriptions
 from bridgerank.ratings.tables import (
     DiscPoint,
@@ -170,14 +171,9 @@ def _headline(tables: ReportTables) -> dict[str, Any] | None:
                 ("matches", _units(matches, "matches")),
                 ("pairs", _units(pairs, "pairs")),
             )
-            if count is not None and count < TOO_FEW
+            if count is not None and count < TOO_FEW_TO_JUDGE
         },
     }
-
-
-# Held-out units below which a table cannot tell one method from another (nor from a coin):
-# the page says so above it.
-TOO_FEW = 30
 
 
 def _units(table: pd.DataFrame | None, column: str) -> int | None:
