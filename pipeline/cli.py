@@ -63,8 +63,7 @@ def _resume_command(stage: str, selected: Sequence[Any], sources: Sequence[str])
     database, folder, settings and workers; the same last stage; the sources again only
     when it stopped in ingest (later stages read them from the database)."""
     context = click.get_current_context()
-    # the common options given before the command's name too
-    options = {**(context.find_root().obj or {}), **{k: v for k, v in context.params.items() if v}}
+    options = context.params
     if context.info_name != "run":  # ingest, regress ...: the same command again
         return shlex.join(["bridgerank", *sys.argv[1:]])
     words = ["bridgerank", "run", *(sources if stage == "ingest" else ())]

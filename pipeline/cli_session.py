@@ -59,10 +59,14 @@ def common(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def with_the_group_s(*args: Any, **kwargs: Any) -> Any:
-        before = click.get_current_context().find_root().obj or {}
+        context = click.get_current_context()
+        before = context.find_root().obj or {}
         for name in COMMON:
             if kwargs.get(name) is None and before.get(name) is not None:
                 kwargs[name] = before[name]
+                # as if given after the name: what reads the command's options (the resume
+                # hint) sees it too
+                context.params[name] = before[name]
         return command(*args, **kwargs)
 
     for option in reversed(common_options()):

@@ -181,6 +181,12 @@ def test_sigterm_stops_a_run_as_ctrl_c_does(tmp_path, monkeypatch):
     assert _counts(out)["boards"] == 0
     # the run's handler is gone with it: the process's own is back
     assert signal.getsignal(signal.SIGTERM) == handler
+    # an option given before the command's name is in the command that resumes
+    stopped = _invoke("--out", out, "run", "--to", "match")
+    assert stopped.exit_code == 143
+    assert f"Resume with: bridgerank run --from clean --to match --out {out}" in " ".join(
+        stopped.output.split()
+    )
 
 
 def test_interrupted_ingest_resumes_with_the_files_not_yet_stored(tmp_path, monkeypatch):
