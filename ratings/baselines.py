@@ -378,9 +378,9 @@ def _later_deals(replayed: np.ndarray | None, deals: np.ndarray) -> np.ndarray |
     """The deals of ``deals`` (sorted) past the ``replayed`` ones, when ``deals`` holds every
     replayed deal and the others all come after them (a replay orders games by deal): then a
     replay of them goes on from the replayed ratings. None when it cannot."""
-    if replayed is None or not len(replayed) or len(deals) < len(replayed):
+    if replayed is None or not len(replayed):
         return None
-    if not np.array_equal(deals[: len(replayed)], replayed):
+    if not np.array_equal(deals[: len(replayed)], replayed):  # shorter: not equal either
         return None
     return deals[len(replayed) :]
 
