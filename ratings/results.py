@@ -81,6 +81,7 @@ def _fit_gbt(edges, n: int, prior: bool) -> np.ndarray:
         prior=prior,
         tol=1e-8,
         accelerate=True,
+        colours=True,
     ).s
 
 

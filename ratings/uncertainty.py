@@ -46,11 +46,11 @@ def bootstrap_intervals(
     for r in range(resamples):
         picked = [games[i] for i in rng.integers(0, len(games), len(games))]
         graph = Hypergraph(picked, n, reduce_overlap=model == "hbt")
-        # HBT is concave: Newton; the others by their iteration, accelerated
+        # HBT is concave: Newton; the others by their iteration, accelerated, by colour class
         draws[r] = (
             fit_hbt_newton(graph, prior=True).s
             if model == "hbt"
-            else fit(graph, model, prior=True, tol=1e-8, accelerate=True).s
+            else fit(graph, model, prior=True, tol=1e-8, accelerate=True, colours=True).s
         )
     tail = (1 - level) / 2 * 100
     return _nanpercentile_columns(draws, tail), _nanpercentile_columns(draws, 100 - tail)
