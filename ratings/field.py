@@ -71,6 +71,9 @@ class FieldTables:
     board: np.ndarray
     entry: np.ndarray | None = None
     entries: list[str] = field(default_factory=list)
+    # a digest of these tables as the headline's covariates read them, kept once computed
+    # (:mod:`~bridgerank.ratings.headline.past`); a subset starts without one
+    digest: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.share)

@@ -65,14 +65,20 @@ def sessions_before(tables: FieldTables, history: FieldTables | None = None) -> 
         parts.append((history.seats, history.session, np.zeros(len(history), dtype=np.int64)))
     players = np.concatenate([seats.ravel() for seats, _, _ in parts])
     sessions = np.concatenate([np.repeat(session, 4) for _, session, _ in parts])
-    periods = np.concatenate([np.repeat(period, 4) for _, _, period in parts])
+    # a session's period, as the first of the parts that holds it gives it
+    when = np.zeros(len(tables.sessions) + 1, dtype=np.int64)
+    for _, session, period in reversed(parts):
+        when[session] = period
     # one entry per (player, session), keyed by player and the session's period
-    _, first = np.unique(players * (len(tables.sessions) + 1) + sessions, return_index=True)
-    stride = np.int64(periods.max() + 2) if len(periods) else np.int64(2)
-    played = np.sort(players[first] * stride + periods[first])
-    seat_keys = tables.seats * stride
-    return np.searchsorted(played, seat_keys + (tables.period + 1)[:, None]) - np.searchsorted(
-        played, seat_keys
+    width = np.int64(len(tables.sessions) + 1)
+    player, session = np.divmod(np.unique(players * width + sessions), width)
+    stride = np.int64(when.max() + 2)
+    played = np.sort(player * stride + when[session])
+    # where each player's entries start: the sessions before a table are those below its key
+    starts = np.searchsorted(played, np.arange(len(tables.players) + 1) * stride)
+    return (
+        np.searchsorted(played, tables.seats * stride + (tables.period + 1)[:, None])
+        - (starts[tables.seats])
     )
 
 

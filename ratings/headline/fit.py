@@ -271,11 +271,14 @@ def posterior(
         sd = np.sqrt(variance / (design.normal_diagonal() + penalties))
         return sd[: design.players], variance, None
     full = variance * cho_solve(design.factor(penalty), np.eye(columns))
-    # theta = u + Z gamma: a linear map of the coefficients (none from the familiarity's)
-    blocks = [np.eye(design.players)] + ([covariates.T] if covariates is not None else [])
-    rest = columns - sum(len(block) for block in blocks)
-    to_theta = np.vstack(blocks + [np.zeros((rest, design.players))])
-    covariance = to_theta.T @ full @ to_theta
+    # theta = u + Z gamma: a linear map of the coefficients (none from the familiarity's),
+    # applied block by block (the players' block and the covariates' few columns)
+    players = design.players
+    covariance = full[:players, :players]
+    if covariates is not None:
+        z, features = covariates, slice(players, players + covariates.shape[1])
+        across = z @ full[features, :players]
+        covariance = covariance + across + across.T + z @ full[features, features] @ z.T
     return np.sqrt(np.diag(covariance)), variance, covariance
 
 

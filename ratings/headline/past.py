@@ -90,7 +90,9 @@ def covariate_values(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     """``covariates(tables)`` as floats, computed once for the same tables."""
     if isinstance(covariates, Joined):
         return np.hstack([covariate_values(tables, part) for part in covariates.parts])
-    key = ("all", _digest(tables, np.arange(len(tables)), _players(tables)))
+    if tables.digest is None:  # the same tables come back for every fit of a training set
+        tables.digest = _digest(tables, np.arange(len(tables)), _players(tables))
+    key = ("all", tables.digest)
     return _kept(covariates, key, lambda: np.asarray(covariates(tables), dtype=float))
 
 
@@ -105,15 +107,17 @@ def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
         return np.hstack(blocks) if blocks else np.zeros((len(tables), 0))
     columns: np.ndarray | None = None
     past = _players(tables)  # then the digest of the periods before, in order
-    for period in np.unique(tables.period):
-        rows = np.flatnonzero(tables.period == period)
+    order = np.argsort(tables.period, kind="stable")  # each period's rows in table order
+    starts = np.flatnonzero(np.diff(tables.period[order])) + 1
+    for rows in np.split(order, starts) if len(order) else []:
+        period = int(tables.period[rows[0]])
         here = _digest(tables, rows, past)
 
         def compute(period: int = period, rows: np.ndarray = rows) -> np.ndarray:
             z = np.asarray(covariates(tables.subset(tables.period < period)), dtype=float)
             return np.einsum("tsf,s->tf", z[tables.seats[rows]], SEAT_SIGNS)
 
-        block = _kept(covariates, (int(period), here), compute)
+        block = _kept(covariates, (period, here), compute)
         if columns is None:
             columns = np.zeros((len(tables), block.shape[1]))
         columns[rows] = block

@@ -561,3 +561,17 @@ def test_elo_with_opponents_counts_who_sat_opposite():
     assert _expected_beaten(tables, ratings, (0, 1)).tolist() == [0.5, 0.5]
     ns = _expected_beaten(tables, ratings, (0, 1), (2, 3))
     assert ns.tolist() == pytest.approx([10 / 11, 1 / 11])
+
+
+def test_the_normal_matrix_of_a_design_with_dense_covariates_is_the_plain_product():
+    _, tables, count = _simulated()
+    rng = np.random.default_rng(11)
+    covariates = rng.normal(size=(count, 3))
+    covariates[rng.random((count, 3)) < 0.2] = 0.0
+    design = Design.of(tables, 60, covariates)
+    dense = design.a.toarray()
+    for group in np.unique(tables.group):
+        rows = tables.group == group
+        k = rows.sum()
+        dense[rows] = (dense[rows] - dense[rows].mean(axis=0)) * k / (k - 1)
+    assert np.allclose(design.normal_matrix(), dense.T @ dense, atol=1e-9)

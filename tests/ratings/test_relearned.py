@@ -4,6 +4,8 @@ sessions (``ratings.headline.ceiling``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -68,7 +70,7 @@ def test_simulated_luck_has_the_board_variance_and_every_deal_is_a_whole_field()
     # the fit's board variance is a table's luck before the centring on its deal of 5 tables
     assert np.var(shares - 0.5) == pytest.approx(0.09 * 4 / 5, rel=0.05)
     # so the headline fitted on them finds the variance it was drawn with
-    drawn = FieldTables(**{**tables.__dict__, "share": shares})
+    drawn = replace(tables, share=shares)
     assert fit_headline(drawn, penalty=100.0).residual_variance == pytest.approx(0.09, rel=0.05)
 
 
@@ -77,7 +79,7 @@ def test_a_pairs_form_moves_its_whole_session():
     form = 9.0  # points squared: a pair's session moves by 3 points (SD) beyond its boards
     fit = _fit(40, 0.0, 0.0, form)
     shares = SimulatedResults(fit, tables).shares(np.zeros(40), np.random.default_rng(0))
-    percent = pair_sessions(FieldTables(**{**tables.__dict__, "share": shares})).percent
+    percent = pair_sessions(replace(tables, share=shares)).percent
     # a shift of the pair's strength for the day, against its field's mean (5 pairs a side),
     # on the model's scale k / (k - 1): variance form * (4 / 5) * (5 / 4) ** 2
     assert np.var(percent - 50) == pytest.approx(form * 5 / 4, rel=0.15)
@@ -89,7 +91,7 @@ def _played(tables: FieldTables, spread: float, seed: int = 7) -> tuple[FieldTab
     truth = np.random.default_rng(seed).normal(0, spread, len(tables.players))
     model = _fit(len(truth), spread, 0.09)
     shares = SimulatedResults(model, tables).shares(truth, np.random.default_rng(seed + 1))
-    played = FieldTables(**{**tables.__dict__, "share": shares})
+    played = replace(tables, share=shares)
     return played, fit_headline(played)
 
 
@@ -121,7 +123,7 @@ def test_the_headline_fitted_on_simulated_results_finds_the_spread_it_was_drawn_
     fit = _fit(40, 0.03, 0.09)
     truth = np.random.default_rng(7).normal(0, 0.03, 40)
     shares = SimulatedResults(fit, tables).shares(truth, np.random.default_rng(2))
-    drawn = FieldTables(**{**tables.__dict__, "share": shares})
+    drawn = replace(tables, share=shares)
     refit = fit_headline(drawn)
     spread = np.sqrt(np.var(refit.theta) + np.mean(refit.sd**2))
     assert spread == pytest.approx(np.std(truth), rel=0.25)
