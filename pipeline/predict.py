@@ -56,6 +56,10 @@ class PredictOutcome:
     stored: list[dict[str, Any]] = field(default_factory=list)
     score: dict[str, Any] = field(default_factory=dict)
     not_forecast: str = ""  # why the files given gave no forecast, when they gave none
+    # the tables of the files with a seat that names no one person (a placeholder such as
+    # "North" or "?", a robot, a team string: none is rated), and those seats' names
+    nobody_tables: int = 0
+    nobody_names: dict[str, int] = field(default_factory=dict)
     # why a round file's traveller records gave no team-event match forecast
     not_forecast_matches: str = ""
     imp_forecast: list[dict[str, Any]] = field(default_factory=list)
@@ -70,6 +74,7 @@ class PredictOutcome:
 # at one table a deal (the team headline), a match of a team event's round file (the team
 # events' headline).
 IMP_KINDS = ("match", "pair", "event")
+_SEAT_NAMES = ("north", "east", "south", "west")
 
 
 def _records(
@@ -89,8 +94,12 @@ def _records(
                     yield candidate.path, record
 
 
-def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str, Any]]:
-    """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1."""
+def read_boards(
+    sources: Sequence[str], settings: Settings, nobody: Counter[str] | None = None
+) -> Iterator[dict[str, Any]]:
+    """The clean boards of ``sources`` (files or folders), read in memory, numbered from 1;
+    ``nobody`` counts, by the name the file gives, the seats left blank as naming no one
+    person (:func:`~bridgerank.ratings.actual_results.seated_persons`)."""
     number = 0
     for _, record in _records(sources, settings):
         outcome = clean_record(record.values, record.play_layout, settings=settings.clean)
@@ -99,7 +108,18 @@ def read_boards(sources: Sequence[str], settings: Settings) -> Iterator[dict[str
             number += 1
             board["id"] = number
             board["round"] = record.values.get("stage")  # as the rate stage reads it
-            yield seated_persons(board)
+            board = seated_persons(board)
+            if nobody is not None:
+                for seat in _SEAT_NAMES:
+                    if not board.get(seat):
+                        raw = " ".join((record.values.get(f"{seat}name") or "").split())
+                        nobody[raw or "(no name)"] += 1
+            yield board
+
+
+def _nobody_tables(boards: Sequence[Mapping[str, Any]]) -> int:
+    """The tables of ``boards`` with a seat left blank: no forecast counts them."""
+    return sum(not all(board.get(seat) for seat in _SEAT_NAMES) for board in boards)
 
 
 def read_travellers(sources: Sequence[str], settings: Settings) -> list[dict[str, Any]]:
@@ -352,9 +372,6 @@ def _held_out_checks(conn) -> dict[str, dict[str, Any]]:
     return checks
 
 
-_SEAT_NAMES = ("north", "east", "south", "west")
-
-
 def one_spelling(boards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The boards with each name that differs from another only in case or spacing ("Sam
     Lev", "Sam  lev") written one way, the first the file gives: a file's typing is not two
@@ -411,7 +428,10 @@ def predict(
         ratings = replace(ratings, familiar=familiar)
     in_database = {(board["event"], period_of(board)) for board in written}
     if sources:
-        boards = one_spelling(list(read_boards(sources, settings)))
+        nobody: Counter[str] = Counter()
+        boards = one_spelling(list(read_boards(sources, settings, nobody)))
+        outcome.nobody_tables = _nobody_tables(boards)
+        outcome.nobody_names = dict(nobody.most_common())
         stamp = {
             "made_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "ratings_of": fitted,

@@ -48,6 +48,14 @@ def print_forecasts(outcome: PredictOutcome, rows: Sequence[dict[str, Any]] = ()
             )
         click.echo(f"{len(outcome.forecast):,} pair-sessions forecast and stored")
     _print_imp_forecasts(outcome)
+    if outcome.nobody_tables:
+        names = ", ".join(
+            f"{visible(name)} {count}" for name, count in list(outcome.nobody_names.items())[:5]
+        )
+        click.echo(
+            f"not forecast: {outcome.nobody_tables:,} tables with a seat that names no one "
+            f"person (seats: {names}); a table is forecast from its four players"
+        )
     for event, session in outcome.already_rated:
         click.echo(
             f"not forecast: {visible(event)} {visible(session)} is already rated "

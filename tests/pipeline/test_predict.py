@@ -297,3 +297,29 @@ def test_a_weak_held_out_check_is_said_beside_the_forecasts():
         "correlate 0.19 with the results and miss them by more than a level forecast does"
     )
     assert _weakness({"units": 308, "pearson": 0.35, "over_coin": 2.0}, "team matches") == ""
+
+
+def test_seats_that_name_no_one_are_said_not_dropped(sample_run, tmp_path, shared_data):
+    """A seat that names no one person (a placeholder such as "?", a robot) leaves its table
+    unforecast, and predict says so, with the names the file gives."""
+    import shutil
+
+    event = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship")
+    text = (event / "F1PART1.PBN").read_text(encoding="latin-1")
+    boards = text.count('[West "Z. Rogowski"]')
+    assert boards >= 2
+    edited = text.replace('[West "Z. Rogowski"]', '[West "?"]', 2).replace(
+        '[East "K. Pikus"]', '[East "GIB"]', 1
+    )
+    source = tmp_path / "F1PART1.PBN"
+    source.write_text(edited, encoding="latin-1")
+    out = tmp_path / "run"
+    shutil.copytree(sample_run, out)
+    printed = _invoke("predict", str(source), "--out", str(out))
+    assert (
+        "not forecast: 2 tables with a seat that names no one person (seats: ? 2, GIB 1); "
+        "a table is forecast from its four players"
+    ) in printed.splitlines()
+    # the same file as written: every table has its four players, and no such line
+    printed = _invoke("predict", str(event / "F1PART1.PBN"), "--out", str(out))
+    assert "names no one person" not in printed
