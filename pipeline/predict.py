@@ -194,6 +194,7 @@ def _strengths(conn):
         fit["board_variance"],
         fit["one_table_variance"],
         (fit["newcomer"], fit["newcomer_sd"]),
+        fit.get("newcomer_own_sd"),
     )
 
 

@@ -6,7 +6,12 @@ with 80% intervals; and the results the same sides scored, once the event is sto
 A side is named as the file names its players (the names a later ingest stores), so a
 forecast made from files and the result read from the database meet. Its players are looked
 up as persons (``player_of``); a player with no strength counts as a newcomer, with a
-newcomer's strength and uncertainty.
+newcomer's strength and uncertainty. A newcomer's strength is what the covariates say of a
+player with no records (one value for every newcomer), so most of its uncertainty is the
+covariates' coefficients', one error every newcomer shares: two newcomers on opposite sides
+cancel it, and only each one's own part adds (:meth:`StoredStrengths.of`,
+:meth:`StoredStrengths.shared_newcomer_variance`). Counting it once per newcomer gave a
+20-board match of eight newcomers an 80% interval of some 100 IMPs where its luck is 30.
 
 - **Team match**: the boards of one event and date played in both rooms, joined through
   their players (:func:`~bridgerank.ratings.team_boards.team_boards`). Its margin, oriented
@@ -30,7 +35,7 @@ import numpy as np
 
 from bridgerank.ratings.holdout import Z80
 from bridgerank.ratings.one_table_pairs import PairBoards, PairUnits, pair_forecast, pair_units
-from bridgerank.ratings.team_boards import TeamBoards, match_margins, team_boards
+from bridgerank.ratings.team_boards import TeamBoards, board_design, match_margins, team_boards
 from bridgerank.ratings.team_evidence import OneTableBoards
 from bridgerank.ratings.team_fit import ImpFit, match_forecast
 
@@ -52,22 +57,40 @@ class StoredStrengths:
         no such board, and pairs are not forecast).
     newcomer : tuple of float
         The strength and standard deviation of a player the records never saw.
+    newcomer_own_sd : float or None
+        Of that deviation, each newcomer's own part; the rest is one error every newcomer
+        shares (the covariates' coefficients, from which a newcomer's strength comes), so
+        that two newcomers facing each other cancel it (None: unknown, each newcomer's
+        whole deviation his own).
     """
 
     strength: Mapping[str, tuple[float, float]]
     board_variance: float
     one_table_variance: float | None
     newcomer: tuple[float, float]
+    newcomer_own_sd: float | None = None
 
     def of(self, players: Sequence[Hashable]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Strengths, standard deviations and whether known, of ``players`` (persons)."""
-        found = [self.strength.get(str(player), self.newcomer) for player in players]
+        """Strengths, standard deviations (a newcomer's own part,
+        :meth:`shared_newcomer_variance` aside) and whether known, of ``players`` (persons)."""
+        value, sd = self.newcomer
+        unknown = (value, sd if self.newcomer_own_sd is None else self.newcomer_own_sd)
+        found = [self.strength.get(str(player), unknown) for player in players]
         known = np.array([str(player) in self.strength for player in players], dtype=bool)
         return (
             np.array([value for value, _ in found], dtype=float),
             np.array([sd for _, sd in found], dtype=float),
             known,
         )
+
+    def shared_newcomer_variance(self, newcomer_boards: np.ndarray) -> np.ndarray:
+        """The variance the newcomers' shared error adds to each forecast, from its newcomers'
+        boards counted with their side's sign (team A's less team B's; a pair's less its
+        opponents')."""
+        if self.newcomer_own_sd is None:
+            return np.zeros(len(newcomer_boards))
+        shared = max(self.newcomer[1] ** 2 - self.newcomer_own_sd**2, 0.0)
+        return newcomer_boards**2 * shared
 
 
 def side_name(names: Iterable[Hashable]) -> str:
@@ -123,8 +146,9 @@ def _match_forecasts(
         return []
     theta, sd, known = stored.of([player_of.get(str(name), name) for name in data.players])
     forecast = match_forecast(ImpFit(theta, sd, 0.0, stored.board_variance), data)
-    variance = forecast.variance
-    assert variance is not None  # strengths with deviations: the forecast has its variance
+    assert forecast.variance is not None  # strengths with deviations: it has its variance
+    newcomers, _ = match_margins(data, board_design(data) @ (~known).astype(float))
+    variance = forecast.variance + stored.shared_newcomer_variance(newcomers)
     _, played = match_margins(data, data.imps)
     return [
         forecast_row(
@@ -168,8 +192,9 @@ def _pair_forecasts(
     data, units = _pair_sessions(boards, lambda board: 0)
     theta, sd, known = stored.of([player_of.get(str(name), name) for name in data.players])
     forecast = pair_forecast(units, theta, sd, stored.one_table_variance)
-    variance = forecast.variance
-    assert variance is not None  # strengths with deviations: the forecast has its variance
+    assert forecast.variance is not None  # strengths with deviations: it has its variance
+    newcomers = units.weights @ (~known).astype(float)
+    variance = forecast.variance + stored.shared_newcomer_variance(newcomers)
     rows = [
         forecast_row(
             _pair_key(data, units, unit),

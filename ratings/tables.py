@@ -239,6 +239,9 @@ class TeamFit(Base):
     one_table_variance: Mapped[float | None] = mapped_column(Float)  # IMPs against par
     newcomer: Mapped[float] = mapped_column(Float)  # the strength of a player never seen
     newcomer_sd: Mapped[float] = mapped_column(Float)
+    # of newcomer_sd, each newcomer's own part: the rest is the covariates' coefficients',
+    # one error shared by every newcomer (None: a fit of an older version)
+    newcomer_own_sd: Mapped[float | None] = mapped_column(Float)
     team_boards: Mapped[int] = mapped_column(Integer)
     one_table_boards: Mapped[int] = mapped_column(Integer)
 

@@ -107,6 +107,7 @@ def team_ratings(
         "one_table_variance": one_table_variance,
         "newcomer": float(fit.theta[newcomer]),
         "newcomer_sd": float(fit.sd[newcomer]),
+        "newcomer_own_sd": None if fit.own_sd is None else float(fit.own_sd[newcomer]),
         "team_boards": len(data),
         "one_table_boards": 0 if one_table is None else len(one_table),
     }

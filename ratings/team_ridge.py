@@ -36,6 +36,9 @@ class ImpFit:
     sd: np.ndarray
     penalty: float
     residual_variance: float
+    # each strength's deviation without its centre's: the covariates' coefficients are shared
+    # by every player, so their part of two players' errors is one error (None: not kept)
+    own_sd: np.ndarray | None = None
 
 
 @dataclass
@@ -111,5 +114,6 @@ class RidgeSystem:
             fitted = fitted + self.row_covariates @ gamma
         residual = (self.outcome - fitted)[: self.team_rows]
         variance = float(residual @ residual / max(self.team_rows - 1, 1))
-        own = variance / (self._diagonal + penalty) + variance * self._centre_variance
-        return ImpFit(theta, np.sqrt(own), penalty, variance)
+        own = variance / (self._diagonal + penalty)
+        total = own + variance * self._centre_variance
+        return ImpFit(theta, np.sqrt(total), penalty, variance, np.sqrt(own))

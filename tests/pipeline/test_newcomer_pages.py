@@ -142,3 +142,56 @@ def test_a_disc_game_label_is_shortened_at_names_never_inside_one():
     shortened = short_label(long)
     assert shortened == "Featherstonehaugh\u2026"
     assert all(word.rstrip("\u2026") in long.split() for word in shortened.split() if word != "-")
+
+
+@pytest.mark.parametrize("width", WIDTHS, ids=list(WIDTHS))
+def test_the_forecasts_page_reads_for_a_captain_at_each_width(
+    sample_run, tmp_path, shared_data, chromium, width
+):
+    """Forecasts of championship events the sample never rated - a team match of the 2000 IOC
+    Grand Prix and a pairs event at one table a deal - on the forecasts page: each in words
+    with both line-ups whole, its interval and "no result stored yet", nothing wider than the
+    screen."""
+    import shutil
+
+    from click.testing import CliRunner
+    from playwright.sync_api import sync_playwright
+
+    from bridgerank.pipeline.cli import main
+
+    out = tmp_path / "run"
+    shutil.copytree(sample_run, out)
+    match = shared_data("pbn", "2000-3rd_IOC_Grand_Prix")
+    pairs = shared_data("pbn", "2001-11th_European_Open_Pairs_Championship", "F1PART1.PBN")
+    files = [str(match / "1AUSAFRA.PBN"), str(match / "1BUSAFRA.PBN"), str(pairs)]
+    result = CliRunner().invoke(main, ["predict", *files, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page_file = out / "report" / "forecasts.html"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page(viewport={"width": WIDTHS[width], "height": 900})
+        page.goto(page_file.as_uri())
+        page.screenshot(path=str(SCREENSHOTS / f"forecasts-{width}.png"), full_page=True)
+        rows = [
+            [cell.inner_text() for cell in row.locator("td").all()]
+            for row in page.locator("table.paged tbody tr").all()
+        ]
+        kinds = {row[0] for row in rows}
+        assert kinds == {"team match (IMPs)", "pair (IMPs vs par)"}, kinds
+        matches = [row for row in rows if row[0] == "team match (IMPs)"]
+        # both line-ups whole: four players a side or more, by name
+        assert all(row[3].count(" - ") >= 3 and row[4].count(" - ") >= 3 for row in matches)
+        assert all(row[8] == "no result stored yet" and row[9] == "" for row in rows)
+        # an interval about each forecast
+        for row in rows:
+            low, high = (float(value) for value in row[7].split(" to "))
+            assert low < float(row[6]) < high
+        assert f"{len(rows)} stored; 0 with a result" in " ".join(page.inner_text("p.lead").split())
+        # nothing wider than the screen: the table scrolls inside its own box
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTHS[width]
+        browser.close()

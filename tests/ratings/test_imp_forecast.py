@@ -96,3 +96,26 @@ def test_results_do_not_enter_a_forecast_and_no_variance_means_no_pairs():
     renamed = [board | {"north": "Alpha"} if board["north"] == "a0" else board for board in boards]
     (row,) = forecast_imps(renamed, {"Alpha": "a0"}, _stored())
     assert row["rated"] == 7 and "Alpha" in row["side"] + row["opponents"]
+
+
+def test_newcomers_facing_each_other_cancel_their_shared_error():
+    """A newcomer's strength is the covariates' (one value for every newcomer): its error is
+    one error, which two newcomers on opposite sides cancel; only each one's own part adds."""
+    stored = StoredStrengths({}, 36.0, None, (0.9, 1.2), newcomer_own_sd=0.05)
+    boards = _match(1, "2001.05.01", HOME, AWAY, boards=20)
+    (row,) = forecast_imps(boards, {}, stored)
+    assert row["rated"] == 0 and row["predicted"] == pytest.approx(0.0)
+    # twenty boards' luck and eight newcomers' own errors, each on all twenty boards
+    assert row["sd"] == pytest.approx(np.sqrt(20 * 36.0 + 8 * 20**2 * 0.05**2))
+    # three of the home team known: one newcomer a side would cancel, here the away team's
+    # four face one, so three newcomers' shared error counts, on every board
+    known = {name: (0.0, 0.1) for name in HOME[:3]}
+    mixed = StoredStrengths(known, 36.0, None, (0.9, 1.2), newcomer_own_sd=0.05)
+    (row,) = forecast_imps(boards, {}, mixed)
+    shared = 1.2**2 - 0.05**2
+    own = 3 * 20**2 * 0.1**2 + 5 * 20**2 * 0.05**2
+    assert row["sd"] == pytest.approx(np.sqrt(20 * 36.0 + own + (20 * 3) ** 2 * shared))
+    # a fit of an older version keeps no own part: each newcomer's whole deviation his own
+    older = StoredStrengths({}, 36.0, None, (0.9, 1.2))
+    (row,) = forecast_imps(boards, {}, older)
+    assert row["sd"] == pytest.approx(np.sqrt(20 * 36.0 + 8 * 20**2 * 1.2**2))
