@@ -419,6 +419,7 @@ def fit_hbt_newton(
     tol: float = 1e-10,
     max_iter: int = 100,
     solver: str = "auto",
+    start: np.ndarray | None = None,
 ) -> Fit:
     """HBT by Newton's method: the same estimate as :func:`fit` with ``model="hbt"``, faster
     on large data.
@@ -445,6 +446,10 @@ def fit_hbt_newton(
         with the prior beyond :data:`DENSE_LIMIT` players who played, else dense (without
         the prior the sparse solve is exact on well-connected data but can stall on fixed
         partnerships).
+    start : ndarray, optional
+        Log-strengths to start from (NaN: 0), such as the fit of the whole data for a
+        resample of it: with the prior the estimate is unique, so the start changes only
+        how many steps reach it.
 
     Returns
     -------
@@ -490,7 +495,7 @@ def fit_hbt_newton(
             value += float(np.sum(-np.logaddexp(0, -s[played]) - np.logaddexp(0, s[played])))
         return value
 
-    s = np.zeros(graph.n)
+    s = np.zeros(graph.n) if start is None else np.where(played, np.nan_to_num(start), 0.0)
     converged = False
     steps = 0
     current = objective(s)

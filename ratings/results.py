@@ -132,7 +132,11 @@ def strength_method(
             low = high = None
             if intervals and settings.bootstrap_resamples:
                 low, high = bootstrap_intervals(
-                    edges, len(index), intervals, settings.bootstrap_resamples
+                    edges,
+                    len(index),
+                    intervals,
+                    settings.bootstrap_resamples,
+                    start=s,
                 )
             return Rated(
                 {

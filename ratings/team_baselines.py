@@ -16,7 +16,7 @@ import numpy as np
 from bridgerank.ratings.holdout import Forecast, Predict, Target
 from bridgerank.ratings.team_boards import TeamBoards, match_margins
 
-__all__ = ["coin_imps", "hbt_strength", "imp_average", "scaled_baseline"]
+__all__ = ["coin_imps", "hbt_strength", "imp_average", "scaled_baseline", "walked_hbt"]
 
 
 def coin_imps(train: TeamBoards, test: TeamBoards, target: Target | None = None) -> Forecast:
@@ -55,9 +55,10 @@ def scaled_baseline(strength: Callable[[TeamBoards], np.ndarray]) -> Predict:
     return predict
 
 
-def hbt_strength(train: TeamBoards) -> np.ndarray:
+def hbt_strength(train: TeamBoards, start: np.ndarray | None = None) -> np.ndarray:
     """Hypergraph Bradley-Terry log-strengths from the training boards won and lost (ties
-    half each), with the prior; for :func:`scaled_baseline`."""
+    half each), with the prior, Newton's steps from ``start`` (None: zero); for
+    :func:`scaled_baseline`."""
     from bridgerank.ratings.bt import Hypergraph, fit_hbt_newton
 
     edges = []
@@ -71,5 +72,19 @@ def hbt_strength(train: TeamBoards) -> np.ndarray:
             edges.extend([(a, b, 0.5), (b, a, 0.5)])
     # the sparse solve: the dense one is cubic in the players, and this runs once per date
     graph = Hypergraph(edges, len(train.players))
-    strength = fit_hbt_newton(graph, prior=True, solver="sparse").s
+    strength = fit_hbt_newton(graph, prior=True, solver="sparse", start=start).s
     return np.nan_to_num(strength)
+
+
+def walked_hbt() -> Callable[[TeamBoards], np.ndarray]:
+    """:func:`hbt_strength` for a walk-forward: each training set holds the one before, so
+    each fit starts from the one before it (the prior makes the estimate unique: the start
+    changes only the steps taken)."""
+    previous: list[np.ndarray] = []
+
+    def strength(train: TeamBoards) -> np.ndarray:
+        start = previous[-1] if previous and len(previous[-1]) == len(train.players) else None
+        previous[:] = [hbt_strength(train, start)]
+        return previous[0]
+
+    return strength

@@ -124,7 +124,7 @@ def joint_system(
         return players, RidgeSystem(
             full, np.concatenate(outcome), np.concatenate(weight), team_rows=len(data)
         )
-    centres = covariates(before)
+    centres = covariates(before, None)
     # standardised, so that the ridge leaves every coefficient practically unpenalised
     # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
     # players' signs sum to zero, so the centring cancels
@@ -173,17 +173,29 @@ def _widened(block: sparse.csr_matrix, columns: int) -> sparse.csr_matrix:
     )
 
 
+# The covariates of players (indices, None: every one) before a period: players by features.
+Covariates = Callable[[str, "np.ndarray | None"], np.ndarray]
+
+
 def _row_covariates(
-    full: sparse.csr_matrix, periods: np.ndarray, covariates: Callable[[str], np.ndarray]
+    full: sparse.csr_matrix, periods: np.ndarray, covariates: Covariates
 ) -> np.ndarray:
     """Each row's signed sum of its players' covariates as they stood before the row's
     period (never the row's own boards or later ones)."""
     present, code = np.unique(periods.astype(str), return_inverse=True)
-    by_period = np.stack([covariates(str(period)) for period in present])
     entries = full.tocoo()
-    # each stored entry's player's covariates of its row's period, times the entry's sign
-    values = by_period[code[entries.row], entries.col] * entries.data[:, None]
-    out = np.zeros((full.shape[0], by_period.shape[2]))
+    # each stored entry's player's covariates of its row's period, period by period and for
+    # the entries' players only (all players at every period was most of a fit's set-up)
+    entry_period = code[entries.row]
+    order = np.argsort(entry_period, kind="stable")
+    bounds = np.searchsorted(entry_period[order], np.arange(len(present) + 1))
+    features = covariates(str(present[0]), entries.col[:0]).shape[1] if len(present) else 0
+    values = np.zeros((len(order), features))
+    for number, period in enumerate(present):
+        at = order[bounds[number] : bounds[number + 1]]
+        values[at] = covariates(str(period), entries.col[at])
+    values *= entries.data[:, None]  # times the entry's sign
+    out = np.zeros((full.shape[0], features))
     for feature in range(out.shape[1]):
         out[:, feature] = np.bincount(
             entries.row, weights=values[:, feature], minlength=full.shape[0]
@@ -193,7 +205,7 @@ def _row_covariates(
 
 def _player_covariates(
     evidence: TeamEvidence, points: Mapping[str, float] | None, players: Sequence[Hashable]
-) -> Callable[[str], np.ndarray] | None:
+) -> Covariates | None:
     """The players' covariates before a period (None: there are none)."""
     records = evidence.records
     index = np.array(
@@ -207,9 +219,10 @@ def _player_covariates(
     if records is None and listed is None:
         return None
 
-    def before(period: str) -> np.ndarray:
-        parts = [] if records is None else [records.covariates_of(index, period)]
-        return np.hstack(parts + ([] if listed is None else [listed]))
+    def before(period: str, which: np.ndarray | None = None) -> np.ndarray:
+        chosen = slice(None) if which is None else which
+        parts = [] if records is None else [records.covariates_of(index[chosen], period)]
+        return np.hstack(parts + ([] if listed is None else [listed[chosen]]))
 
     return before
 

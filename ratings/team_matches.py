@@ -41,7 +41,7 @@ from bridgerank.ratings.holdout import (
 )
 from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
-from bridgerank.ratings.team_baselines import coin_imps, hbt_strength, imp_average, scaled_baseline
+from bridgerank.ratings.team_baselines import coin_imps, imp_average, scaled_baseline, walked_hbt
 from bridgerank.ratings.team_boards import TeamBoards, match_margins
 from bridgerank.ratings.team_evidence import (
     EVIDENCE_VARIANTS,
@@ -195,7 +195,7 @@ IMP_AVERAGE = Method(
 HBT = Method(
     "hbt",
     "hypergraph Bradley-Terry on boards won and lost, scaled to IMPs",
-    lambda data, inputs: scaled_baseline(hbt_strength),
+    lambda data, inputs: scaled_baseline(walked_hbt()),
 )
 # the federation's points as every player's prior centre: what results add to them
 HEADLINE_WBF = Method(

@@ -21,6 +21,7 @@ def bootstrap_intervals(
     resamples: int = 200,
     level: float = 0.95,
     seed: int = 0,
+    start: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper percentile bounds of each player's log-strength.
 
@@ -34,6 +35,9 @@ def bootstrap_intervals(
     resamples : int
     level : float
         Coverage of the interval.
+    start : ndarray, optional
+        HBT: the log-strengths each refit starts from (the fit of every game: a resample's
+        estimate is near it, and with the prior unique, so only the steps are fewer).
 
     Notes
     -----
@@ -48,7 +52,7 @@ def bootstrap_intervals(
         graph = Hypergraph(picked, n, reduce_overlap=model == "hbt")
         # HBT is concave: Newton; the others by their iteration, accelerated, by colour class
         draws[r] = (
-            fit_hbt_newton(graph, prior=True).s
+            fit_hbt_newton(graph, prior=True, start=start).s
             if model == "hbt"
             else fit(graph, model, prior=True, tol=1e-8, accelerate=True, colours=True).s
         )

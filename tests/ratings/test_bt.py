@@ -245,3 +245,29 @@ def test_bootstrap_percentiles_are_numpys():
         with pytest.warns(RuntimeWarning, match="All-NaN"):
             expected = np.nanpercentile(draws, q, axis=0)
         assert np.array_equal(_nanpercentile_columns(draws, q), expected, equal_nan=True)
+
+
+def test_newton_from_a_nearby_start_reaches_the_same_estimate_in_fewer_steps():
+    """A bootstrap resample refitted from the whole data's estimate: the prior makes the
+    estimate unique, so the start changes only the steps."""
+    from bridgerank.ratings.bt import fit_hbt_newton
+    from bridgerank.ratings.uncertainty import bootstrap_intervals
+
+    rng = np.random.default_rng(4)
+    strengths = rng.normal(0, 0.5, 40)
+    games = []
+    for _ in range(600):
+        seats = rng.choice(40, 4, replace=False)
+        a, b = seats[:2].tolist(), seats[2:].tolist()
+        won = rng.random() < 1 / (1 + np.exp(strengths[b].sum() - strengths[a].sum()))
+        games.append((a, b, 1.0) if won else (b, a, 1.0))
+    whole = fit_hbt_newton(Hypergraph(games, 40), prior=True)
+    picked = [games[i] for i in rng.integers(0, len(games), len(games))]
+    cold = fit_hbt_newton(Hypergraph(picked, 40), prior=True)
+    warm = fit_hbt_newton(Hypergraph(picked, 40), prior=True, start=whole.s)
+    assert warm.converged and warm.s == pytest.approx(cold.s, abs=1e-8, nan_ok=True)
+    assert warm.sweeps < cold.sweeps
+    low, high = bootstrap_intervals(games, 40, "hbt", resamples=20)
+    warm_low, warm_high = bootstrap_intervals(games, 40, "hbt", resamples=20, start=whole.s)
+    assert warm_low == pytest.approx(low, abs=1e-8)
+    assert warm_high == pytest.approx(high, abs=1e-8)
