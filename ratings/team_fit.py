@@ -276,8 +276,9 @@ def choose_joint(
     weights = one_table_weights if evidence.one_table is not None else (0.0,)
     grid = [(penalty, weight) for penalty in penalties for weight in weights]
     last = data.periods[int(data.period.max())] if len(data) else ""
-    # one ridge problem per training set and weight, solved at each penalty
-    systems: dict[tuple[int, float], tuple[list[Hashable], RidgeSystem]] = {}
+    # one ridge problem per training set and weight, solved at each penalty, with the rows
+    # of the latest quarter's one-table boards over its players
+    systems: dict[tuple[int, float], tuple[RidgeSystem, sparse.csr_matrix]] = {}
 
     def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
         cut = early.periods[int(late.period.min())]
@@ -285,17 +286,17 @@ def choose_joint(
         key = (id(early), choice[1])
         if key not in systems:
             extra = [player for pair in pairs[0] + pairs[1] for player in pair]
-            systems[key] = joint_system(early, evidence, cut, choice[1], points, extra)
-        players, system = systems[key]
+            players, system = joint_system(early, evidence, cut, choice[1], points, extra)
+            column = {player: number for number, player in enumerate(players)}
+            late_rows = _one_table_rows(list(zip(pairs[0], pairs[1])), column)
+            systems[key] = (system, _widened(late_rows, len(players)))
+        system, late_rows = systems[key]
         fit = system.fit(choice[0])
-        column = {player: number for number, player in enumerate(players)}
         team = fit.theta[: len(early.players)]
         team_errors = board_design(late) @ team - late.imps
         if not len(pairs[2]):
             return team_errors
-        strength = [fit.theta[[column[p] for p in pair]].sum() for pair in pairs[0]]
-        against = [fit.theta[[column[p] for p in pair]].sum() for pair in pairs[1]]
-        return np.concatenate([team_errors, np.subtract(strength, against) - pairs[2]])
+        return np.concatenate([team_errors, late_rows @ fit.theta - pairs[2]])
 
     return choose_on_latest_quarter(data, grid, errors)
 
