@@ -4,7 +4,7 @@ Each study returns its rows per table and one of these: :class:`ResultsSummary` 
 rated on every kind of game, :func:`bridgerank.ratings.results.rate_results`),
 :class:`HeadlineSummary` (the headline rating,
 :func:`bridgerank.ratings.headline.session_study.headline_study`), :class:`MatchSummary` (team
-matches held out, :func:`bridgerank.ratings.team_matches.match_study`) and
+matches held out, :func:`bridgerank.ratings.team_matches.study_matches`) and
 :class:`CycleSummary` (who beats whom,
 :func:`bridgerank.ratings.gamematrix.from_boards.cycle_study`).
 :class:`RateSummary` composes them: the stage's closing lines and its line in ``bridgerank

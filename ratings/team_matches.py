@@ -25,7 +25,7 @@ it and the study.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
@@ -54,13 +54,9 @@ from bridgerank.ratings.team_fit import (
     fit_joint,
     match_forecast,
 )
-from bridgerank.ratings.team_inputs import team_inputs
-
-# the rate stage (a module this change may not touch) imports the team ratings from here
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
-    from bridgerank.ratings.dd_prior import BoardEvidence
 
 
 def match_ceiling(test: TeamBoards) -> tuple[float | None, float | None]:
@@ -214,27 +210,6 @@ HEADLINE_WBF = Method(
 )
 
 
-def match_study(
-    boards: Iterable[Mapping[str, Any]],
-    player_of: Mapping[str, Hashable],
-    points: Mapping[str, float] | None = None,
-    bootstrap: int = 10_000,
-    min_periods: int | None = None,
-    settings: RateSettings | None = None,
-    evidence: BoardEvidence | None = None,
-    par_of: Callable[[Mapping[str, Any]], int | None] | None = None,
-) -> tuple[list[dict[str, Any]], MatchSummary]:
-    """The ``match_validation`` rows (one per method of the matches registry,
-    :mod:`registry`) and a summary, on the team boards of ``boards``; no rows with fewer than
-    ``min_periods`` dates (None: ``[rate.teams] min_periods`` of ``settings``, or of the
-    shipped defaults). Every method's gains are the headline's over it. The headline
-    reads every board besides (:mod:`team_evidence`): the dds stage's ``evidence`` per
-    board and the boards' double dummy par (``par_of``), where the dds stage has run."""
-    teams = None if settings is None else settings.teams
-    data, team_evidence = team_inputs(boards, player_of, evidence, par_of, settings=teams)
-    return study_matches(data, team_evidence, points, bootstrap, min_periods, settings)
-
-
 def study_matches(
     data: TeamBoards,
     team_evidence: TeamEvidence,
@@ -244,7 +219,12 @@ def study_matches(
     settings: RateSettings | None = None,
     methods: Registry | None = None,
 ) -> tuple[list[dict[str, Any]], MatchSummary]:
-    """:func:`match_study` on inputs already gathered (:func:`team_inputs`)."""
+    """The ``match_validation`` rows (one per method of the matches registry,
+    :mod:`registry`, or of ``methods``) and a summary, on the team boards ``data`` and what
+    the rest of the records say of their players (``team_evidence``: both from
+    :func:`~bridgerank.ratings.team_inputs.team_inputs`); no rows with fewer than
+    ``min_periods`` dates (None: ``[rate.teams] min_periods`` of ``settings``, or of the
+    shipped defaults). Every method's gains are the headline's over it."""
     summary = MatchSummary(team_boards=len(data), players=len(data.players))
     inputs = StudyInputs(settings, points or {}, team_evidence=team_evidence)
     if min_periods is None:

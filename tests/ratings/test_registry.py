@@ -79,14 +79,15 @@ def test_a_toy_session_and_ranking_method_are_validated_beside_the_others(tmp_pa
 
 def test_a_toy_match_and_board_method_are_validated_beside_the_others(tmp_path, test_data, toy):
     from bridgerank.ratings.results import rate_results
-    from bridgerank.ratings.team_matches import match_study
+    from bridgerank.ratings.team_inputs import team_inputs
+    from bridgerank.ratings.team_matches import study_matches
 
     toy("matches")
     toy("boards")
     boards, names = _boards(
         tmp_path, test_data / "bermuda1955_head.pbn", test_data / "vugraph-00070.lin"
     )
-    rows, summary = match_study(boards, names, bootstrap=20)
+    rows, summary = study_matches(*team_inputs(boards, names), bootstrap=20)
     methods = {row["method"] for row in rows}
     assert {"headline", "coin", "imp_average", "hbt", "field_mean"} <= methods
     assert summary.validation is not None and summary.validation.matches > 0
