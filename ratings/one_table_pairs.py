@@ -21,7 +21,7 @@ import numpy as np
 from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
 from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
-from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS
+from bridgerank.ratings.team_evidence import evidence_variant
 
 __all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_units", "study_pairs"]
 
@@ -227,24 +227,16 @@ HEADLINE = Method(
 )
 
 
-def _variant(name: str) -> Method:
-    """The headline's pair forecast on a variant of its evidence (:data:`~bridgerank.
-    ratings.team_evidence.EVIDENCE_VARIANTS`)."""
-    what, transform = EVIDENCE_VARIANTS[name]
-
-    def make(data: PairBoards, inputs: StudyInputs) -> Callable | None:
-        evidence = inputs.team_evidence
-        changed = None if evidence is None else transform(evidence)
-        if changed is None or inputs.team_boards is None:
-            return None
-        return headline_pairs(inputs.team_boards, changed, inputs.rate.teams)
-
-    return Method(name, what, make)
+def _pairs_on(evidence: TeamEvidence, inputs: StudyInputs) -> Callable | None:
+    """The headline's pair forecast on ``evidence`` (a variant of the study's)."""
+    if inputs.team_boards is None:
+        return None
+    return headline_pairs(inputs.team_boards, evidence, inputs.rate.teams)
 
 
-HEADLINE_NO_DD = _variant("headline_no_dd")
-HEADLINE_CARDS = _variant("headline_cards")
-HEADLINE_FIELDS = _variant("headline_fields")
+HEADLINE_NO_DD = evidence_variant("headline_no_dd", _pairs_on)
+HEADLINE_CARDS = evidence_variant("headline_cards", _pairs_on)
+HEADLINE_FIELDS = evidence_variant("headline_fields", _pairs_on)
 COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
 PAST_AVERAGE = Method(
     "imp_average",

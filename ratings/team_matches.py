@@ -43,10 +43,7 @@ from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
 from bridgerank.ratings.team_baselines import coin_imps, imp_average, scaled_baseline, walked_hbt
 from bridgerank.ratings.team_boards import TeamBoards, match_margins
-from bridgerank.ratings.team_evidence import (
-    EVIDENCE_VARIANTS,
-    TeamEvidence,
-)
+from bridgerank.ratings.team_evidence import TeamEvidence, evidence_variant
 from bridgerank.ratings.team_fit import (
     choose_joint,
     choose_penalty,
@@ -159,26 +156,15 @@ HEADLINE_ONE_TABLE = Method(
 )
 
 
-def _variant(name: str) -> Method:
-    """The team headline on a variant of its evidence (:data:`~bridgerank.ratings.
-    team_evidence.EVIDENCE_VARIANTS`): the dd question, its card-level form, the scales'
-    tie."""
-    what, transform = EVIDENCE_VARIANTS[name]
-
-    def make(data: TeamBoards, inputs: StudyInputs) -> Predict | None:
-        evidence = inputs.team_evidence
-        changed = None if evidence is None else transform(evidence)
-        if changed is None:
-            return None
-        teams = inputs.rate.teams
-        return joint_headline_method(changed, None, teams.one_table_weights, teams.joint_penalties)
-
-    return Method(name, what, make)
+def _joint_on(evidence: TeamEvidence, inputs: StudyInputs) -> Predict:
+    """The team headline on ``evidence`` (a variant of the study's), the study's grids."""
+    teams = inputs.rate.teams
+    return joint_headline_method(evidence, None, teams.one_table_weights, teams.joint_penalties)
 
 
-HEADLINE_NO_DD = _variant("headline_no_dd")
-HEADLINE_CARDS = _variant("headline_cards")  # the card-level dd question
-HEADLINE_FIELDS = _variant("headline_fields")  # the matchpoint scale tied to IMPs
+HEADLINE_NO_DD = evidence_variant("headline_no_dd", _joint_on)
+HEADLINE_CARDS = evidence_variant("headline_cards", _joint_on)  # the card-level dd question
+HEADLINE_FIELDS = evidence_variant("headline_fields", _joint_on)  # the scales tied
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",
