@@ -38,6 +38,7 @@ __all__ = [
     "LEVELS",
     "MEASURES",
     "Z80",
+    "Z95",
     "Forecast",
     "HeldOut",
     "Kind",
@@ -55,6 +56,7 @@ __all__ = [
 
 # The normal quantile of a central 80% interval (``scipy.stats.norm.ppf(0.9)``).
 Z80 = 1.2815515655446004
+Z95 = 1.959963984540054  # the same for 95%
 # Held-out units (sessions, matches) below which a check cannot tell one method from another,
 # nor from a coin: the methods page and ``bridgerank predict`` say so rather than judge.
 TOO_FEW_TO_JUDGE = 30

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bridgerank.ratings.holdout import Z95
 from bridgerank.ratings.team_boards import TeamBoards
 from bridgerank.ratings.team_evidence import TeamEvidence
 from bridgerank.ratings.team_fit import choose_joint, fit_joint_all, team_settings
@@ -25,7 +26,6 @@ __all__ = ["TeamRatings", "team_ratings"]
 
 # After every period: what a fit on all the boards reads its covariates before.
 _AFTER_ALL = "\U0010ffff"
-_Z95 = 1.959963984540054
 
 
 @dataclass
@@ -69,8 +69,8 @@ def team_ratings(
             "player": str(player),
             "method": "team_imps",
             "rating": float(fit.theta[index]),
-            "low": float(fit.theta[index] - _Z95 * fit.sd[index]),
-            "high": float(fit.theta[index] + _Z95 * fit.sd[index]),
+            "low": float(fit.theta[index] - Z95 * fit.sd[index]),
+            "high": float(fit.theta[index] + Z95 * fit.sd[index]),
             "games": int(boards[index]),
         }
         for index, player in enumerate(data.players)

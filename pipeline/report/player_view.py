@@ -17,6 +17,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from bridgerank.ratings.holdout import Z95
+
 # role -> (what a mistake is, numerator counter, opportunities counter, opportunities in words)
 ROLES: dict[str, tuple[str, str, str, str]] = {
     "Opening leads": ("gives away a trick", "lead_mistakes", "leads", "leads"),  # LEADS
@@ -42,7 +44,6 @@ ROLES: dict[str, tuple[str, str, str, str]] = {
 }
 # Fewer opportunities than this and a player takes no part in the percentiles.
 MIN_OPPORTUNITIES = 20
-_Z95 = 1.959963984540054
 
 
 @dataclass
@@ -65,9 +66,9 @@ def wilson(mistakes: int, chances: int) -> tuple[float, float]:
     if chances <= 0:
         return 0.0, 1.0
     p = mistakes / chances
-    denominator = 1 + _Z95**2 / chances
-    centre = (p + _Z95**2 / (2 * chances)) / denominator
-    half = _Z95 * math.sqrt(p * (1 - p) / chances + _Z95**2 / (4 * chances**2)) / denominator
+    denominator = 1 + Z95**2 / chances
+    centre = (p + Z95**2 / (2 * chances)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / chances + Z95**2 / (4 * chances**2)) / denominator
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
@@ -200,7 +201,7 @@ class FieldMeasures:
                 continue
             mean, spread, boards = stats.loc[player]
             boards = int(boards)
-            half = _Z95 * spread / math.sqrt(boards) if boards > 1 else math.inf
+            half = Z95 * spread / math.sqrt(boards) if boards > 1 else math.inf
             percentile = (
                 float(np.searchsorted(regulars, mean) / len(regulars) * 100)
                 if boards >= MIN_OPPORTUNITIES and len(regulars)

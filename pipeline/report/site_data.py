@@ -25,7 +25,7 @@ from bridgerank.dds.tables import (
     TableEvidence,
 )
 from bridgerank.pipeline.report.reads import Read, ReportTables
-from bridgerank.ratings.holdout import Z80
+from bridgerank.ratings.holdout import Z80, Z95
 from bridgerank.ratings.tables import (
     EventMatchForecast,
     EventStrength,
@@ -303,7 +303,7 @@ def _ratings(tables: ReportTables) -> tuple[pd.DataFrame, str]:
     )
     hbt = hbt.reset_index(drop=True)
     if not hbt.empty:
-        hbt["sd"] = (hbt["high"] - hbt["low"]) / (2 * 1.959963984540054)
+        hbt["sd"] = (hbt["high"] - hbt["low"]) / (2 * Z95)
         hbt["sessions"] = pd.NA
         return hbt, "hbt"
     return pd.DataFrame(), ""

@@ -7,19 +7,19 @@ from typing import Any
 
 import pandas as pd
 
+from bridgerank.ratings.holdout import Z95
 from bridgerank.ratings.uncertainty import rank_intervals
 
 __all__ = ["team_top"]
 
 _TOP = 20
-_Z95 = 1.959963984540054
 
 
 def team_top(team: pd.DataFrame) -> dict[str, Any]:
     """The team headline's top 20 with their boards, 95% intervals and 90% rank intervals
     (over every rated team player), the spread of their ratings, and the players whose
     interval is wider than that spread."""
-    sd = (team["high"] - team["low"]) / (2 * _Z95)
+    sd = (team["high"] - team["low"]) / (2 * Z95)
     low, high = rank_intervals(team["rating"].to_numpy(), sd.to_numpy())
     top = team.head(_TOP).copy()
     top.insert(0, "rank", range(1, len(top) + 1))
