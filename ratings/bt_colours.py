@@ -14,15 +14,23 @@ The classes come from a greedy colouring in player order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 from scipy import sparse
 
-if TYPE_CHECKING:
-    from bridgerank.ratings.bt import Hypergraph
+__all__ = ["ColouredSweep", "Hypergraph", "colour_classes"]
 
-__all__ = ["ColouredSweep", "colour_classes"]
+
+class Hypergraph(Protocol):
+    """What a sweep reads of :class:`bridgerank.ratings.bt.Hypergraph` (which imports this
+    module): the players, each game's weight, the winners' and losers' incidences (players
+    by games)."""
+
+    n: int
+    weights: np.ndarray
+    win: sparse.csr_matrix
+    lose: sparse.csr_matrix
 
 
 def colour_classes(graph: Hypergraph, players: np.ndarray) -> list[np.ndarray]:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
 
 import numpy as np
 
+from bridgerank.ratings.evidence_variants import evidence_variant
 from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
 from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
-from bridgerank.ratings.team_evidence import evidence_variant
 
 __all__ = ["PairBoards", "PairUnits", "pair_forecast", "pair_target", "pair_units", "study_pairs"]
 

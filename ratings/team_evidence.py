@@ -32,13 +32,11 @@ if TYPE_CHECKING:
     from bridgerank.core.sections import TeamSettings
     from bridgerank.ratings.dd_prior import BoardEvidence
     from bridgerank.ratings.field import FieldTables
-    from bridgerank.ratings.registry import Method, StudyInputs
 
 __all__ = [
     "CARD_COVARIATES",
     "COVARIATES",
     "EVIDENCE_VARIANTS",
-    "evidence_variant",
     "FIELD_COVARIATE",
     "OneTableBoards",
     "PlayerRecords",
@@ -312,22 +310,3 @@ EVIDENCE_VARIANTS: dict[str, tuple[str, Callable[[TeamEvidence], TeamEvidence | 
         TeamEvidence.with_fields,
     ),
 }
-
-
-def evidence_variant(
-    name: str, forecast: Callable[[TeamEvidence, StudyInputs], Any | None]
-) -> Method:
-    """The registry method ``name`` of :data:`EVIDENCE_VARIANTS`: ``forecast(evidence,
-    inputs)`` (a walk-forward method, None: not validated) made on that variant of the
-    study's evidence; not validated where the variant does not apply (no cards counted, no
-    fields)."""
-    from bridgerank.ratings.registry import Method
-
-    what, transform = EVIDENCE_VARIANTS[name]
-
-    def make(data: Any, inputs: StudyInputs) -> Any | None:
-        evidence = inputs.team_evidence
-        changed = None if evidence is None else transform(evidence)
-        return None if changed is None else forecast(changed, inputs)
-
-    return Method(name, what, make)

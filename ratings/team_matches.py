@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
+from bridgerank.ratings.evidence_variants import evidence_variant
 from bridgerank.ratings.holdout import (
     Forecast,
     Kind,
@@ -43,7 +44,7 @@ from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import MatchSummary, MatchValidationSummary
 from bridgerank.ratings.team_baselines import coin_imps, imp_average, scaled_baseline, walked_hbt
 from bridgerank.ratings.team_boards import TeamBoards, match_margins
-from bridgerank.ratings.team_evidence import TeamEvidence, evidence_variant
+from bridgerank.ratings.team_evidence import TeamEvidence
 from bridgerank.ratings.team_fit import (
     choose_joint,
     choose_penalty,

@@ -1,0 +1,30 @@
+"""The team headline on a variant of what the records say of its players
+(:data:`~bridgerank.ratings.team_evidence.EVIDENCE_VARIANTS`: without the double dummy
+measures, with the card-level rates, with the fields' shares), as registry methods of the
+team matches and of the one-table pairs alike."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from bridgerank.ratings.registry import Method, StudyInputs
+from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS, TeamEvidence
+
+__all__ = ["evidence_variant"]
+
+
+def evidence_variant(
+    name: str, forecast: Callable[[TeamEvidence, StudyInputs], Any | None]
+) -> Method:
+    """The registry method ``name`` of :data:`EVIDENCE_VARIANTS`: ``forecast(evidence,
+    inputs)`` (a walk-forward method, None: not validated) made on that variant of the
+    study's evidence; not validated where the variant does not apply (no cards counted, no
+    fields)."""
+    what, transform = EVIDENCE_VARIANTS[name]
+
+    def make(data: Any, inputs: StudyInputs) -> Any | None:
+        evidence = inputs.team_evidence
+        changed = None if evidence is None else transform(evidence)
+        return None if changed is None else forecast(changed, inputs)
+
+    return Method(name, what, make)
