@@ -129,12 +129,14 @@ class _ReadAlready:
         self._tables: dict[tuple, Any] = {}
 
     @staticmethod
-    def _record_keys(record: Mapping[str, Any]) -> list[tuple]:
+    def _record_keys(record: Mapping[str, Any], table: tuple) -> list[tuple]:
+        """The keys a copy of ``record`` would share with it: its place, result and seats,
+        and the same with any one seat blank; ``table`` is its :meth:`_table_key`."""
         where = tuple(record.get(name) for name in ("event", "round", "board_no"))
-        seats = tuple(record.get(seat) or "" for seat in SEATS)
-        keys = [(*where, table_result(record), seats)]
+        seats, result = table
+        keys = [(*where, result, seats)]
         for blank in range(len(SEATS)):  # any one name written another way
-            keys.append((*where, table_result(record), seats[:blank] + ("",) + seats[blank + 1 :]))
+            keys.append((*where, result, seats[:blank] + ("",) + seats[blank + 1 :]))
         return keys
 
     @staticmethod
@@ -145,30 +147,32 @@ class _ReadAlready:
         self, rows: Sequence[Mapping[str, Any]], found: TeamMatches
     ) -> list[Mapping[str, Any]]:
         """The records of a file not already read; each of the others is a ``match_copy``."""
-        tables: dict[tuple, list[Mapping[str, Any]]] = defaultdict(list)
-        for record in rows:
+        # each record's seats and result, computed once (they key every test below)
+        table_keys = [self._table_key(record) for record in rows]
+        tables: dict[tuple, list[tuple[Mapping[str, Any], tuple]]] = defaultdict(list)
+        for record, table in zip(rows, table_keys):
             seated = tuple(record.get(seat) for seat in SEATS)
-            tables[(record.get("round"),) + seated].append(record)
+            tables[(record.get("round"),) + seated].append((record, table))
         copied: set[int] = set()
         for records in tables.values():
-            known = [r for r in records if self._earlier_year(r)]
+            known = [record for record, table in records if self._earlier_year(record, table)]
             if known and len(known) >= min(_SIGNATURE_BOARDS, len(records)):
                 copied.update(record["id"] for record in known)
         kept = []
-        for record in rows:
-            keys = self._record_keys(record)
+        for record, table in zip(rows, table_keys):
+            keys = self._record_keys(record, table)
             named = record.get("north")
             if named and (record["id"] in copied or not self._records.isdisjoint(keys)):
                 found.excluded[record["id"]] = "match_copy"
             else:
                 kept.append(record)
             self._records.update(keys)
-        for record in rows:
-            self._tables.setdefault(self._table_key(record), record.get("year"))
+        for record, table in zip(rows, table_keys):
+            self._tables.setdefault(table, record.get("year"))
         return kept
 
-    def _earlier_year(self, record: Mapping[str, Any]) -> bool:
-        year = self._tables.get(self._table_key(record))
+    def _earlier_year(self, record: Mapping[str, Any], table: tuple) -> bool:
+        year = self._tables.get(table)
         return year is not None and record.get("year") is not None and year < record["year"]
 
 
