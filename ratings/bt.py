@@ -27,6 +27,7 @@ without prior to geometric mean 1 per connected component; HBT with unequal team
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
@@ -38,6 +39,7 @@ from scipy.sparse.csgraph import connected_components
 
 from bridgerank.core.errors import ConvergenceWarning, InvalidGame, NoEstimate
 from bridgerank.ratings.bt_colours import ColouredSweep
+from bridgerank.ratings.bt_updates import UPDATES, player_step
 
 Game = tuple[Sequence[int], Sequence[int], float]
 
@@ -141,58 +143,10 @@ class Hypergraph:
             )
 
 
-def _hbt_update(
-    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
-) -> float:
-    """HBT (Newman-style) step for player k (spec 2.3); team sums are sums of s."""
-    won, lost = graph.games_won(k), graph.games_lost(k)
-    w = graph.weights
-    a = float(np.sum(w[won] / (1 + np.exp(team_w[won] - team_l[won]))))
-    b = float(np.sum(w[lost] / (1 + np.exp(team_w[lost] - team_l[lost]))))
-    if prior:
-        a += 1 / (1 + np.exp(s[k]))
-        b += 1 / (1 + np.exp(-s[k]))
-    return float(np.log(a) - np.log(b))
-
-
-def _gbt_newman_update(
-    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
-) -> float:
-    """GBT Newman-like step (spec 3.4); team sums are sums of pi."""
-    won, lost = graph.games_won(k), graph.games_lost(k)
-    w = graph.weights
-    numerator = float(np.sum(w[won] * team_l[won] / (team_w[won] * (team_w[won] + team_l[won]))))
-    denominator = float(np.sum(w[lost] / (team_w[lost] + team_l[lost])))
-    if prior:
-        pi = np.exp(s[k])
-        numerator += 1 / (pi * (pi + 1))
-        denominator += 1 / (pi + 1)
-    return float(np.log(numerator) - np.log(denominator))
-
-
-def _gbt_huang_update(
-    graph: Hypergraph, s: np.ndarray, k: int, team_w: np.ndarray, team_l: np.ndarray, prior: bool
-) -> float:
-    """GBT Huang step (spec 3.3), which is Zermelo's iteration on 1-vs-1 games."""
-    won, lost = graph.games_won(k), graph.games_lost(k)
-    w = graph.weights
-    numerator = float(np.sum(w[won] / team_w[won]))
-    denominator = float(
-        np.sum(w[won] / (team_w[won] + team_l[won]))
-        + np.sum(w[lost] / (team_w[lost] + team_l[lost]))
-    )
-    if prior:
-        pi = np.exp(s[k])
-        numerator += 1 / pi
-        denominator += 2 / (pi + 1)
-    return float(np.log(numerator) - np.log(denominator))
-
-
-# model -> (update, team sums in log space?)
+# model -> (its step for one player, team sums in log space?)
 MODELS = {
-    "hbt": (_hbt_update, True),
-    "gbt-newman": (_gbt_newman_update, False),
-    "gbt-huang": (_gbt_huang_update, False),
+    name: (functools.partial(player_step, update), update.log_space)
+    for name, update in UPDATES.items()
 }
 
 

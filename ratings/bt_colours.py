@@ -14,23 +14,13 @@ The classes come from a greedy colouring in player order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from scipy import sparse
 
-__all__ = ["ColouredSweep", "Hypergraph", "colour_classes"]
+from bridgerank.ratings.bt_updates import UPDATES, Hypergraph
 
-
-class Hypergraph(Protocol):
-    """What a sweep reads of :class:`bridgerank.ratings.bt.Hypergraph` (which imports this
-    module): the players, each game's weight, the winners' and losers' incidences (players
-    by games)."""
-
-    n: int
-    weights: np.ndarray
-    win: sparse.csr_matrix
-    lose: sparse.csr_matrix
+__all__ = ["ColouredSweep", "colour_classes"]
 
 
 def colour_classes(graph: Hypergraph, players: np.ndarray) -> list[np.ndarray]:
@@ -59,7 +49,7 @@ class _Class:
 
 
 class ColouredSweep:
-    """One sweep of ``model`` (a key of :data:`~bridgerank.ratings.bt.MODELS`) over
+    """One sweep of ``model`` (a key of :data:`~bridgerank.ratings.bt_updates.UPDATES`) over
     ``players``, class by class (:func:`colour_classes`), updating the values and the games'
     team sums in place as the player-by-player sweep does.
 
@@ -74,7 +64,7 @@ class ColouredSweep:
     """
 
     def __init__(self, graph: Hypergraph, model: str, players: np.ndarray, prior: bool) -> None:
-        self.model, self.prior = model, prior
+        self.update, self.prior = UPDATES[model], prior
         self.weights = graph.weights
         self.classes = []
         for members in colour_classes(graph, players):
@@ -83,39 +73,21 @@ class ColouredSweep:
             self.classes.append(_Class(members, games, win[:, games], lose[:, games]))
 
     def __call__(self, values: np.ndarray, team_w: np.ndarray, team_l: np.ndarray) -> None:
+        update = self.update
         for part in self.classes:
             at = part.players
+            weight = self.weights[part.games]
             won, lost = team_w[part.games], team_l[part.games]
-            numerator, denominator = self._sums(part, won, lost, self.weights[part.games])
+            numerator = part.win @ update.won(weight, won, lost)
+            denominator = part.lose @ update.lost(weight, won, lost)
+            if update.won_denominator is not None:
+                denominator = part.win @ update.won_denominator(weight, won, lost) + denominator
             if self.prior:
-                numerator, denominator = self._with_prior(values[at], numerator, denominator)
+                virtual_win, virtual_loss = update.prior(values[at])
+                numerator, denominator = numerator + virtual_win, denominator + virtual_loss
             delta = np.log(numerator) - np.log(denominator)
             old = values[at]
             values[at] = old + delta
-            change = delta if self.model == "hbt" else np.exp(values[at]) - np.exp(old)
+            change = delta if update.log_space else np.exp(values[at]) - np.exp(old)
             team_w[part.games] += part.win.T @ change
             team_l[part.games] += part.lose.T @ change
-
-    def _sums(
-        self, part: _Class, won: np.ndarray, lost: np.ndarray, weight: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each player's numerator and denominator over his games (the spec's updates: HBT's
-        Newman-style 2.3, GBT's Newman-like 3.4 and Huang's 3.3)."""
-        if self.model == "hbt":
-            upset = weight / (1 + np.exp(won - lost))
-            return part.win @ upset, part.lose @ upset
-        per_game = weight / (won + lost)
-        if self.model == "gbt-newman":
-            return part.win @ (per_game * lost / won), part.lose @ per_game
-        return part.win @ (weight / won), part.win @ per_game + part.lose @ per_game
-
-    def _with_prior(
-        self, s: np.ndarray, numerator: np.ndarray, denominator: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The virtual win and loss against a player of strength 1, per model."""
-        if self.model == "hbt":
-            return numerator + 1 / (1 + np.exp(s)), denominator + 1 / (1 + np.exp(-s))
-        pi = np.exp(s)
-        if self.model == "gbt-newman":
-            return numerator + 1 / (pi * (pi + 1)), denominator + 1 / (pi + 1)
-        return numerator + 1 / pi, denominator + 2 / (pi + 1)
