@@ -57,9 +57,10 @@ def print_forecasts(outcome: PredictOutcome, rows: Sequence[dict[str, Any]] = ()
             f"person (seats: {names}); a table is forecast from its four players"
         )
     for event, session in outcome.already_rated:
+        # a session known only by its year is already in an event name that ends with it
+        when = "" if event.endswith(f" {session}") else f" {visible(session)}"
         click.echo(
-            f"not forecast: {visible(event)} {visible(session)} is already rated "
-            "(its results are stored)"
+            f"not forecast: {visible(event)}{when} is already rated (its results are stored)"
         )
     score = outcome.score
     waiting = len(outcome.stored) - score["scored"]

@@ -1,4 +1,5 @@
-"""Readers for the small raw fields: seats, vulnerability, year, trick counts, names."""
+"""Readers for the small raw fields: seats, vulnerability, year, event names, trick counts,
+names."""
 
 from __future__ import annotations
 
@@ -48,6 +49,9 @@ _VULNERABILITY = {
 }
 _YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
 _YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+# An event name that opens with its year ("1955 Bermuda Bowl Final"): the other files of the
+# event put the year last ("Bermuda Bowl Final 1955"), and one event is one name.
+_LEADING_YEAR = re.compile(r"^(1[89]\d\d|20\d\d)\s+(?=\D)")
 _RESULT = re.compile(r"^\s*(?:(NS|EW|N-S|E-W)\s*:?\s*)?(\d{1,2})\s*$", re.IGNORECASE)
 # A score followed by a group letter ("NS 100F"): a fouled board's group (club recaps).
 _FOULED_SCORE = re.compile(r"^\s*(?:NS|EW)\s+-?\d+\s*([A-Z])\s*$", re.IGNORECASE)
@@ -111,6 +115,32 @@ def year(date: str | None, event: str | None, first: int, last: int) -> int | No
         if first <= value <= last:
             return value
     return None
+
+
+def event_name(raw: str | None) -> str:
+    """An event's name as the boards keep it: spaces collapsed, and a leading year moved to
+    the end when it is the name's only year.
+
+    Files of one event write its name in both orders ("1955 Bermuda Bowl Final" and
+    "Bermuda Bowl Final 1955"); kept as read, one event was two on every page, and its
+    segments two matches. A name with another year in it ("2001 Spring NABC 1970") is left as
+    written, as is one with no year first. Idempotent: a name already in this form is kept.
+
+    Parameters
+    ----------
+    raw : str or None
+        The event's name as the file writes it.
+
+    Returns
+    -------
+    str
+        The name to store ("" for none).
+    """
+    name = " ".join((raw or "").split())
+    leading = _LEADING_YEAR.match(name)
+    if leading is None or _YEAR_IN_TEXT.search(name, leading.end()):
+        return name
+    return f"{name[leading.end() :]} {leading.group(1)}"
 
 
 def trick_count(raw: str | int | None, declarer: int | None = None) -> int | None:

@@ -243,7 +243,7 @@ def _clean(
             )
 
     return {
-        "event": (values.get("event") or "").strip(),
+        "event": fields.event_name(values.get("event")),
         "site": (values.get("site") or "").strip(),
         "date": (values.get("date") or "").strip(),
         "year": year,

@@ -27,6 +27,7 @@ from typing import Callable, Hashable, Iterable, Sequence
 
 from sqlalchemy import Connection, select
 
+from bridgerank.cleaning.clean.fields import event_name
 from bridgerank.cleaning.match.tables import UNRATED_KINDS, NameMatch, Player, WbfPlayer
 
 __all__ = [
@@ -128,7 +129,10 @@ def read_labelled(folder: Path) -> list[Labelled]:
             reader = csv.DictReader(handle)
             if tuple(reader.fieldnames or ()) != _COLUMNS:
                 raise ValueError(f"{path}: the header is not {','.join(_COLUMNS)}")
-            rows.extend(Labelled(**{key: row[key] for key in _COLUMNS}) for row in reader)
+            # the event as the boards keep it, whichever order of its words the label wrote
+            for row in reader:
+                fields = {key: row[key] for key in _COLUMNS}
+                rows.append(Labelled(**fields | {"event": event_name(row["event"])}))
     return rows
 
 

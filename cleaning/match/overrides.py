@@ -9,6 +9,9 @@ A CSV file with a header ``action,name,event,target`` and one correction a row:
   whatever the context says;
 * ``not a person``: the occurrences are no one (a team string the rules missed): never rated.
 
+An event is read as the boards keep it (:func:`cleaning.clean.fields.event_name`): "1955
+Bermuda Bowl Final" and "Bermuda Bowl Final 1955" name one event.
+
 The file is given in the settings (``[match] overrides``) and fingerprinted with the match
 stage's other inputs, so a change reruns the match stage and what reads it, and nothing else.
 A row that cannot be read is one error naming the file and the line; so are two rows that
@@ -26,6 +29,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bridgerank.cleaning.clean.fields import event_name
 from bridgerank.core.errors import SettingsError
 
 __all__ = ["ANY_EVENT", "Overrides", "read_overrides", "unknown_target"]
@@ -134,6 +138,9 @@ def _read_row(
     if action == "same" and not target:
         raise _refusal(f"{where}: 'same' needs a target (wbf:NAME or a name)")
     target = target if action == "same" else ""
+    # an event as the boards keep it, so a file written before names were stored in one
+    # form ("1955 Bermuda Bowl Final") still reaches its boards
+    event = event if event == ANY_EVENT else event_name(event)
     earlier = said.setdefault((name, event), (action, target, number))
     if earlier[:2] != (action, target):
         raise _refusal(

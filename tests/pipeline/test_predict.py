@@ -201,7 +201,7 @@ def test_the_hint_runs_and_an_event_of_one_table_a_deal_is_forecast(tmp_path, sh
     sample = TESTS.parent / "data" / "sample" / "usbf_sf_14502.lin"
     printed = _invoke("predict", str(sample), *out)
     assert printed.splitlines() == [
-        "not forecast: 2010 USBF SF A 2010 is already rated (its results are stored)"
+        "not forecast: USBF SF A 2010 is already rated (its results are stored)"
     ]
     printed = _invoke("predict", str(event), *out)
     assert "149 pairs forecast in IMPs and stored" in printed

@@ -179,7 +179,7 @@ def test_the_1997_bermuda_bowl(tmp_path, shared_data):
     games = {
         found.name: found for found in bridge_games(boards, names, default_settings().rate.cycles)
     }
-    teams = games["Teams: 1997 Bermuda Bowl"]
+    teams = games["Teams: Bermuda Bowl 1997"]
     # Canada's one recorded match names "Rothfield" in both East and West: two people under
     # one name, no one to rate, so those boards are no games and Canada is no team here
     assert teams.game.n == 13 and {"USA 1", "France", "Italy", "Ch.Taipei"} <= set(

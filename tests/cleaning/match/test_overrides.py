@@ -130,11 +130,11 @@ def test_names_lists_the_doubtful_resolutions_with_their_evidence(tmp_path):
     assert listed.exit_code == 0, listed.output
     lines = " ".join(listed.output.split())
     assert (
-        "Weinstein in 2010 USBF SF A (15 seats): -> Weinstein (not Howard Weinstein); "
+        "Weinstein in USBF SF A 2010 (15 seats): -> Weinstein (not Howard Weinstein); "
         "short name, no context; partners Levin" in lines
     )
     assert (
-        "Levin in 2010 USBF SF A (15 seats): -> Bobby Levin; surname only, country agrees; "
+        "Levin in USBF SF A 2010 (15 seats): -> Bobby Levin; surname only, country agrees; "
         "partners Weinstein" in lines
     )
     # a spelling joined to its person by a partner in common, with that partner
