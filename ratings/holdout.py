@@ -237,7 +237,28 @@ def _concordance(predicted: np.ndarray, actual: np.ndarray) -> tuple[float, int]
     return float(agree[upper].sum()), int(upper.sum())
 
 
+# A forecast margin closer to 0 than this (a millionth of an IMP or percentage point) calls no
+# winner; two forecasts closer than this are equal in the rank measures.
+LEVEL = 1e-6
+
+
+def _levelled(predicted: np.ndarray) -> np.ndarray:
+    """The forecasts with those within :data:`LEVEL` of the next lower one made equal to it.
+
+    Two pairs a model cannot tell apart (newcomers known by their covariates alone) get
+    forecasts that differ in the last bits by the order of a sum; ranked as they stand, their
+    order would be rounding's, and the rank measures would move in the fourth decimal when
+    the same sums are taken in another order."""
+    order = np.argsort(predicted, kind="stable")
+    values = predicted[order]
+    starts = np.r_[True, np.diff(values) > LEVEL]
+    levelled = np.empty(len(predicted))
+    levelled[order] = values[starts][np.cumsum(starts) - 1]
+    return levelled
+
+
 def _spearman(predicted, actual, group) -> float | None:
+    predicted = _levelled(predicted)
     if np.ptp(predicted) == 0:
         return None
     return float(stats.spearmanr(predicted, actual)[0])
@@ -249,6 +270,7 @@ def _rmse(predicted, actual, group) -> float:
 
 def _within_group_spearman(predicted, actual, group) -> float | None:
     """Mean Spearman correlation within groups of three or more units."""
+    predicted = _levelled(predicted)
     within = []
     for value in np.unique(group):
         rows = group == value
@@ -259,17 +281,13 @@ def _within_group_spearman(predicted, actual, group) -> float | None:
 
 def _orders_right(predicted, actual, group) -> float | None:
     """The share of pairs of units of one group put in the order they finished."""
+    predicted = _levelled(predicted)
     right, total = 0.0, 0
     for value in np.unique(group):
         rows = group == value
         hits, pairs = _concordance(predicted[rows], actual[rows])
         right, total = right + hits, total + pairs
     return right / total if total else None
-
-
-# A forecast margin closer to 0 than this (a millionth of an IMP or percentage point) calls no
-# winner.
-LEVEL = 1e-6
 
 
 def _winner_right(predicted, actual, group) -> float | None:

@@ -168,6 +168,20 @@ def test_metrics_count_orders_and_interval_coverage():
     assert metrics["coverage_50"] == 0.0 and metrics["coverage_95"] == 0.5
 
 
+def test_forecasts_a_rounding_apart_tie_in_the_rank_measures():
+    # two pairs the model cannot tell apart, their forecasts a few bits apart by the order
+    # of a sum: a tie (half right), not a wrong order
+    predicted = np.array([50.0, 50.0 + 1e-12, 60.0])
+    actual = np.array([55.0, 45.0, 70.0])
+    metrics = session_metrics(predicted, actual, np.zeros(3, dtype=int), None)
+    assert metrics["orders_right"] == pytest.approx(2.5 / 3)
+    assert metrics["within_session_spearman"] == pytest.approx(
+        session_metrics(np.array([50.0, 50.0, 60.0]), actual, np.zeros(3, dtype=int), None)[
+            "within_session_spearman"
+        ]
+    )
+
+
 # Slow: the whole ACBL folder through the solver (about 4 minutes of a quiet 2-core machine,
 # most of the default suite's budget); CI runs it by name (.ci/run).
 @pytest.mark.slow
