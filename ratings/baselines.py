@@ -328,11 +328,7 @@ def expected_beaten(tables: FieldTables, ratings: np.ndarray, seats, opponents=(
     team = ratings[tables.seats[:, list(seats)]].mean(axis=1)
     if opponents:
         team = team - ratings[tables.seats[:, list(opponents)]].mean(axis=1)
-    out = np.empty(len(team))
-    for rows in deal_rows(tables, np.arange(len(tables))):
-        values = team[rows]
-        out[rows] = field_share(1 / (1 + 10 ** ((values[None, :] - values[:, None]) / 400)))
-    return out
+    return field_share(tables.group, lambda i, j: 1 / (1 + 10 ** ((team[j] - team[i]) / 400)))
 
 
 def _elo_sessions(kind: str, opponents: bool):

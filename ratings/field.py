@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 import numpy as np
 
@@ -126,12 +126,35 @@ def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
     return np.split(rows, starts[1:])
 
 
-def field_share(beats: np.ndarray) -> np.ndarray:
-    """Each table's expected share of one deal (two tables or more) from ``beats[i, j]``, the
-    chance that table ``i``'s North-South outscores table ``j``'s: the mean over the other
-    tables."""
-    off = beats * ~np.eye(len(beats), dtype=bool)
-    return off.sum(axis=1) / (len(beats) - 1)
+def deal_pairs(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every ordered pair ``(i, j)``, ``i != j``, of positions in ``group`` that share a deal
+    (each position's partners in the order of the positions)."""
+    order = np.argsort(group, kind="stable")
+    sorted_group = group[order]
+    starts = np.flatnonzero(np.r_[True, sorted_group[1:] != sorted_group[:-1]])
+    sizes = np.diff(np.r_[starts, len(group)])
+    size = np.repeat(sizes, sizes)  # each position's deal size, in sorted order
+    first = np.repeat(starts, sizes)
+    position = np.repeat(np.arange(len(group)), size)
+    # the k-th partner of each position: its deal's first position plus k
+    offset = np.arange(len(position)) - np.repeat(np.cumsum(size) - size, size)
+    partner = np.repeat(first, size) + offset
+    keep = position != partner
+    return order[position[keep]], order[partner[keep]]
+
+
+def field_share(
+    group: np.ndarray, beats: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """Each table's expected share of its deal (two tables or more): the mean over the deal's
+    other tables of ``beats(i, j)``, the chance that table ``i``'s North-South outscores table
+    ``j``'s (``i`` and ``j`` arrays of positions in ``group``, the tables' deals).
+
+    Every deal at once: a rival's forecast of a walk-forward's test dates is one call, not a
+    call a deal (most of the team matches' forecasting time, two tables a deal)."""
+    first, second = deal_pairs(group)
+    others = np.bincount(first, minlength=len(group))
+    return np.bincount(first, weights=beats(first, second), minlength=len(group)) / others
 
 
 def matchpoint_shares(scores: list[int]) -> list[float]:

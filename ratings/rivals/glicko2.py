@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from typing import Callable
 
 import numpy as np
 from scipy.special import expit
 
-from bridgerank.ratings.field import FieldTables, deal_rows, field_share
+from bridgerank.ratings.field import FieldTables, deal_pairs, field_share
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method
 
@@ -114,38 +115,50 @@ class Glicko2Pairs:
         deviation = np.sqrt((phi**2).mean(axis=1))
         return strength, deviation
 
-    def _expected(self, tables: FieldTables, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """North-South's expected outcome against each other table of the deal, and g."""
+    def _expected(
+        self, tables: FieldTables, rows: np.ndarray
+    ) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        """``expected(i, j)``: North-South at table ``i`` of ``rows`` its expected outcome
+        against table ``j`` of its deal, and g of ``j`` (the published g(phi_j))."""
         strength, deviation = self._tables(tables.seats[rows])
-        g = _g(deviation)[None, :]  # the other table's deviation, as the published g(phi_j)
-        # the logistic function without overflow where a large volatility (a widened grid's)
-        # has spread the strengths far apart
-        expected = expit(g * (strength[:, None] - strength[None, :]))
-        return expected, np.broadcast_to(g, expected.shape)
+        g = _g(deviation)
+
+        def expected(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # the logistic function without overflow where a large volatility (a widened
+            # grid's) has spread the strengths far apart
+            return expit(g[j] * (strength[i] - strength[j])), g[j]
+
+        return expected
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """North-South's expected share at each table of one deal."""
-        return field_share(self._expected(tables, rows)[0])
+        """North-South's expected share at each table of ``rows`` (whole deals)."""
+        expected = self._expected(tables, rows)
+        return field_share(tables.group[rows], lambda i, j: expected(i, j)[0])
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """One session as one rating period: the published steps 3-8 for every player."""
         information: dict[int, float] = defaultdict(float)  # sum of g^2 E (1 - E), weighted
         surplus: dict[int, float] = defaultdict(float)  # sum of g (s - E), weighted
-        deals = deal_rows(tables, rows)
-        for deal in deals:
-            count = len(deal)
-            expected, g = self._expected(tables, deal)
-            share = tables.share[deal]
-            outcome = (share[:, None] > share[None, :]) + 0.5 * (share[:, None] == share[None, :])
-            off = ~np.eye(count, dtype=bool)
-            weight = 1 / (count - 1) / (len(deals) if self.one_game_a_session else 1)
-            info = (weight * g**2 * expected * (1 - expected) * off).sum(axis=1)
-            gain = (weight * g * (outcome - expected) * off).sum(axis=1)
-            for row, table_info, table_gain in zip(tables.seats[deal].tolist(), info, gain):
-                # North-South gains what East-West loses; the information is both sides'
-                for player, sign in zip(row, (1.0, 1.0, -1.0, -1.0)):
-                    information[player] += table_info
-                    surplus[player] += sign * table_gain
+        group = tables.group[rows]
+        i, j = deal_pairs(group)  # every table against each other table of its deal
+        expected, g = self._expected(tables, rows)(i, j)
+        share = tables.share[rows]
+        outcome = (share[i] > share[j]) + 0.5 * (share[i] == share[j])
+        others = np.bincount(i, minlength=len(rows))  # n - 1 of each table's deal
+        deals = len(np.unique(group)) if self.one_game_a_session else 1
+        weight = 1 / others[i] / deals
+        tables_of = len(rows)
+        table_information = np.bincount(
+            i, weights=weight * g**2 * expected * (1 - expected), minlength=tables_of
+        )
+        table_gains = np.bincount(i, weights=weight * g * (outcome - expected), minlength=tables_of)
+        for row, table_info, table_gain in zip(
+            tables.seats[rows].tolist(), table_information.tolist(), table_gains.tolist()
+        ):
+            # North-South gains what East-West loses; the information is both sides'
+            for player, sign in zip(row, (1.0, 1.0, -1.0, -1.0)):
+                information[player] += table_info
+                surplus[player] += sign * table_gain
         for player, info in information.items():
             if info > _MIN_INFORMATION:
                 self.mu[player], self.phi[player], self.sigma[player] = rate_period(

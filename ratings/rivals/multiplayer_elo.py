@@ -27,26 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables
+from bridgerank.ratings.field import FieldTables, deal_pairs
 from bridgerank.ratings.plackett_luce import SCALE
 
-__all__ = ["MultiplayerElo", "deal_pairs"]
-
-
-def deal_pairs(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every ordered pair ``(i, j)``, ``i != j``, of positions in ``group`` that share a deal."""
-    order = np.argsort(group, kind="stable")
-    sorted_group = group[order]
-    starts = np.flatnonzero(np.r_[True, sorted_group[1:] != sorted_group[:-1]])
-    sizes = np.diff(np.r_[starts, len(group)])
-    size = np.repeat(sizes, sizes)  # each position's deal size, in sorted order
-    first = np.repeat(starts, sizes)
-    position = np.repeat(np.arange(len(group)), size)
-    # the k-th partner of each position: its deal's first position plus k
-    offset = np.arange(len(position)) - np.repeat(np.cumsum(size) - size, size)
-    partner = np.repeat(first, size) + offset
-    keep = position != partner
-    return order[position[keep]], order[partner[keep]]
+__all__ = ["MultiplayerElo"]
 
 
 def _beaten(strength: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -82,11 +66,11 @@ class MultiplayerElo:
         return rating[seats[:, :2]].mean(axis=1), rating[seats[:, 2:]].mean(axis=1)
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """North-South's expected share at each table of one deal."""
+        """North-South's expected share at each table of ``rows`` (whole deals)."""
         north_south, east_west = self._pairs(tables, rows)
         strength = north_south - east_west if self.opponents else north_south
-        i, j = deal_pairs(np.zeros(len(rows), dtype=np.int64))
-        return _beaten(strength, i, j) / (len(rows) - 1)
+        i, j = deal_pairs(tables.group[rows])
+        return _beaten(strength, i, j) / np.bincount(i, minlength=len(rows))
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Every deal of one session, North-South's ranking and East-West's, the ratings moved

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_rows, pair_percent, pair_sessions
+from bridgerank.ratings.field import FieldTables, pair_percent, pair_sessions
 from bridgerank.ratings.holdout import Forecast, Target, best_of, latest_quarter
 from bridgerank.ratings.registry import StudyInputs
 
@@ -53,8 +53,8 @@ __all__ = [
 
 
 class Rival(Protocol):
-    """What an online rating does: learn a session's tables, forecast a deal's (a deal of
-    field tables is played at two tables or more: ``[rate] min_tables``).
+    """What an online rating does: learn a session's tables, forecast the tables of any deals
+    (a deal of field tables is played at two tables or more: ``[rate] min_tables``).
 
     A rival may say ``goes_on = False`` (a class attribute; True if absent) when its state
     after some dates is not where learning more dates would start from (TrueSkill Through
@@ -64,7 +64,8 @@ class Rival(Protocol):
         """Update on the tables ``rows`` of ``tables`` (one session, every deal of it)."""
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """The expected matchpoint share of North-South at each table of one deal."""
+        """The expected matchpoint share of North-South at each table of ``rows`` among the
+        other tables of its deal in ``rows`` (every table of the deals it holds)."""
 
 
 def session_rows(tables: FieldTables) -> list[np.ndarray]:
@@ -76,11 +77,8 @@ def session_rows(tables: FieldTables) -> list[np.ndarray]:
 
 
 def table_shares(rival: Rival, tables: FieldTables) -> np.ndarray:
-    """The rival's expected North-South share at every table of ``tables``, deal by deal."""
-    share = np.empty(len(tables))
-    for rows in deal_rows(tables, np.arange(len(tables))):
-        share[rows] = rival.north_south_share(tables, rows)
-    return share
+    """The rival's expected North-South share at every table of ``tables``."""
+    return rival.north_south_share(tables, np.arange(len(tables)))
 
 
 def forecast(rival: Rival, tables: FieldTables) -> np.ndarray:

@@ -49,12 +49,17 @@ class OpenSkillPairs:
         return mu, variance
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """North-South's expected share at each table of one deal (see the module)."""
+        """North-South's expected share at each table of ``rows`` (whole deals; see the
+        module)."""
         mu, variance = self._moments(tables.seats[rows])
         strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
         spread = variance.sum(axis=1)
-        scale = np.sqrt(spread[:, None] + spread[None, :] + 4 * self.beta**2)
-        return field_share(1 / (1 + np.exp(-(strength[:, None] - strength[None, :]) / scale)))
+
+        def beats(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+            scale = np.sqrt(spread[i] + spread[j] + 4 * self.beta**2)
+            return 1 / (1 + np.exp(-(strength[i] - strength[j]) / scale))
+
+        return field_share(tables.group[rows], beats)
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """The package's update on each deal's two rankings of pairs."""

@@ -49,14 +49,16 @@ class PairElo:
         return north_south, east_west
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """North-South's expected share at each table of one deal: half of one plus the
-        mean expected comparison with the other tables."""
+        """North-South's expected share at each table of ``rows`` (whole deals): half of one
+        plus the mean expected comparison with the other tables of its deal."""
         north_south, east_west = self._pairs(tables, rows)
         strength = np.tanh(
             np.array([self.rating[a] - self.rating[b] for a, b in zip(north_south, east_west)])
             / SCALE
         )
-        others = (strength.sum() - strength) / (len(rows) - 1)
+        deal = np.unique(tables.group[rows], return_inverse=True)[1]
+        total, tables_of_deal = np.bincount(deal, weights=strength), np.bincount(deal)
+        others = (total[deal] - strength) / (tables_of_deal[deal] - 1)
         return 0.5 + (strength - others) / 4
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:

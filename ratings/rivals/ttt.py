@@ -36,6 +36,7 @@ import math
 from typing import Callable
 
 import numpy as np
+from scipy.special import ndtr
 
 from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
@@ -138,16 +139,19 @@ class ThroughTimePairs:
         return mu, variance
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
-        """North-South's expected share at each table of one deal (see the module)."""
+        """North-South's expected share at each table of ``rows`` (whole deals; see the
+        module)."""
         if self.stale:
             self._refit()
         mu, variance = self._moments(tables.seats[rows].tolist())
         strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
         spread = variance.sum(axis=1)
-        scale = np.sqrt(spread[:, None] + spread[None, :] + 4 * BETA**2)
-        z = (strength[:, None] - strength[None, :]) / scale
-        beats = 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
-        return field_share(beats)
+
+        def beats(i: np.ndarray, j: np.ndarray) -> np.ndarray:
+            scale = np.sqrt(spread[i] + spread[j] + 4 * BETA**2)
+            return ndtr((strength[i] - strength[j]) / scale)
+
+        return field_share(tables.group[rows], beats)
 
 
 TTT = Method(

@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridgerank.ratings.field import pair_sessions
+from bridgerank.ratings.field import deal_rows, pair_sessions
 from bridgerank.ratings.headline.sessions import session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
-from bridgerank.ratings.rivals.glicko2 import GLICKO2
+from bridgerank.ratings.rivals.glicko2 import GLICKO2, Glicko2Pairs
+from bridgerank.ratings.rivals.multiplayer_elo import MultiplayerElo
 from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
-from bridgerank.ratings.rivals.online import OnlineForecaster, forecast
+from bridgerank.ratings.rivals.online import OnlineForecaster, forecast, session_rows
 from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
 from bridgerank.ratings.rivals.pair_elo import PAIR_ELO, PairElo
 from bridgerank.ratings.rivals.ttt import TTT, ThroughTimePairs, session_games
@@ -107,6 +108,31 @@ def _club(pairs=16, sessions=40, boards=6, seed=5):
                 period.append(when)
             deal += 1
     return strength, club_tables(seats, share, group, period)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: PairElo(10.0),
+        lambda: NationalGrades(1000.0),
+        lambda: OpenSkillPairs(25 / 6),
+        lambda: Glicko2Pairs(0.6),
+        lambda: ThroughTimePairs(0.03),
+        lambda: MultiplayerElo(8.0, opponents=True),
+    ],
+    ids=["pair_elo", "ngs", "openskill", "glicko2", "ttt", "elo_opponents"],
+)
+def test_a_rival_forecasts_every_deal_at_once_as_deal_by_deal(make):
+    """One call for the tables of many deals (a walk-forward's test date) gives each table
+    the share it has among its own deal's tables."""
+    _, tables = _club(sessions=6)
+    rival = make()
+    for rows in session_rows(tables.subset(tables.period < 5)):
+        rival.learn(tables, rows)
+    test = tables.subset(tables.period == 5)
+    together = rival.north_south_share(test, np.arange(len(test)))
+    for rows in deal_rows(test, np.arange(len(test))):
+        assert together[rows] == pytest.approx(rival.north_south_share(test, rows), abs=1e-12)
 
 
 @pytest.mark.parametrize("method", [PAIR_ELO, NGS, OPENSKILL, GLICKO2, TTT], ids=lambda m: m.name)

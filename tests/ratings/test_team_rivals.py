@@ -107,7 +107,7 @@ def test_yearly_through_time_refits_at_a_new_year_and_learns_games_one_by_one_be
 
 
 def test_multiplayer_elo_pairs_every_table_of_a_deal_with_the_others():
-    from bridgerank.ratings.rivals.multiplayer_elo import deal_pairs
+    from bridgerank.ratings.field import deal_pairs
 
     i, j = deal_pairs(np.array([5, 2, 5, 5, 2]))
     assert sorted(zip(i.tolist(), j.tolist())) == [
