@@ -48,10 +48,11 @@ _VULNERABILITY = {
     "ALL]": (True, True),
 }
 _YEAR_IN_DATE = re.compile(r"^\s*(\d{4})")
-_YEAR_IN_TEXT = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+_YEAR = r"(1[89]\d\d|20\d\d)"
+_YEAR_IN_TEXT = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
 # An event name that opens with its year ("1955 Bermuda Bowl Final"): the other files of the
 # event put the year last ("Bermuda Bowl Final 1955"), and one event is one name.
-_LEADING_YEAR = re.compile(r"^(1[89]\d\d|20\d\d)\s+(?=\D)")
+_LEADING_YEAR = re.compile(rf"^{_YEAR}\s+(?=\D)")
 _RESULT = re.compile(r"^\s*(?:(NS|EW|N-S|E-W)\s*:?\s*)?(\d{1,2})\s*$", re.IGNORECASE)
 # A score followed by a group letter ("NS 100F"): a fouled board's group (club recaps).
 _FOULED_SCORE = re.compile(r"^\s*(?:NS|EW)\s+-?\d+\s*([A-Z])\s*$", re.IGNORECASE)

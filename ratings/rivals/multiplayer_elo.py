@@ -27,16 +27,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_pairs
+from bridgerank.ratings.field import FieldTables, deal_pairs, field_share
 from bridgerank.ratings.plackett_luce import SCALE
 
 __all__ = ["MultiplayerElo"]
 
 
+def _chance(strength: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """The chance that position ``i`` beats position ``j`` of its deal."""
+    return 1.0 / (1.0 + 10.0 ** ((strength[j] - strength[i]) / SCALE))
+
+
 def _beaten(strength: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Each position's expected number of the deal's other pairs beaten."""
-    chance = 1.0 / (1.0 + 10.0 ** ((strength[j] - strength[i]) / SCALE))
-    return np.bincount(i, weights=chance, minlength=len(strength))
+    return np.bincount(i, weights=_chance(strength, i, j), minlength=len(strength))
 
 
 class MultiplayerElo:
@@ -69,8 +73,7 @@ class MultiplayerElo:
         """North-South's expected share at each table of ``rows`` (whole deals)."""
         north_south, east_west = self._pairs(tables, rows)
         strength = north_south - east_west if self.opponents else north_south
-        i, j = deal_pairs(tables.group[rows])
-        return _beaten(strength, i, j) / np.bincount(i, minlength=len(rows))
+        return field_share(tables.group[rows], lambda i, j: _chance(strength, i, j))
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Every deal of one session, North-South's ranking and East-West's, the ratings moved
