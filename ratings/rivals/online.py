@@ -170,8 +170,10 @@ class OnlineForecaster:
         taught: dict[Any, Rival] = {}
 
         def errors(setting: Any) -> np.ndarray:
-            taught[setting] = _taught(self.make(setting), schedule.tables(early))
-            raw[setting] = schedule.forecast(taught[setting], late)
+            # each setting is taught once: widening compares the end again with the next step
+            if setting not in taught:
+                taught[setting] = _taught(self.make(setting), schedule.tables(early))
+                raw[setting] = schedule.forecast(taught[setting], late)
             slope = _slope(raw[setting], actual, schedule.centre)
             return schedule.centre + slope * (raw[setting] - schedule.centre) - actual
 

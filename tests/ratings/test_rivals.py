@@ -201,9 +201,17 @@ def test_a_widened_rival_s_grid_grows_past_the_end_its_choice_fell_at():
     plain = OnlineForecaster(PairElo, (0.01, 0.02))
     plain(train, tables.subset(tables.period == 10))
     assert plain.setting == 0.02
-    widened = OnlineForecaster(PairElo, (0.01, 0.02), widen=True)
+    made: list[float] = []
+
+    def counted(k: float) -> PairElo:
+        made.append(k)
+        return PairElo(k)
+
+    widened = OnlineForecaster(counted, (0.01, 0.02), widen=True)
     widened(train, tables.subset(tables.period == 10))
     assert sorted(widened.settings) == [0.01, 0.02, 0.04, 0.08, 0.16, 0.32]
+    # each setting is taught on the early dates once (then the kept rival goes on)
+    assert made == [0.01, 0.02, 0.04, 0.08, 0.16, 0.32]
     assert widened.setting == 0.32  # still the top after four steps: at most four are taken
     assert widened.chosen() == "0.32 of 0.01, 0.02, 0.04, 0.08, 0.16, 0.32"
     # once the choice is inside the grid, the grid stops growing
