@@ -13,9 +13,11 @@ order, and forecasts every held-out pair-session from what it learned.
   from its published method;
 - :mod:`~bridgerank.ratings.rivals.glicko2`: Glicko-2 from Glickman's published algorithm,
   a pair its players' mean;
-- :mod:`~bridgerank.ratings.rivals.ttt`: TrueSkill Through Time (the
-  ``trueskillthroughtime`` package) on each session's order of pairs, the whole history
-  smoothed;
+- :mod:`~bridgerank.ratings.rivals.ttt`: TrueSkill Through Time (the model of the
+  ``trueskillthroughtime`` package, its messages passed on plain floats by
+  :mod:`~bridgerank.ratings.rivals.ttt_messages` and
+  :mod:`~bridgerank.ratings.rivals.ttt_history`) on each session's order of pairs, the whole
+  history smoothed;
 - :mod:`~bridgerank.ratings.rivals.team_play`: the same five in the ``matches`` registry, each
   team board read as a deal at two tables, a match's forecast calibrated to IMPs.
 """

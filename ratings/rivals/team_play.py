@@ -184,7 +184,6 @@ TTT = _on_team_boards(
     "winner of more boards first",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games),
     lambda rivals: rivals.team_ttt_gammas,
-    package="trueskillthroughtime",
 )
 TTT_YEARLY = _on_team_boards(
     "ttt",
@@ -192,5 +191,4 @@ TTT_YEARLY = _on_team_boards(
     "history refitted once a year and TrueSkill's one-game update between",
     lambda gamma: ttt.ThroughTimePairs(gamma, games=line_up_games, yearly=True),
     lambda rivals: rivals.team_ttt_gammas,
-    package="trueskillthroughtime",
 )

@@ -1,11 +1,15 @@
-"""TrueSkill Through Time (the ``trueskillthroughtime`` package), teams of two, as a rival.
+"""TrueSkill Through Time, teams of two, as a rival.
 
-TrueSkill Through Time (Dangauthier, Herbrich, Minka and Graepel, 2007; the package by
-Landfried and Mocskos, 2021) smooths every player's skill over the whole history: a session
-informs the estimates before it as well as after. What it learns from is what it can take: a
-session is one game of many teams, its pairs (each a team of its two players) in the order of
-their session percentages (equal ones in the order of the pairs' numbers). It does not learn
-who sat opposite whom (that is in no session rank); its forecast of a table does use it.
+TrueSkill Through Time (Dangauthier, Herbrich, Minka and Graepel, 2007; the
+``trueskillthroughtime`` package by Landfried and Mocskos, 2021) smooths every player's skill
+over the whole history: a session informs the estimates before it as well as after. What it
+learns from is what it can take: a session is one game of many teams, its pairs (each a team
+of its two players) in the order of their session percentages (equal ones in the order of the
+pairs' numbers). It does not learn who sat opposite whom (that is in no session rank); its
+forecast of a table does use it. The model is the package's; its message passing is done on
+plain floats here (:mod:`~bridgerank.ratings.rivals.ttt_messages`), which gives the package's
+figures to the last bit at about a third of its cost, so the rival needs no extra package
+(the tests check it against the package).
 
 The forecast of a table, as for OpenSkill (:mod:`~bridgerank.ratings.rivals.openskill_pairs`):
 North-South's strength is their two players' latest posterior means less their opponents',
@@ -15,7 +19,7 @@ noise of the four teams). A table's expected share is the mean over the deal's o
 
 Whole-history smoothing is not online: each time the rival forecasts after new sessions it
 refits the history of every session it has learned (the walk-forward's training dates), a
-few sweeps of the package's message passing. The first refit builds and sweeps the whole
+few sweeps of the model's message passing. The first refit builds and sweeps the whole
 history; each later one extends it by the new dates and sweeps those and the ``WINDOW`` dates
 before them (:mod:`~bridgerank.ratings.rivals.ttt_history`), so that a walk-forward's work on
 the rival grows with its dates, not with their square. Time is the period's index (one step a date);
@@ -25,14 +29,13 @@ the drift ``gamma`` per step is chosen on the training dates
 Where a walk-forward holds out hundreds of dates (the team events' rounds: some 400), a refit
 at each would cost hours; there the rival refits the whole history once a year (``yearly``:
 at its first forecast after a session of a new year is learned) and between refits learns
-each game as TrueSkill does, the package's one-game update from the players' latest
+each game as TrueSkill does, the model's one-game update from the players' latest
 posteriors, each widened by the drift of the steps since the player's last game. The refit
 then replaces what the one-game updates learned with the smoothed history.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Callable
 
 import numpy as np
@@ -40,8 +43,9 @@ from scipy.special import ndtr
 
 from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import package_method
-from bridgerank.ratings.rivals.ttt_history import BETA, SmoothedHistory
+from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.rivals.ttt_history import BETA, PRIOR, SmoothedHistory
+from bridgerank.ratings.rivals.ttt_messages import forget, game_likelihoods, product
 
 __all__ = ["TTT", "Games", "ThroughTimePairs", "session_games"]
 
@@ -55,10 +59,10 @@ WINDOW_SWEEPS = 2
 def session_games(tables: FieldTables, rows: np.ndarray) -> list[list[list[int]]]:
     """One session's game: its pairs (each ``[player, player]``), best first.
 
-    The package takes a game's teams in the order of their results: in this order its updates
-    are mapped back to the right teams (version 1.1.0 maps them wrongly for teams given in any
-    other order), and equal percentages are ordered as the pairs are numbered (the package's
-    draws fail numerically in games of many teams: a zero division, a root of a negative)."""
+    A game's teams come in the order of their results (the package's version 1.1.0 maps its
+    updates back to the right teams only in this order, and the tests compare with it); equal
+    percentages are ordered as the pairs are numbered (the package's draws fail numerically
+    in games of many teams: a zero division, a root of a negative)."""
     mask = np.zeros(len(tables), dtype=bool)
     mask[rows] = True
     scores = pair_sessions(tables.subset(mask))
@@ -109,17 +113,20 @@ class ThroughTimePairs:
     def _one_game(self, teams: list[list[int]], time: int) -> None:
         """TrueSkill's update of one game's players (teams best first), from their latest
         posteriors widened by the drift since their last game."""
-        from trueskillthroughtime import MU, SIGMA, Game, Gaussian, Player
-
-        def prior(player: int) -> Player:
-            mu, sigma = self.posterior.get(player, (MU, SIGMA))
-            steps = time - self.last_time.get(player, time)
-            return Player(Gaussian(mu, math.sqrt(sigma**2 + steps * self.gamma**2)), BETA)
-
-        game = Game([[prior(player) for player in team] for team in teams])
-        for team, posteriors in zip(teams, game.posteriors()):
-            for player, posterior in zip(team, posteriors):
-                self.posterior[player] = (posterior.mu, posterior.sigma)
+        priors = [
+            [
+                forget(
+                    self.posterior.get(player, PRIOR),
+                    self.gamma,
+                    time - self.last_time.get(player, time),
+                )
+                for player in team
+            ]
+            for team in teams
+        ]
+        for team, prior, messages in zip(teams, priors, game_likelihoods(priors, BETA)):
+            for player, skill, message in zip(team, prior, messages):
+                self.posterior[player] = product(message, skill)
                 self.last_time[player] = time
 
     def _refit(self) -> None:
@@ -130,10 +137,7 @@ class ThroughTimePairs:
         self.stale = False
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        from trueskillthroughtime import MU, SIGMA
-
-        unknown = (MU, SIGMA)
-        moments = [[self.posterior.get(player, unknown) for player in row] for row in seats]
+        moments = [[self.posterior.get(player, PRIOR) for player in row] for row in seats]
         mu = np.array([[m for m, _ in row] for row in moments])
         variance = np.array([[s * s for _, s in row] for row in moments])
         return mu, variance
@@ -158,7 +162,5 @@ TTT = Method(
     "ttt",
     "TrueSkill Through Time (teams of two, whole-history smoothing) on each session's order "
     "of pairs; its forecast counts who sat opposite",
-    package_method(
-        "trueskillthroughtime", ThroughTimePairs, lambda rivals: rivals.ttt_gammas, widen=True
-    ),
+    online_method(ThroughTimePairs, lambda rivals: rivals.ttt_gammas, widen=True),
 )

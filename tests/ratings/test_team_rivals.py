@@ -74,7 +74,6 @@ def test_multiplayer_elo_ranks_each_directions_two_pairs_of_a_team_board():
 
 
 def test_yearly_through_time_refits_at_a_new_year_and_learns_games_one_by_one_between():
-    pytest.importorskip("trueskillthroughtime")
     from bridgerank.ratings.rivals.ttt import ThroughTimePairs
 
     seats = np.array([[0, 1, 2, 3, 4, 5, 6, 7]] * 2)
