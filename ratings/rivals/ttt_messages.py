@@ -113,6 +113,36 @@ def _roundtrip(a: Gaussian) -> Gaussian:
     return product(a, IMPROPER)
 
 
+# The two steps below run millions of times in a history's sweeps: each is written out in
+# the operations of the functions it stands for (the tests check them bit for bit).
+
+
+def _difference_message(above: Gaussian, below: Gaussian) -> Gaussian:
+    """``quotient(_truncated(d), d)`` of the difference ``d = above - below``: what the order
+    of two neighbouring teams says of their performances' difference."""
+    mean, sd = above[0] - below[0], math.sqrt(above[1] ** 2 + below[1] ** 2)
+    cut_mean, cut_sd = _truncated(mean, sd)
+    if not cut_sd > 0.0:
+        return quotient((cut_mean, cut_sd), (mean, sd))
+    cut_precision, precision = cut_sd**-2, sd**-2
+    left = cut_precision - precision
+    if left > 0.0:
+        return (cut_mean * cut_precision - mean * precision) / left, math.sqrt(1 / left)
+    return _moments(cut_mean * cut_precision - mean * precision, left)
+
+
+def _with_message(performance: Gaussian, message: Gaussian) -> Gaussian:
+    """``_roundtrip(product(performance, message))``: a team's performance (its sd above 0)
+    with a message from a neighbour (its sd above 0, perhaps infinite)."""
+    if not message[1] > 0.0:
+        return _roundtrip(product(performance, message))
+    own, other = performance[1] ** -2, message[1] ** -2
+    precision = own + other
+    mean = (performance[0] * own + message[0] * other) / precision
+    back = math.sqrt(1 / precision) ** -2
+    return (mean * back + 0.0) / (back + 0.0), math.sqrt(1 / (back + 0.0))
+
+
 def _chain(performance: list[Gaussian]) -> list[Gaussian]:
     """Each team's message from the game of three teams or more, best first: expectation
     propagation along the differences of neighbouring teams, swept down and up until no
@@ -128,19 +158,17 @@ def _chain(performance: list[Gaussian]) -> list[Gaussian]:
     while moved > CONVERGED and iterations < MOST_ITERATIONS:
         moved = 0.0
         for e in range(n - 2):
-            prior = _minus(above[e], below[e + 1])
-            difference[e] = quotient(_truncated(*prior), prior)
-            new = _minus(above[e], difference[e])
+            difference[e] = message = _difference_message(above[e], below[e + 1])
+            new = _minus(above[e], message)
             moved = max(moved, abs(lose[e + 1][0] - new[0]), abs(lose[e + 1][1] - new[1]))
             lose[e + 1] = new
-            above[e + 1] = _roundtrip(product(performance[e + 1], new))
+            above[e + 1] = _with_message(performance[e + 1], new)
         for e in range(n - 2, 0, -1):
-            prior = _minus(above[e], below[e + 1])
-            difference[e] = quotient(_truncated(*prior), prior)
-            new = _plus(below[e + 1], difference[e])
+            difference[e] = message = _difference_message(above[e], below[e + 1])
+            new = _plus(below[e + 1], message)
             moved = max(moved, abs(win[e][0] - new[0]), abs(win[e][1] - new[1]))
             win[e] = new
-            below[e] = _roundtrip(product(performance[e], new))
+            below[e] = _with_message(performance[e], new)
         iterations += 1
     win[0] = _plus(below[1], difference[0])
     lose[n - 1] = _minus(above[n - 2], difference[n - 2])
