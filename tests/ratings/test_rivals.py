@@ -231,3 +231,20 @@ def test_a_smoothed_history_is_not_carried_on_from_the_choice():
     for period in range(10):
         fresh.learn(tables, np.flatnonzero(tables.period == period))
     assert found == pytest.approx(50 + predict.slope * (forecast(fresh, test) - 50))
+
+
+def test_through_time_is_validated_without_its_package(monkeypatch):
+    """TrueSkill Through Time passes its own messages (ratings/rivals/ttt_messages.py): with
+    the ``trueskillthroughtime`` package absent it is still made and forecasts, where
+    OpenSkill, a package, is left out."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "trueskillthroughtime", None)  # an import now fails
+    monkeypatch.setitem(sys.modules, "openskill", None)
+    _, tables = _club(sessions=6)
+    assert OPENSKILL.make(tables, StudyInputs()) is None
+    predict = TTT.make(tables, StudyInputs())
+    assert predict is not None
+    train, test = tables.subset(tables.period < 5), tables.subset(tables.period == 5)
+    found = predict(train, test).value
+    assert len(found) == len(pair_sessions(test).percent) and np.all(np.isfinite(found))
