@@ -28,7 +28,6 @@ mean expected outcome against the deal's other tables.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from typing import Callable
 
 import numpy as np
@@ -98,19 +97,35 @@ def rate_period(
 
 
 class Glicko2Pairs:
-    """Every player's Glicko-2 rating, deviation and volatility, learned session by session."""
+    """Every player's Glicko-2 rating, deviation and volatility, learned session by session.
+
+    Held as arrays by player index (``mu``, ``phi``, ``sigma``), the published defaults for
+    a player not yet seen; ``known`` marks the players rated or forecast so far, whose
+    deviation grows in a session they sit out."""
 
     def __init__(self, tau: float, one_game_a_session: bool = False) -> None:
         self.tau = tau
         self.one_game_a_session = one_game_a_session
-        self.mu: dict[int, float] = defaultdict(float)
-        self.phi: dict[int, float] = defaultdict(lambda: START_DEVIATION)
-        self.sigma: dict[int, float] = defaultdict(lambda: START_VOLATILITY)
+        self.mu = np.zeros(0)
+        self.phi = np.zeros(0)
+        self.sigma = np.zeros(0)
+        self.known = np.zeros(0, dtype=bool)
+
+    def _seen(self, players: np.ndarray) -> None:
+        """Hold ``players`` (at the published defaults if new) and mark them known."""
+        size = int(players.max()) + 1 if players.size else 0
+        extra = size - len(self.mu)
+        if extra > 0:
+            self.mu = np.concatenate([self.mu, np.zeros(extra)])
+            self.phi = np.concatenate([self.phi, np.full(extra, START_DEVIATION)])
+            self.sigma = np.concatenate([self.sigma, np.full(extra, START_VOLATILITY)])
+            self.known = np.concatenate([self.known, np.zeros(extra, dtype=bool)])
+        self.known[players] = True
 
     def _tables(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each table's North-South strength less its opponents', and its deviation."""
-        mu = np.array([[self.mu[p] for p in row] for row in seats.tolist()])
-        phi = np.array([[self.phi[p] for p in row] for row in seats.tolist()])
+        self._seen(seats.ravel())
+        mu, phi = self.mu[seats], self.phi[seats]
         strength = mu[:, :2].mean(axis=1) - mu[:, 2:].mean(axis=1)
         deviation = np.sqrt((phi**2).mean(axis=1))
         return strength, deviation
@@ -137,8 +152,6 @@ class Glicko2Pairs:
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """One session as one rating period: the published steps 3-8 for every player."""
-        information: dict[int, float] = defaultdict(float)  # sum of g^2 E (1 - E), weighted
-        surplus: dict[int, float] = defaultdict(float)  # sum of g (s - E), weighted
         group = tables.group[rows]
         i, j = deal_pairs(group)  # every table against each other table of its deal
         expected, g = self._expected(tables, rows)(i, j)
@@ -152,27 +165,32 @@ class Glicko2Pairs:
             i, weights=weight * g**2 * expected * (1 - expected), minlength=tables_of
         )
         table_gains = np.bincount(i, weights=weight * g * (outcome - expected), minlength=tables_of)
-        for row, table_info, table_gain in zip(
-            tables.seats[rows].tolist(), table_information.tolist(), table_gains.tolist()
-        ):
-            # North-South gains what East-West loses; the information is both sides'
-            for player, sign in zip(row, (1.0, 1.0, -1.0, -1.0)):
-                information[player] += table_info
-                surplus[player] += sign * table_gain
-        for player, info in information.items():
-            if info > _MIN_INFORMATION:
-                self.mu[player], self.phi[player], self.sigma[player] = rate_period(
-                    self.mu[player],
-                    self.phi[player],
-                    self.sigma[player],
-                    info,
-                    surplus[player],
-                    self.tau,
-                )
+        # each player's sums over his seats, table by table: the information is both sides',
+        # North-South gains what East-West loses
+        seats = tables.seats[rows].ravel()
+        size = len(self.mu)
+        information = np.bincount(seats, np.repeat(table_information, 4), minlength=size)
+        signs = np.tile([1.0, 1.0, -1.0, -1.0], tables_of)
+        surplus = np.bincount(seats, signs * np.repeat(table_gains, 4), minlength=size)
+        played = np.zeros(size, dtype=bool)
+        played[seats] = True
         # a player who did not play: only the deviation grows (step 6 of the published steps)
-        for player in self.phi:
-            if player not in information:
-                self.phi[player] = math.sqrt(self.phi[player] ** 2 + self.sigma[player] ** 2)
+        # (as Python floats: their ``x ** 2`` is the C library's pow, which numpy's square
+        # can differ from in the last bit)
+        resting = self.known & ~played
+        self.phi[resting] = [
+            math.sqrt(phi**2 + sigma**2)
+            for phi, sigma in zip(self.phi[resting].tolist(), self.sigma[resting].tolist())
+        ]
+        for player in np.flatnonzero(played & (information > _MIN_INFORMATION)).tolist():
+            self.mu[player], self.phi[player], self.sigma[player] = rate_period(
+                float(self.mu[player]),
+                float(self.phi[player]),
+                float(self.sigma[player]),
+                float(information[player]),
+                float(surplus[player]),
+                self.tau,
+            )
 
 
 GLICKO2 = Method(
