@@ -8,7 +8,7 @@ of its two players) in the order of their session percentages (equal ones in the
 pairs' numbers). It does not learn who sat opposite whom (that is in no session rank); its
 forecast of a table does use it. The model is the package's; its message passing is done on
 plain floats here (:mod:`~bridgerank.ratings.rivals.ttt_messages`), which gives the package's
-figures to the last bit at about a third of its cost, so the rival needs no extra package
+figures to the last bit at about a quarter of its cost, so the rival needs no extra package
 (the tests check it against the package).
 
 The forecast of a table, as for OpenSkill (:mod:`~bridgerank.ratings.rivals.openskill_pairs`):
