@@ -24,6 +24,7 @@ from bridgerank.ratings.field import (
 )
 from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
+from bridgerank.ratings.plackett_luce import beat_chance
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
 from bridgerank.ratings.team_baselines import scaled_baseline
@@ -328,7 +329,7 @@ def expected_beaten(tables: FieldTables, ratings: np.ndarray, seats, opponents=(
     team = ratings[tables.seats[:, list(seats)]].mean(axis=1)
     if opponents:
         team = team - ratings[tables.seats[:, list(opponents)]].mean(axis=1)
-    return field_share(tables.group, lambda i, j: 1 / (1 + 10 ** ((team[j] - team[i]) / 400)))
+    return field_share(tables.group, lambda i, j: beat_chance(team[i], team[j]))
 
 
 def _elo_sessions(kind: str, opponents: bool):

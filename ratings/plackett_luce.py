@@ -114,10 +114,16 @@ def payoffs(places: ArrayLike) -> np.ndarray:
     return n - 1 - better - (tied - 1) / 2
 
 
+def beat_chance(mine: ArrayLike, theirs: ArrayLike, scale: float = SCALE) -> np.ndarray:
+    """The Elo expectation that a rating of ``mine`` beats one of ``theirs`` (arrays
+    broadcast): ``1 / (1 + 10^((theirs - mine) / scale))``."""
+    return 1 / (1 + 10 ** ((np.asarray(theirs) - np.asarray(mine)) / scale))
+
+
 def expected_payoffs(ratings: ArrayLike, scale: float = SCALE) -> np.ndarray:
     """Expected payoffs in closed form: sum of pairwise Elo expectations."""
     r = np.asarray(ratings, dtype=float)
-    pairwise = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / scale))
+    pairwise = beat_chance(r[:, None], r[None, :], scale)
     np.fill_diagonal(pairwise, 0)
     return pairwise.sum(axis=1)
 

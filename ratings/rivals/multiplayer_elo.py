@@ -28,14 +28,14 @@ from __future__ import annotations
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_pairs, field_share
-from bridgerank.ratings.plackett_luce import SCALE
+from bridgerank.ratings.plackett_luce import beat_chance
 
 __all__ = ["MultiplayerElo"]
 
 
 def _chance(strength: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """The chance that position ``i`` beats position ``j`` of its deal."""
-    return 1.0 / (1.0 + 10.0 ** ((strength[j] - strength[i]) / SCALE))
+    return beat_chance(strength[i], strength[j])
 
 
 def _beaten(strength: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:

@@ -43,16 +43,23 @@ CONVERGED = 1e-6  # the package's largest posterior change that ends its sweeps
 class _Date:
     """One date's games and, for each of its players, the messages into his skill there:
     from his previous date (``forward``), his next (``backward``) and this date's games
-    (``likelihood``, with each game's share in ``shares``)."""
+    (``likelihood``, with each game's share in ``shares``); ``elapsed``: each player's time
+    steps since his previous date (0 at his first)."""
 
-    def __init__(self, games: list, time: int, forward: dict[Hashable, Gaussian]) -> None:
+    def __init__(
+        self,
+        games: list,
+        time: int,
+        forward: dict[Hashable, Gaussian],
+        elapsed: dict[Hashable, int],
+    ) -> None:
         self.games = games
         self.time = time
         self.forward = forward
+        self.elapsed = elapsed
         self.backward = dict.fromkeys(forward, IMPROPER)
         self.likelihood = dict.fromkeys(forward, IMPROPER)
         self.shares = [[[IMPROPER] * len(team) for team in game] for game in games]
-        self.elapsed: dict[Hashable, int] = {}
 
     def posterior(self, player: Hashable) -> Gaussian:
         """The player's skill at this date."""
@@ -140,8 +147,7 @@ class SmoothedHistory:
             players = {player for game in games for team in game for player in team}
             elapsed = {p: time - self.last_time[p] if p in self.message else 0 for p in players}
             forward = {p: self._receive(p, elapsed[p]) for p in players}
-            date = _Date(games, time, forward)
-            date.elapsed = elapsed
+            date = _Date(games, time, forward, elapsed)
             date.update()
             self.dates.append(date)
             self._leave(date)
