@@ -64,6 +64,7 @@ from bridgerank.ratings.headline.past import (
     past_columns,
 )
 from bridgerank.ratings.holdout import Z80, best_of, latest_quarter
+from bridgerank.ratings.weighted_gram import weighted_gram
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import HeadlineSettings
@@ -156,19 +157,22 @@ class Design:
     def normal_matrix(self) -> np.ndarray:
         """``X^T X`` as a dense matrix, what :meth:`normal_matvec` applies, from two sparse
         products: the plain ``A^T S^2 A`` less each deal's column sums
-        ``w/k (A_g^T 1)(1^T A_g)``, the scale being one value a deal. Computed once."""
+        ``w/k (A_g^T 1)(1^T A_g)``, the scale being one value a deal; each counts a pattern
+        of seats once (:func:`~bridgerank.ratings.weighted_gram.weighted_gram`). Computed
+        once."""
         if self._normal is None:
             weights = self.scale**2
-            plain = self.a.T @ sparse.diags(weights) @ self.a
             tables = np.arange(len(self.group))
             groups = sparse.csr_matrix(
                 (np.ones(len(tables)), (self.group, tables)),
                 shape=(len(self.sizes), len(tables)),
             )
-            sums = groups @ self.a
             group_weight = np.zeros(len(self.sizes))
             group_weight[self.group] = weights / self.sizes[self.group]
-            self._normal = (plain - sums.T @ sparse.diags(group_weight) @ sums).toarray()
+            seated = self.players + self.penalised
+            tables_gram = weighted_gram(self.a, weights, seated)
+            deals_gram = weighted_gram((groups @ self.a).tocsr(), group_weight, seated)
+            self._normal = (tables_gram - deals_gram).toarray()
         return self._normal
 
     def factor(self, penalty: float) -> tuple:

@@ -4,9 +4,12 @@ docs/ratings.md (and the README) report."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from scipy import sparse
 from sqlalchemy import select
 
 from bridgerank.pipeline.cli import main
@@ -577,12 +580,23 @@ def test_elo_with_opponents_counts_who_sat_opposite():
     assert ns.tolist() == pytest.approx([10 / 11, 1 / 11])
 
 
-def test_the_normal_matrix_of_a_design_with_dense_covariates_is_the_plain_product():
+@pytest.mark.parametrize("repeated", [False, True])
+def test_the_normal_matrix_of_a_design_with_dense_covariates_is_the_plain_product(repeated):
     _, tables, count = _simulated()
+    if repeated:
+        # a session's deals at the same seats, and one table short on some (the fit counts
+        # each distinct pattern of seats once: both the tables' and the deals')
+        seats = tables.seats.reshape(-1, 20 * 6, 4)[:, :6].repeat(20, axis=0).reshape(-1, 4)
+        tables = replace(tables, seats=seats[:count])
+        tables = tables.subset(np.arange(count) % 50 != 7)
+        count = len(tables)
     rng = np.random.default_rng(11)
     covariates = rng.normal(size=(count, 3))
     covariates[rng.random((count, 3)) < 0.2] = 0.0
     design = Design.of(tables, 60, covariates)
+    if repeated:  # a partnership's column between the players' and the covariates'
+        partnership = sparse.csr_matrix((tables.seats[:, 0] == 1).astype(float)[:, None])
+        design = design.with_penalised(partnership, 3.0)
     dense = design.a.toarray()
     for group in np.unique(tables.group):
         rows = tables.group == group
