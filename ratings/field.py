@@ -74,6 +74,11 @@ class FieldTables:
     # a digest of these tables as the headline's covariates read them, kept once computed
     # (:mod:`~bridgerank.ratings.headline.past`); a subset starts without one
     digest: bytes | None = field(default=None, init=False, repr=False, compare=False)
+    # each side of each table's pair-session, kept once computed (:func:`pair_sessions`
+    # groups many predictions of the same tables); a subset starts without it
+    pair_grouping: tuple[np.ndarray, ...] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __len__(self) -> int:
         return len(self.share)
@@ -259,19 +264,26 @@ class SessionScores:
     period: np.ndarray
 
 
-def _side_entries(
-    tables: FieldTables, ew_share: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every table twice, once from each side: ``(session, player, player)`` keys (smaller
-    player first), the side's share, and the period."""
-    keys = np.concatenate(
+def _side_keys(tables: FieldTables) -> np.ndarray:
+    """Every table twice, once from each side (North-South's, then East-West's):
+    ``(session, player, player)`` keys, smaller player first."""
+    return np.concatenate(
         [
             np.column_stack([tables.session, np.sort(tables.seats[:, :2], axis=1)]),
             np.column_stack([tables.session, np.sort(tables.seats[:, 2:], axis=1)]),
         ]
     )
-    shares = np.concatenate([tables.share, 1 - tables.share if ew_share is None else ew_share])
-    return keys, shares, np.concatenate([tables.period, tables.period])
+
+
+def _pair_grouping(tables: FieldTables) -> tuple[np.ndarray, ...]:
+    """The pair-sessions (:func:`unique_rows` of :func:`_side_keys`: keys, each side's
+    entry, boards) and each one's period; computed once for the tables."""
+    if tables.pair_grouping is None:
+        unique, inverse, counts = unique_rows(_side_keys(tables))
+        period = np.zeros(len(unique), dtype=np.int64)
+        period[inverse] = np.concatenate([tables.period, tables.period])
+        tables.pair_grouping = (unique, inverse, counts, period)
+    return tables.pair_grouping
 
 
 def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -294,17 +306,19 @@ def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return keys[first], inverse.ravel(), counts
 
 
-def pair_sessions(tables: FieldTables, ew_share: np.ndarray | None = None) -> SessionScores:
+def pair_sessions(
+    tables: FieldTables, ew_share: np.ndarray | None = None, ns_share: np.ndarray | None = None
+) -> SessionScores:
     """Each pair's session percentage (both directions counted, each from its own side).
 
     ``ew_share`` gives East-West's own share per table when it is not ``1 - share`` (a
-    prediction made for each side apart). Entries are ordered by session, then pair.
+    prediction made for each side apart); ``ns_share`` North-South's in place of the tables'
+    own (a prediction, a simulation). Entries are ordered by session, then pair.
     """
-    keys, shares, periods = _side_entries(tables, ew_share)
-    unique, inverse, counts = unique_rows(keys)
+    unique, inverse, counts, period = _pair_grouping(tables)
+    ns = tables.share if ns_share is None else ns_share
+    shares = np.concatenate([ns, 1 - ns if ew_share is None else ew_share])
     totals = np.bincount(inverse, weights=shares, minlength=len(unique))
-    period = np.zeros(len(unique), dtype=np.int64)
-    period[inverse] = periods
     return SessionScores(
         session=unique[:, 0],
         pair=unique[:, 1:],
@@ -326,8 +340,7 @@ def partnership_codes(tables: FieldTables, players: int | None = None) -> np.nda
 def pair_session_entries(tables: FieldTables) -> np.ndarray:
     """The pair-session (as :func:`pair_sessions` orders them) of every table's North-South,
     then of every table's East-West: shape (2 * tables,)."""
-    keys, _, _ = _side_entries(tables)
-    return unique_rows(keys)[1]
+    return _pair_grouping(tables)[1]
 
 
 def pair_percent(
@@ -335,13 +348,13 @@ def pair_percent(
 ) -> np.ndarray:
     """Pair-session percentages, ordered as :func:`pair_sessions` orders them, from each
     table's predicted North-South share (and East-West's, when predicted apart)."""
-    return pair_sessions(replace(tables, share=ns_share), ew_share).percent
+    return pair_sessions(tables, ew_share, ns_share).percent
 
 
 def odd_even_halves(tables: FieldTables) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each pair-session's mean share over its odd and over its even boards (in board
     order), and its number of boards; ordered as :func:`pair_sessions` orders them."""
-    keys, shares, _ = _side_entries(tables)
+    keys, shares = _side_keys(tables), np.concatenate([tables.share, 1 - tables.share])
     order = np.lexsort((keys[:, 2], keys[:, 1], keys[:, 0]))  # stable: board order kept
     keys, shares = keys[order], shares[order]
     start = np.r_[True, (keys[1:] != keys[:-1]).any(axis=1)]

@@ -24,7 +24,7 @@ players' past double dummy measures) or models them better can pass it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -210,7 +210,7 @@ def calibrated_spread(
         values = []
         for shape, noise in shapes:
             shares = model.shares(spread * shape, np.random.default_rng(noise))
-            value, _ = icc(pair_sessions(replace(tables, share=shares)))
+            value, _ = icc(pair_sessions(tables, ns_share=shares))
             values.append(value if value is not None else 0.0)
         return float(np.mean(values))
 
