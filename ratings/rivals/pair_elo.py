@@ -63,15 +63,17 @@ class PairElo:
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """Every deal of one session, the ratings moved at its end."""
+        # the ratings stand still through the session: every deal's expectation at once, in
+        # deal order, and the moves summed deal by deal as they come
+        rows = np.concatenate(deal_rows(tables, rows))
+        expected = self.north_south_share(tables, rows)
+        # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
+        surplus = 2 * (tables.share[rows] - expected)
         moves: dict[tuple[int, int], float] = defaultdict(float)
-        for deal in deal_rows(tables, rows):
-            expected = self.north_south_share(tables, deal)
-            # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
-            surplus = 2 * (tables.share[deal] - expected)
-            north_south, east_west = self._pairs(tables, deal)
-            for ns, ew, value in zip(north_south, east_west, surplus):
-                moves[ns] += self.k * value
-                moves[ew] -= self.k * value
+        north_south, east_west = self._pairs(tables, rows)
+        for ns, ew, value in zip(north_south, east_west, surplus.tolist()):
+            moves[ns] += self.k * value
+            moves[ew] -= self.k * value
         for pair, move in moves.items():
             self.rating[pair] += move
 
