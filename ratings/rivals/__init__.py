@@ -8,7 +8,8 @@ order, and forecasts every held-out pair-session from what it learned.
 - :mod:`~bridgerank.ratings.rivals.pair_elo`: the partnership Elo of the Common Game (ACBL
   clubs), from its published description;
 - :mod:`~bridgerank.ratings.rivals.openskill_pairs`: OpenSkill's Plackett-Luce model with
-  teams of two (the ``openskill`` package);
+  teams of two (the model of the ``openskill`` package, its update on plain floats by
+  :mod:`~bridgerank.ratings.rivals.openskill_update`);
 - :mod:`~bridgerank.ratings.rivals.ngs`: the English Bridge Union's National Grading Scheme,
   from its published method;
 - :mod:`~bridgerank.ratings.rivals.glicko2`: Glicko-2 from Glickman's published algorithm,

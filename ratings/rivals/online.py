@@ -22,7 +22,6 @@ each team board a deal at its two tables).
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
@@ -46,7 +45,6 @@ __all__ = [
     "Schedule",
     "forecast",
     "online_method",
-    "package_method",
     "session_rows",
     "table_shares",
 ]
@@ -269,26 +267,6 @@ def online_method(
     """
 
     def method(data: Any, inputs: StudyInputs) -> OnlineForecaster:
-        return _forecaster(make, grid, schedule, widen, inputs)
-
-    return method
-
-
-def package_method(
-    package: str,
-    make: Callable[[Any], Rival],
-    grid: Grid,
-    schedule: Schedule = SESSIONS,
-    widen: bool = False,
-) -> Callable[[Any, StudyInputs], OnlineForecaster | None]:
-    """:func:`online_method` for a rival that is a package (an optional extra, ``pip install
-    -e ".[rivals]"``): None, so not validated, where the package is not installed."""
-
-    def method(data: Any, inputs: StudyInputs) -> OnlineForecaster | None:
-        try:
-            importlib.import_module(package)
-        except ImportError:
-            return None
         return _forecaster(make, grid, schedule, widen, inputs)
 
     return method

@@ -1,8 +1,11 @@
-"""OpenSkill (the ``openskill`` package), Plackett-Luce with teams of two, as a rival.
+"""OpenSkill (the model of the ``openskill`` package), Plackett-Luce with teams of two, as a
+rival.
 
 What it learns from is what it can take: each deal is two rankings, of its North-South pairs
 and of its East-West pairs, by their matchpoints on it (ties share a place), each pair a team
-of its two players; the package's Plackett-Luce update runs on every ranking in date order.
+of its two players; the package's Plackett-Luce update
+(:mod:`~bridgerank.ratings.rivals.openskill_update`, on plain floats: the package's figures
+to the last bit) runs on every ranking in date order.
 It rates players, not partnerships, and does not model who sat opposite.
 
 Its forecast of a table gives it that much: North-South's strength at a table is their two
@@ -16,13 +19,12 @@ dates (:mod:`~bridgerank.ratings.rivals.online`); the rest are the package's def
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import package_method
+from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.rivals.openskill_update import MU, SIGMA, Rating, rate_ranking
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
 
@@ -31,21 +33,14 @@ class OpenSkillPairs:
     """Every player's OpenSkill rating, learned deal by deal."""
 
     def __init__(self, beta: float) -> None:
-        from openskill.models import PlackettLuce
-
-        self.model = PlackettLuce(beta=beta)
-        self.beta = beta
-        self.ratings: dict[int, Any] = {}
-
-    def _rating(self, player: int) -> Any:
-        if player not in self.ratings:
-            self.ratings[player] = self.model.rating()
-        return self.ratings[player]
+        self.beta = float(beta)
+        self.ratings: dict[int, Rating] = {}
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ratings = [[self._rating(player) for player in row] for row in seats.tolist()]
-        mu = np.array([[rating.mu for rating in row] for row in ratings])
-        variance = np.array([[rating.sigma**2 for rating in row] for row in ratings])
+        new = (MU, SIGMA)
+        ratings = [[self.ratings.get(player, new) for player in row] for row in seats.tolist()]
+        mu = np.array([[mu for mu, _ in row] for row in ratings])
+        variance = np.array([[sigma**2 for _, sigma in row] for row in ratings])
         return mu, variance
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
@@ -63,22 +58,22 @@ class OpenSkillPairs:
 
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """The package's update on each deal's two rankings of pairs."""
+        ratings = self.ratings
         for deal in deal_rows(tables, rows):
             seats = tables.seats[deal]
             for columns, shares in (((0, 1), tables.share[deal]), ((2, 3), 1 - tables.share[deal])):
                 pairs = seats[:, list(columns)].tolist()
-                teams = [[self._rating(player) for player in pair] for pair in pairs]
+                for pair in pairs:
+                    for player in pair:
+                        ratings.setdefault(player, (MU, SIGMA))
                 # place 1 is the best; equal shares share a place
                 ranks = [1.0 + float((shares > share).sum()) for share in shares]
-                updated = self.model.rate(teams, ranks=ranks)
-                for pair, team in zip(pairs, updated):
-                    for player, rating in zip(pair, team):
-                        self.ratings[player] = rating
+                ratings.update(rate_ranking(pairs, ratings, ranks, self.beta))
 
 
 OPENSKILL = Method(
     "openskill",
     "OpenSkill (Plackett-Luce, teams of two) on each deal's order of pairs; its forecast "
     "counts who sat opposite",
-    package_method("openskill", OpenSkillPairs, lambda rivals: rivals.openskill_betas, widen=True),
+    online_method(OpenSkillPairs, lambda rivals: rivals.openskill_betas, widen=True),
 )

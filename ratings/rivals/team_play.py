@@ -39,7 +39,6 @@ from bridgerank.ratings.rivals.online import (
     Rival,
     Schedule,
     online_method,
-    package_method,
     table_shares,
 )
 from bridgerank.ratings.team_boards import TeamBoards, match_margins
@@ -129,14 +128,11 @@ def _on_team_boards(
     what: str,
     make: Callable[[Any], Rival],
     grid: Grid,
-    package: str | None = None,
 ) -> Method:
     """A rival of the pair-sessions as a method of the matches registry; ``grid`` reads its
     grid from the ``[rate.rivals]`` settings (the ``team_`` keys: see config/defaults.toml
     for why they reach past the pair-sessions' grids)."""
-    if package is None:
-        return Method(name, what, online_method(make, grid, MATCHES))
-    return Method(name, what, package_method(package, make, grid, MATCHES))
+    return Method(name, what, online_method(make, grid, MATCHES))
 
 
 _BOARDS = "; each team board its two tables, won, tied or lost"
@@ -163,7 +159,6 @@ OPENSKILL = _on_team_boards(
     "OpenSkill (Plackett-Luce, teams of two)" + _BOARDS,
     openskill_pairs.OpenSkillPairs,
     lambda rivals: rivals.team_openskill_betas,
-    package="openskill",
 )
 ELO = _on_team_boards(
     "elo",

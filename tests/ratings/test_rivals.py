@@ -71,6 +71,38 @@ def test_openskill_shares_average_one_half_and_follow_the_results():
     assert share[0] > share[1] > share[2]
 
 
+def test_openskill_learns_a_club_as_the_package_does_to_the_last_bit():
+    """Each deal's two rankings of pairs learned in date order give, player by player, the
+    ratings the package's own ``rate`` gives on the same rankings."""
+    _, tables = _club(sessions=4)
+    openskill = pytest.importorskip("openskill.models")
+    ours = OpenSkillPairs(25 / 6)
+    model = openskill.PlackettLuce(beta=25 / 6)
+    theirs: dict[int, tuple[float, float]] = {}
+    new = (model.rating().mu, model.rating().sigma)
+
+    def rate(teams, ranks):
+        ratings = [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams]
+        return [[(r.mu, r.sigma) for r in team] for team in model.rate(ratings, ranks=ranks)]
+
+    for period in range(4):
+        rows = np.flatnonzero(tables.period == period)
+        ours.learn(tables, rows)
+        order = rows[np.argsort(tables.group[rows], kind="stable")]
+        for deal in np.unique(tables.group[order]):
+            at = order[tables.group[order] == deal]
+            for seats, shares in (
+                (tables.seats[at, :2], tables.share[at]),
+                (tables.seats[at, 2:], 1 - tables.share[at]),
+            ):
+                pairs = seats.tolist()
+                teams = [[theirs.get(p, new) for p in pair] for pair in pairs]
+                ranks = [1.0 + float((shares > share).sum()) for share in shares]
+                for pair, team in zip(pairs, rate(teams, ranks)):
+                    theirs.update(zip(pair, team))
+    assert ours.ratings == theirs and len(theirs) > 10
+
+
 def test_through_time_ranks_a_session_best_first_and_learns_its_order():
     # the middle table's North-South (2-3) outscored the top's East-West (6-7), and so on
     # 100%, 100%, 50%, 50%, 0%, 0%: equal percentages in the order of the pairs' numbers
@@ -233,17 +265,18 @@ def test_a_smoothed_history_is_not_carried_on_from_the_choice():
     assert found == pytest.approx(50 + predict.slope * (forecast(fresh, test) - 50))
 
 
-def test_through_time_is_validated_without_its_package(monkeypatch):
-    """TrueSkill Through Time passes its own messages (ratings/rivals/ttt_messages.py): with
-    the ``trueskillthroughtime`` package absent it is still made and forecasts, where
-    OpenSkill, a package, is left out."""
+@pytest.mark.parametrize("rival", [OPENSKILL, TTT], ids=["openskill", "ttt"])
+def test_the_package_rivals_are_validated_without_their_packages(monkeypatch, rival):
+    """OpenSkill and TrueSkill Through Time compute their packages' models with their own
+    code (ratings/rivals/openskill_update.py, ttt_messages.py): with both packages absent
+    each is still made and forecasts."""
     import sys
 
     monkeypatch.setitem(sys.modules, "trueskillthroughtime", None)  # an import now fails
     monkeypatch.setitem(sys.modules, "openskill", None)
+    monkeypatch.setitem(sys.modules, "openskill.models", None)
     _, tables = _club(sessions=6)
-    assert OPENSKILL.make(tables, StudyInputs()) is None
-    predict = TTT.make(tables, StudyInputs())
+    predict = rival.make(tables, StudyInputs())
     assert predict is not None
     train, test = tables.subset(tables.period < 5), tables.subset(tables.period == 5)
     found = predict(train, test).value
