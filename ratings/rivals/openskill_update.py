@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from typing import Hashable, Mapping, Sequence
+from typing import Hashable, Mapping, Sequence, TypeVar
 
 __all__ = ["KAPPA", "MU", "SIGMA", "TAU", "Rating", "rate_ranking"]
 
 Rating = tuple[float, float]  # mu, sigma
+Player = TypeVar("Player", bound=Hashable)
 
 # the package's defaults
 MU = 25.0
@@ -45,11 +46,11 @@ def _ordinal(rating: Rating) -> float:
 
 
 def rate_ranking(
-    teams: Sequence[Sequence[Hashable]],
-    ratings: Mapping[Hashable, Rating],
+    teams: Sequence[Sequence[Player]],
+    ratings: Mapping[Player, Rating],
     ranks: Sequence[float],
     beta: float,
-) -> dict[Hashable, Rating]:
+) -> dict[Player, Rating]:
     """The ratings after one game: ``teams`` (each a list of players) finished at ``ranks``
     (1 the best; equal ranks a tie).
 
