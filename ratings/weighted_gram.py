@@ -1,6 +1,6 @@
 """``R^T diag(w) R`` of sparse rows that repeat, each distinct row counted once.
 
-The headline's normal equations (:class:`~bridgerank.ratings.headline.fit.Design`) are two
+The headline's normal equations (:class:`~bridgerank.ratings.headline.design.Design`) are two
 such products: of the tables' rows (a table's four players with their signs, the same for
 every board two pairs play together) and of each deal's column sums (the same for every deal
 of a session that the same pairs played in the same seats). On Valet's rounds a design of

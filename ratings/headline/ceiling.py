@@ -38,7 +38,8 @@ from bridgerank.ratings.field import (
     pair_session_entries,
     pair_sessions,
 )
-from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_strengths
+from bridgerank.ratings.headline.design import Design
+from bridgerank.ratings.headline.fit import HeadlineFit, fit_strengths
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import HeadlineSettings

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Hashable, Iterable, Mapping,
 import numpy as np
 
 from bridgerank.ratings.field import field_tables, pair_percent, pair_sessions
+from bridgerank.ratings.headline.design import Design
 from bridgerank.ratings.headline.entry import entry_offset
 from bridgerank.ratings.headline.familiarity import named_column
-from bridgerank.ratings.headline.fit import Design
 from bridgerank.ratings.holdout import Z80
 
 if TYPE_CHECKING:

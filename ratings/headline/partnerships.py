@@ -25,12 +25,8 @@ from bridgerank.ratings.field import (
     pair_sessions,
     partnership_codes,
 )
-from bridgerank.ratings.headline.fit import (
-    Design,
-    fit_strengths,
-    model_columns,
-    table_offset,
-)
+from bridgerank.ratings.headline.design import Design
+from bridgerank.ratings.headline.fit import fit_strengths, model_columns, table_offset
 from bridgerank.ratings.headline.past import Covariates, covariate_values
 from bridgerank.ratings.headline.sessions import headline_choice
 from bridgerank.ratings.holdout import Forecast, Target, latest_quarter

@@ -22,7 +22,8 @@ from bridgerank.ratings.field import (
 )
 from bridgerank.ratings.gains import simultaneous_gains
 from bridgerank.ratings.headline.ceiling import icc, retest_correlation
-from bridgerank.ratings.headline.fit import Design, fit_headline, fit_strengths
+from bridgerank.ratings.headline.design import Design
+from bridgerank.ratings.headline.fit import fit_headline, fit_strengths
 from bridgerank.ratings.headline.sessions import SESSIONS
 from bridgerank.ratings.holdout import LEVELS, score
 from bridgerank.ratings.tables import (

@@ -16,7 +16,8 @@ from bridgerank.ratings.headline.ceiling import (
     known_strengths_correlation,
     relearned_correlation,
 )
-from bridgerank.ratings.headline.fit import Design, HeadlineFit, fit_headline
+from bridgerank.ratings.headline.design import Design
+from bridgerank.ratings.headline.fit import HeadlineFit, fit_headline
 
 
 def _club(players: int = 40, periods: int = 12, deals: int = 24, tables: int = 5, seed: int = 1):
