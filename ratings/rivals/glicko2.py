@@ -175,13 +175,8 @@ class Glicko2Pairs:
         played = np.zeros(size, dtype=bool)
         played[seats] = True
         # a player who did not play: only the deviation grows (step 6 of the published steps)
-        # (as Python floats: their ``x ** 2`` is the C library's pow, which numpy's square
-        # can differ from in the last bit)
         resting = self.known & ~played
-        self.phi[resting] = [
-            math.sqrt(phi**2 + sigma**2)
-            for phi, sigma in zip(self.phi[resting].tolist(), self.sigma[resting].tolist())
-        ]
+        self.phi[resting] = np.sqrt(self.phi[resting] ** 2 + self.sigma[resting] ** 2)
         for player in np.flatnonzero(played & (information > _MIN_INFORMATION)).tolist():
             self.mu[player], self.phi[player], self.sigma[player] = rate_period(
                 float(self.mu[player]),
