@@ -162,8 +162,9 @@ class RoundRidge:
         # the test round's rows, in the order of the data (as the harness's subset keeps them)
         design = self.match_boards.design[np.flatnonzero(self.data.boards.period == period)]
         forecasts = []
+        shared: dict[tuple[float, float], sparse.csr_matrix] = {}
         for number, setting in enumerate(self.settings):
-            self.solutions[number] = self._solve(setting, laplacian, self.solutions[number])
+            self.solutions[number] = self._solve(setting, laplacian, self.solutions[number], shared)
             forecasts.append(match_margins(test, design @ self.solutions[number])[0])
         present = np.unique(test.match)
         self.pending.append((present, forecasts))
@@ -248,19 +249,31 @@ class RoundRidge:
         self.links_through = period
 
     def _solve(
-        self, setting: RoundSetting, laplacian: sparse.spmatrix, start: np.ndarray
+        self,
+        setting: RoundSetting,
+        laplacian: sparse.spmatrix,
+        start: np.ndarray,
+        shared: dict[tuple[float, float], sparse.csr_matrix] | None = None,
     ) -> np.ndarray:
+        # the rows' and the links' part of the system is the same for settings of one field
+        # weight and one teammates' pull: summed once a round (``shared``), the ridge added
+        # to it setting by setting
+        shared = {} if shared is None else shared
+        key = (setting.field_weight, setting.teammates)
+        if key not in shared:
+            rows = self.match_boards.gram
+            if setting.field_weight:
+                rows = rows + setting.field_weight * self.tables.gram
+            shared[key] = rows + setting.teammates * laplacian if setting.teammates else rows
+        right = self.match_boards.right
+        if setting.field_weight:
+            right = right + setting.field_weight * self.tables.right
         # the covariates' coefficients are penalised as a player's strength: negligible beside
         # their columns' weight in a folder of events, but a few newcomers cannot swing them
         diagonal = np.full(self.size, setting.ridge)
         if not setting.covariates:
             diagonal[self.players :] = 1e12  # the covariates held at zero
-        system = self.match_boards.gram + sparse.diags(diagonal) + setting.teammates * laplacian
-        right = self.match_boards.right
-        if setting.field_weight:
-            system = system + setting.field_weight * self.tables.gram
-            right = right + setting.field_weight * self.tables.right
-        system = system.tocsr()
+        system = (shared[key] + sparse.diags(diagonal)).tocsr()
         # Jacobi: the diagonal spans a player's few boards to the covariates' held 1e12
         inverse = 1.0 / system.diagonal()
         preconditioner = LinearOperator(system.shape, matvec=lambda r: r * inverse, dtype=float)
