@@ -59,7 +59,7 @@ def distinct_rows(
     rows = rows.tocsr()
     rows.sort_indices()
     sizes = np.diff(rows.indptr)
-    if len(sizes) and (sizes == sizes[0]).all():
+    if len(sizes) and sizes[0] > 0 and (sizes == sizes[0]).all():
         # rows of one length (a table's seats): their entries as one key each, sorted at once
         values = np.ascontiguousarray(rows.data, dtype=float).view(np.int64)  # the bits
         keys = np.hstack(

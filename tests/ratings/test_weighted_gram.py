@@ -41,3 +41,10 @@ def test_each_distinct_row_once_with_its_copies_weights(equal_lengths):
         expected[tuple(row)] = expected.get(tuple(row), 0.0) + weight
     assert found == expected
     assert len(found) < rows.shape[0] / 4  # the rows do repeat
+
+
+def test_rows_without_entries_are_one_distinct_row():
+    rows = sparse.csr_matrix((3, 4))
+    distinct, summed = distinct_rows(rows, np.array([1.0, 2.0, 4.0]))
+    assert distinct.shape == (1, 4) and distinct.nnz == 0 and summed.tolist() == [7.0]
+    assert weighted_gram(rows, np.ones(3), 4).nnz == 0
