@@ -35,13 +35,14 @@ def weighted_gram(rows: sparse.csr_matrix, weights: np.ndarray, seated: int) -> 
     scipy.sparse.spmatrix
         Square, of ``rows``' columns.
     """
-    seats, summed = distinct_rows(rows[:, :seated], weights)
+    seated_part = rows[:, :seated]
+    seats, summed = distinct_rows(seated_part, weights)
     block = seats.T @ sparse.diags(summed) @ seats
     if rows.shape[1] == seated:
         return block
     rest = rows[:, seated:].toarray()
     weighted = weights[:, None] * rest
-    across = rows[:, :seated].T @ weighted
+    across = seated_part.T @ weighted
     return sparse.bmat([[block, across], [across.T, rest.T @ weighted]])
 
 

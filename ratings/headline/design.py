@@ -48,6 +48,7 @@ class Design:
     # they serve every fit of these tables (a grid's penalties, the ceiling's many draws)
     _normal: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
     _factor: tuple[float, tuple] | None = field(default=None, init=False, repr=False, compare=False)
+    _active: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     def with_penalised(self, columns: sparse.csr_matrix, penalty: float) -> Design:
         """This design with ``columns`` (one row per table) inserted after the players',
@@ -122,11 +123,14 @@ class Design:
         """The columns some table touches. The others (players not seen yet in a
         walk-forward's early dates, their partnerships) are zero in ``X``: their
         coefficients are exactly zero and their variances the ridge's alone, so the normal
-        equations are factorised without them (a quarter of Valet's players, on average)."""
-        touched = np.bincount(
-            self.a.indices, weights=np.abs(self.a.data), minlength=self.a.shape[1]
-        )
-        return np.flatnonzero(touched > 0)
+        equations are factorised without them (a quarter of Valet's players, on average).
+        Computed once: every fit and the posterior ask."""
+        if self._active is None:
+            touched = np.bincount(
+                self.a.indices, weights=np.abs(self.a.data), minlength=self.a.shape[1]
+            )
+            self._active = np.flatnonzero(touched > 0)
+        return self._active
 
     def factor(self, penalty: float) -> tuple:
         """The Cholesky factor of ``X^T X`` plus the ``penalty``'s ridge (:meth:`penalties`)

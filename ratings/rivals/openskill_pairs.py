@@ -24,7 +24,7 @@ import numpy as np
 from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method
-from bridgerank.ratings.rivals.openskill_update import MU, SIGMA, Rating, rate_ranking
+from bridgerank.ratings.rivals.openskill_update import NEW, Rating, rate_ranking
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
 
@@ -37,8 +37,7 @@ class OpenSkillPairs:
         self.ratings: dict[int, Rating] = {}
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        new = (MU, SIGMA)
-        ratings = [[self.ratings.get(player, new) for player in row] for row in seats.tolist()]
+        ratings = [[self.ratings.get(player, NEW) for player in row] for row in seats.tolist()]
         mu = np.array([[mu for mu, _ in row] for row in ratings])
         variance = np.array([[sigma**2 for _, sigma in row] for row in ratings])
         return mu, variance
@@ -65,7 +64,7 @@ class OpenSkillPairs:
                 pairs = seats[:, list(columns)].tolist()
                 for pair in pairs:
                     for player in pair:
-                        ratings.setdefault(player, (MU, SIGMA))
+                        ratings.setdefault(player, NEW)
                 # place 1 is the best; equal shares share a place
                 ranks = [1.0 + float((shares > share).sum()) for share in shares]
                 ratings.update(rate_ranking(pairs, ratings, ranks, self.beta))

@@ -27,7 +27,7 @@ import math
 from bisect import bisect_left, bisect_right
 from typing import Hashable, Mapping, Sequence, TypeVar
 
-__all__ = ["KAPPA", "MU", "SIGMA", "TAU", "Rating", "rate_ranking"]
+__all__ = ["KAPPA", "MU", "NEW", "SIGMA", "TAU", "Rating", "rate_ranking"]
 
 Rating = tuple[float, float]  # mu, sigma
 Player = TypeVar("Player", bound=Hashable)
@@ -37,6 +37,7 @@ MU = 25.0
 SIGMA = 25.0 / 3.0
 KAPPA = 0.0001
 TAU = 25.0 / 300.0
+NEW: Rating = (MU, SIGMA)  # a player not rated yet
 
 
 def _ordinal(rating: Rating) -> float:
