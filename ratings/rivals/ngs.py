@@ -35,7 +35,7 @@ import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_rows
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.rivals.online import online_method, per_seat
 
 __all__ = ["NGS", "NationalGrades"]
 
@@ -56,7 +56,7 @@ class NationalGrades:
         return self.weighted[player] / weight if weight > 0 else AVERAGE
 
     def _pair_grades(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        grades = np.array([[self.grade(player) for player in row] for row in seats.tolist()])
+        grades = per_seat(self.grade, seats)
         return grades[:, :2].mean(axis=1), grades[:, 2:].mean(axis=1)
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:

@@ -45,6 +45,7 @@ __all__ = [
     "Schedule",
     "forecast",
     "online_method",
+    "per_seat",
     "session_rows",
     "table_shares",
 ]
@@ -64,6 +65,16 @@ class Rival(Protocol):
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """The expected matchpoint share of North-South at each table of ``rows`` among the
         other tables of its deal in ``rows`` (every table of the deals it holds)."""
+
+
+def per_seat(value: Callable[[int], Any], seats: np.ndarray) -> np.ndarray:
+    """``value(player)`` at every seat of ``seats`` (player numbers, any shape), asked once
+    for each player: a forecast of a round's thousands of tables seats a few hundred players,
+    and a rival's state is a dict of Python floats. A value that is a tuple (a mean and its
+    sd) adds a last axis."""
+    players, inverse = np.unique(seats.ravel(), return_inverse=True)
+    values = np.array([value(player) for player in players.tolist()], dtype=float)
+    return values[inverse].reshape(seats.shape + values.shape[1:])
 
 
 def session_rows(tables: FieldTables) -> list[np.ndarray]:

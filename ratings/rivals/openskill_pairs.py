@@ -23,7 +23,7 @@ import numpy as np
 
 from bridgerank.ratings.field import FieldTables, deal_rows, field_share
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.rivals.online import online_method, per_seat
 from bridgerank.ratings.rivals.openskill_update import NEW, Rating, rate_ranking
 
 __all__ = ["OPENSKILL", "OpenSkillPairs"]
@@ -37,10 +37,8 @@ class OpenSkillPairs:
         self.ratings: dict[int, Rating] = {}
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ratings = [[self.ratings.get(player, NEW) for player in row] for row in seats.tolist()]
-        mu = np.array([[mu for mu, _ in row] for row in ratings])
-        variance = np.array([[sigma**2 for _, sigma in row] for row in ratings])
-        return mu, variance
+        ratings = per_seat(lambda player: self.ratings.get(player, NEW), seats)
+        return ratings[..., 0], ratings[..., 1] ** 2
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """North-South's expected share at each table of ``rows`` (whole deals; see the
@@ -66,7 +64,7 @@ class OpenSkillPairs:
                     for player in pair:
                         ratings.setdefault(player, NEW)
                 # place 1 is the best; equal shares share a place
-                ranks = [1.0 + float((shares > share).sum()) for share in shares]
+                ranks = (1.0 + (shares[None, :] > shares[:, None]).sum(axis=1)).tolist()
                 ratings.update(rate_ranking(pairs, ratings, ranks, self.beta))
 
 

@@ -88,7 +88,10 @@ def rate_ranking(
     team_mu, team_variance = [], []
     for team in ranked:
         mu_sum = variance_sum = 0.0
-        for mu, sigma in sorted((state[player] for player in team), key=_ordinal, reverse=True):
+        members = [state[player] for player in team]
+        if len(members) > 2:  # two floats add alike in either order: no sort needed
+            members.sort(key=_ordinal, reverse=True)
+        for mu, sigma in members:
             mu_sum += mu
             variance_sum += sigma**2
         team_mu.append(mu_sum)

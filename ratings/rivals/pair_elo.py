@@ -43,10 +43,9 @@ class PairElo:
         self.rating: dict[tuple[int, int], float] = defaultdict(float)
 
     def _pairs(self, tables: FieldTables, rows: np.ndarray) -> tuple[list, list]:
-        seats = tables.seats[rows]
-        north_south = [tuple(sorted(pair)) for pair in seats[:, :2].tolist()]
-        east_west = [tuple(sorted(pair)) for pair in seats[:, 2:].tolist()]
-        return north_south, east_west
+        # each pair (its two players in order) at each table, North-South's and East-West's
+        pairs = np.sort(tables.seats[rows].reshape(-1, 2, 2), axis=2)
+        return list(map(tuple, pairs[:, 0].tolist())), list(map(tuple, pairs[:, 1].tolist()))
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """North-South's expected share at each table of ``rows`` (whole deals): half of one

@@ -43,7 +43,7 @@ from scipy.special import ndtr
 
 from bridgerank.ratings.field import FieldTables, field_share, pair_sessions
 from bridgerank.ratings.registry import Method
-from bridgerank.ratings.rivals.online import online_method
+from bridgerank.ratings.rivals.online import online_method, per_seat
 from bridgerank.ratings.rivals.ttt_history import BETA, PRIOR, SmoothedHistory
 from bridgerank.ratings.rivals.ttt_messages import forget, game_likelihoods, product
 
@@ -137,17 +137,15 @@ class ThroughTimePairs:
         self.stale = False
 
     def _moments(self, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        moments = [[self.posterior.get(player, PRIOR) for player in row] for row in seats]
-        mu = np.array([[m for m, _ in row] for row in moments])
-        variance = np.array([[s * s for _, s in row] for row in moments])
-        return mu, variance
+        moments = per_seat(lambda player: self.posterior.get(player, PRIOR), seats)
+        return moments[..., 0], moments[..., 1] * moments[..., 1]
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """North-South's expected share at each table of ``rows`` (whole deals; see the
         module)."""
         if self.stale:
             self._refit()
-        mu, variance = self._moments(tables.seats[rows].tolist())
+        mu, variance = self._moments(tables.seats[rows])
         strength = mu[:, :2].sum(axis=1) - mu[:, 2:].sum(axis=1)
         spread = variance.sum(axis=1)
 
