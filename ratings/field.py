@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 import numpy as np
 
 from bridgerank.bridge.scoring import matchpoint_share
 from bridgerank.ratings.games import TEAM_SCORING, ns_score
+
+T = TypeVar("T")
 
 SEATS = ("north", "south", "east", "west")
 
@@ -71,17 +73,32 @@ class FieldTables:
     board: np.ndarray
     entry: np.ndarray | None = None
     entries: list[str] = field(default_factory=list)
-    # a digest of these tables as the headline's covariates read them, kept once computed
-    # (:mod:`~bridgerank.ratings.headline.past`); a subset starts without one
-    digest: bytes | None = field(default=None, init=False, repr=False, compare=False)
-    # each side of each table's pair-session, kept once computed (:func:`pair_sessions`
-    # groups many predictions of the same tables); a subset starts without it
-    pair_grouping: tuple[np.ndarray, ...] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    # what is computed of these very tables, kept (:meth:`kept`): a walk-forward hands the
+    # same training and test tables to every method; a subset starts with none
+    memo: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.share)
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, computed once for these tables and ``key``: the same tables come
+        back to each method of a walk-forward's date, and each fit at each penalty. The
+        arrays kept (the value, or the items of a tuple) are made read-only: callers share
+        them."""
+        if key not in self.memo:
+            value = compute()
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, np.ndarray):
+                    item.flags.writeable = False
+            self.memo[key] = value
+        return self.memo[key]
+
+    def kept_with(self, other: object, key: Hashable, compute: Callable[[], T]) -> T:
+        """:meth:`kept` of what depends on another object too (other tables, covariates),
+        that object known by its identity: it is kept beside the value, as a collected
+        object's id may come back for another."""
+        held, value = self.kept((key, id(other)), lambda: (other, compute()))
+        return value if held is other else compute()
 
     def subset(self, mask: np.ndarray) -> FieldTables:
         """The tables where ``mask`` holds (same player, session and period indices)."""
@@ -129,6 +146,21 @@ def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
     groups = tables.group[rows]
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
     return np.split(rows, starts[1:])
+
+
+def places(values: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Each value's place in its group: one plus how many of the group's values are greater
+    (equal values share a place), for every group at once."""
+    order = np.lexsort((-values, group))  # by group, each best first
+    ordered, groups = values[order], group[order]
+    new_group = np.r_[True, groups[1:] != groups[:-1]]
+    new_value = new_group | np.r_[True, ordered[1:] != ordered[:-1]]
+    position = np.arange(len(values))
+    first_of_value = np.maximum.accumulate(np.where(new_value, position, 0))
+    first_of_group = np.maximum.accumulate(np.where(new_group, position, 0))
+    found = np.empty(len(values), dtype=np.int64)
+    found[order] = 1 + first_of_value - first_of_group
+    return found
 
 
 def deal_pairs(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -278,12 +310,14 @@ def _side_keys(tables: FieldTables) -> np.ndarray:
 def _pair_grouping(tables: FieldTables) -> tuple[np.ndarray, ...]:
     """The pair-sessions (:func:`unique_rows` of :func:`_side_keys`: keys, each side's
     entry, boards) and each one's period; computed once for the tables."""
-    if tables.pair_grouping is None:
+
+    def grouping() -> tuple[np.ndarray, ...]:
         unique, inverse, counts = unique_rows(_side_keys(tables))
         period = np.zeros(len(unique), dtype=np.int64)
         period[inverse] = np.concatenate([tables.period, tables.period])
-        tables.pair_grouping = (unique, inverse, counts, period)
-    return tables.pair_grouping
+        return unique, inverse, counts, period
+
+    return tables.kept("pair grouping", grouping)
 
 
 def unique_rows(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -178,6 +178,13 @@ def walk_forward(
 def latest_quarter(data: D) -> tuple[D, D] | None:
     """The rows of the earlier three quarters of the periods and of the latest quarter, for
     choosing a setting on training data alone; None with fewer than four periods."""
+    kept = getattr(data, "kept", None)  # the tables keep it: each method asks for the split
+    if kept is not None:
+        return kept("latest quarter", lambda: _latest_quarter(data))
+    return _latest_quarter(data)
+
+
+def _latest_quarter(data: D) -> tuple[D, D] | None:
     periods = np.unique(data.period)
     if len(periods) < 4:
         return None

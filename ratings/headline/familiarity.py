@@ -55,7 +55,15 @@ def familiarity_column(
     table's own; ``familiar_sessions`` of them or more make it familiar (None:
     ``[rate.headline] familiar_sessions`` of the shipped defaults). ``history`` must index
     players and sessions as ``tables`` does (two subsets of one
-    :class:`~bridgerank.ratings.field.FieldTables`)."""
+    :class:`~bridgerank.ratings.field.FieldTables`). Computed once for the same tables,
+    history and threshold (every headline method of a walk-forward's date asks)."""
+    least = _least(familiar_sessions)
+    return tables.kept_with(
+        history, ("familiarity", least), lambda: _familiarity(tables, history, least)
+    )
+
+
+def _familiarity(tables: FieldTables, history: FieldTables | None, least: int) -> np.ndarray:
     if not len(tables):
         return np.zeros(0)
     parts = [(tables, tables.period)]
@@ -76,7 +84,7 @@ def familiarity_column(
     before = np.searchsorted(played, table_codes * stride + table_periods) - np.searchsorted(
         played, table_codes * stride
     )
-    familiar = (before >= _least(familiar_sessions)).astype(float)
+    familiar = (before >= least).astype(float)
     return familiar[:, 0] - familiar[:, 1]
 
 

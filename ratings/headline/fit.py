@@ -174,16 +174,21 @@ def model_columns(
     the table is played). ``settings``: ``[rate.headline]``, the terms' ``entry_sessions``
     and ``familiar_sessions`` (None: the shipped defaults)."""
     settings = _settings(settings)
-    blocks = []
-    if covariates is not None:
-        blocks.append(past_columns(tables, covariates))
-    if entries and tables.entries:
-        blocks.append(entry_columns(tables, entry_sessions=settings.entry_sessions))
-    if familiar:
-        blocks.append(
-            familiarity_column(tables, familiar_sessions=settings.familiar_sessions)[:, None]
-        )
-    return np.hstack(blocks) if blocks else None
+    entry_sessions, familiar_sessions = settings.entry_sessions, settings.familiar_sessions
+
+    def columns() -> np.ndarray | None:
+        blocks = []
+        if covariates is not None:
+            blocks.append(past_columns(tables, covariates))
+        if entries and tables.entries:
+            blocks.append(entry_columns(tables, entry_sessions=entry_sessions))
+        if familiar:
+            blocks.append(familiarity_column(tables, familiar_sessions=familiar_sessions)[:, None])
+        return np.hstack(blocks) if blocks else None
+
+    # the same for every headline method of a walk-forward's date
+    key = ("model columns", familiar, entries, entry_sessions, familiar_sessions)
+    return tables.kept_with(covariates, key, columns)
 
 
 @dataclass

@@ -90,9 +90,11 @@ def covariate_values(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     """``covariates(tables)`` as floats, computed once for the same tables."""
     if isinstance(covariates, Joined):
         return np.hstack([covariate_values(tables, part) for part in covariates.parts])
-    if tables.digest is None:  # the same tables come back for every fit of a training set
-        tables.digest = _digest(tables, np.arange(len(tables)), _players(tables))
-    key = ("all", tables.digest)
+    # the same tables come back for every fit of a training set
+    digest = tables.kept(
+        "digest", lambda: _digest(tables, np.arange(len(tables)), _players(tables))
+    )
+    key = ("all", digest)
     return _kept(covariates, key, lambda: np.asarray(covariates(tables), dtype=float))
 
 
@@ -101,7 +103,12 @@ def past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     computed from the tables of earlier periods only: shape (tables, features).
 
     The first period sees an empty past (every covariate as for a newcomer). A period's
-    columns are computed once for a covariate and the same past."""
+    columns are computed once for a covariate and the same past; all of them once for the
+    same tables."""
+    return tables.kept_with(covariates, "past columns", lambda: _past_columns(tables, covariates))
+
+
+def _past_columns(tables: FieldTables, covariates: Covariates) -> np.ndarray:
     if isinstance(covariates, Joined):
         blocks = [past_columns(tables, part) for part in covariates.parts]
         return np.hstack(blocks) if blocks else np.zeros((len(tables), 0))

@@ -71,19 +71,21 @@ class NationalGrades:
         shares: dict[int, float] = defaultdict(float)
         opponents: dict[int, float] = defaultdict(float)
         partner: dict[int, int] = {}
-        for deal in deal_rows(tables, rows):
-            north_south, east_west = self._pair_grades(tables.seats[deal])
-            for seats, share, ns_grade, ew_grade in zip(
-                tables.seats[deal].tolist(), tables.share[deal], north_south, east_west
-            ):
-                for side, (first, second) in enumerate((seats[:2], seats[2:])):
-                    mine = share if side == 0 else 1 - share
-                    facing = ew_grade if side == 0 else ns_grade
-                    for player, other in ((first, second), (second, first)):
-                        boards[player] += 1
-                        shares[player] += mine
-                        opponents[player] += facing
-                        partner[player] = other
+        # the grades stand still through the session: the pairs' at every table at once,
+        # the tables deal by deal
+        order = np.concatenate(deal_rows(tables, rows))
+        north_south, east_west = self._pair_grades(tables.seats[order])
+        for seats, share, ns_grade, ew_grade in zip(
+            tables.seats[order].tolist(), tables.share[order], north_south, east_west
+        ):
+            for side, (first, second) in enumerate((seats[:2], seats[2:])):
+                mine = share if side == 0 else 1 - share
+                facing = ew_grade if side == 0 else ns_grade
+                for player, other in ((first, second), (second, first)):
+                    boards[player] += 1
+                    shares[player] += mine
+                    opponents[player] += facing
+                    partner[player] = other
         grades = {player: self.grade(player) for player in boards}
         for player, count in boards.items():
             percent = 100 * shares[player] / count

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_rows, field_share
+from bridgerank.ratings.field import FieldTables, deal_rows, field_share, places
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method, per_seat
 from bridgerank.ratings.rivals.openskill_update import NEW, Rating, rate_ranking
@@ -56,16 +56,22 @@ class OpenSkillPairs:
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """The package's update on each deal's two rankings of pairs."""
         ratings = self.ratings
-        for deal in deal_rows(tables, rows):
-            seats = tables.seats[deal]
-            for columns, shares in (((0, 1), tables.share[deal]), ((2, 3), 1 - tables.share[deal])):
-                pairs = seats[:, list(columns)].tolist()
-                for pair in pairs:
+        order = np.concatenate(deal_rows(tables, rows))  # the tables deal by deal
+        group, seats, share = tables.group[order], tables.seats[order], tables.share[order]
+        bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True]).tolist()
+        # each direction's pairs and their places on their deal (1 the best; equal shares
+        # share a place)
+        sides = [
+            (seats[:, list(columns)].tolist(), (1.0 + places(shares, group)).tolist())
+            for columns, shares in (((0, 1), share), ((2, 3), 1 - share))
+        ]
+        for start, end in zip(bounds[:-1], bounds[1:]):
+            for pairs, ranks in sides:
+                ranking = pairs[start:end]
+                for pair in ranking:
                     for player in pair:
                         ratings.setdefault(player, NEW)
-                # place 1 is the best; equal shares share a place
-                ranks = (1.0 + (shares[None, :] > shares[:, None]).sum(axis=1)).tolist()
-                ratings.update(rate_ranking(pairs, ratings, ranks, self.beta))
+                ratings.update(rate_ranking(ranking, ratings, ranks[start:end], self.beta))
 
 
 OPENSKILL = Method(

@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bridgerank.ratings.field import deal_rows, pair_sessions
+from bridgerank.ratings.field import deal_rows, pair_sessions, places
 from bridgerank.ratings.headline.sessions import session_target
 from bridgerank.ratings.holdout import walk_forward
 from bridgerank.ratings.registry import StudyInputs
 from bridgerank.ratings.rivals.glicko2 import GLICKO2, Glicko2Pairs
 from bridgerank.ratings.rivals.multiplayer_elo import MultiplayerElo
 from bridgerank.ratings.rivals.ngs import NGS, NationalGrades
-from bridgerank.ratings.rivals.online import OnlineForecaster, forecast, session_rows
+from bridgerank.ratings.rivals.online import OnlineForecaster, forecast, per_seat, session_rows
 from bridgerank.ratings.rivals.openskill_pairs import OPENSKILL, OpenSkillPairs
 from bridgerank.ratings.rivals.pair_elo import PAIR_ELO, PairElo
 from bridgerank.ratings.rivals.ttt import TTT, ThroughTimePairs, session_games
@@ -281,3 +281,47 @@ def test_the_package_rivals_are_validated_without_their_packages(monkeypatch, ri
     train, test = tables.subset(tables.period < 5), tables.subset(tables.period == 5)
     found = predict(train, test).value
     assert len(found) == len(pair_sessions(test).percent) and np.all(np.isfinite(found))
+
+
+def test_places_count_the_greater_values_of_each_group():
+    values = np.array([0.5, 0.75, 0.5, 0.25, 1.0, 0.0, 1.0])
+    group = np.array([0, 0, 0, 0, 1, 1, 1])
+    assert places(values, group).tolist() == [2, 1, 2, 4, 1, 3, 1]
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        size = int(rng.integers(0, 25))
+        group, values = rng.integers(0, 4, size), rng.integers(0, 5, size) / 4
+        expected = [1 + int((values[group == g] > v).sum()) for g, v in zip(group, values)]
+        assert places(values, group).tolist() == expected
+
+
+def test_per_seat_asks_each_player_once_and_fills_every_seat():
+    seats = np.array([[3, 1, 2, 0], [1, 3, 0, 2]])
+    asked: list[int] = []
+
+    def value(player: int) -> tuple[float, float]:
+        asked.append(player)
+        return float(player), 10.0 * player
+
+    found = per_seat(value, seats)
+    assert sorted(asked) == [0, 1, 2, 3]
+    assert found.shape == (2, 4, 2)
+    assert found[..., 0].tolist() == seats.tolist()
+    assert found[..., 1].tolist() == (10.0 * seats).tolist()
+
+
+def test_tables_keep_what_is_computed_of_them_and_a_subset_starts_afresh():
+    _, tables = _club(pairs=4, sessions=3, boards=2)
+    other, calls = tables.subset(tables.period > 0), []
+
+    def compute() -> np.ndarray:
+        calls.append(1)
+        return np.arange(3.0)
+
+    first = tables.kept_with(other, "k", compute)
+    assert tables.kept_with(other, "k", compute) is first and len(calls) == 1
+    with pytest.raises(ValueError):
+        first[0] = 5.0  # shared by every caller: read-only
+    tables.kept_with(tables.subset(tables.period > 1), "k", compute)  # another object
+    assert len(calls) == 2
+    assert not tables.subset(tables.period >= 0).memo
