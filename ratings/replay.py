@@ -169,11 +169,13 @@ def replay(
         zip(games.members, games.places, games._payoffs, targets, games._shared), start=1
     ):
         n = len(members)
-        team = ratings[members].mean(axis=1)
+        # a team's mean rating; np.add.reduce is what .mean() and .sum() call, without
+        # their Python layers (a replay is some hundred thousand small games, a K search
+        # some twenty replays)
+        team = np.add.reduce(ratings[members], axis=1) / members.shape[1]
         # Expected opponents beaten; the diagonal term (a team against itself) is 1/2.
-        expected = (1.0 / (1.0 + 10.0 ** ((team[None, :] - team[:, None]) / scale))).sum(
-            axis=1
-        ) - 0.5
+        beaten = 1.0 / (1.0 + 10.0 ** ((team[None, :] - team[:, None]) / scale))
+        expected = np.add.reduce(beaten, axis=1) - 0.5
         if loss == "mse":
             error = (payoff - expected) / (n - 1)
             total += float(error @ error) / n

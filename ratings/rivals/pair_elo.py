@@ -42,19 +42,35 @@ class PairElo:
         self.k = k
         self.rating: dict[tuple[int, int], float] = defaultdict(float)
 
-    def _pairs(self, tables: FieldTables, rows: np.ndarray) -> tuple[list, list]:
-        # each pair (its two players in order) at each table, North-South's and East-West's
+    @staticmethod
+    def _pairs(tables: FieldTables, rows: np.ndarray) -> tuple[list, np.ndarray, np.ndarray]:
+        """The partnerships at ``rows`` (each its two players in order, as rated), and each
+        table's North-South's and East-West's index among them: a partnership's rating is
+        read once, however many tables it sat at."""
         pairs = np.sort(tables.seats[rows].reshape(-1, 2, 2), axis=2)
-        return list(map(tuple, pairs[:, 0].tolist())), list(map(tuple, pairs[:, 1].tolist()))
+        width = int(pairs.max()) + 1 if pairs.size else 1
+        codes, index = np.unique(
+            (pairs[..., 0] * width + pairs[..., 1]).ravel(), return_inverse=True
+        )
+        index = index.reshape(-1, 2)
+        keys = [(code // width, code % width) for code in codes.tolist()]
+        return keys, index[:, 0], index[:, 1]
 
     def north_south_share(self, tables: FieldTables, rows: np.ndarray) -> np.ndarray:
         """North-South's expected share at each table of ``rows`` (whole deals): half of one
         plus the mean expected comparison with the other tables of its deal."""
-        north_south, east_west = self._pairs(tables, rows)
-        strength = np.tanh(
-            np.array([self.rating[a] - self.rating[b] for a, b in zip(north_south, east_west)])
-            / SCALE
-        )
+        return self._share(tables, rows, *self._pairs(tables, rows))
+
+    def _share(
+        self,
+        tables: FieldTables,
+        rows: np.ndarray,
+        keys: list,
+        north_south: np.ndarray,
+        east_west: np.ndarray,
+    ) -> np.ndarray:
+        rating = np.array([self.rating[key] for key in keys])
+        strength = np.tanh((rating[north_south] - rating[east_west]) / SCALE)
         deal = np.unique(tables.group[rows], return_inverse=True)[1]
         total, tables_of_deal = np.bincount(deal, weights=strength), np.bincount(deal)
         others = (total[deal] - strength) / (tables_of_deal[deal] - 1)
@@ -65,14 +81,14 @@ class PairElo:
         # the ratings stand still through the session: every deal's expectation at once, in
         # deal order, and the moves summed deal by deal as they come
         rows = np.concatenate(deal_rows(tables, rows))
-        expected = self.north_south_share(tables, rows)
+        keys, north_south, east_west = self._pairs(tables, rows)
+        expected = self._share(tables, rows, keys, north_south, east_west)
         # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
         surplus = 2 * (tables.share[rows] - expected)
         moves: dict[tuple[int, int], float] = defaultdict(float)
-        north_south, east_west = self._pairs(tables, rows)
-        for ns, ew, value in zip(north_south, east_west, surplus.tolist()):
-            moves[ns] += self.k * value
-            moves[ew] -= self.k * value
+        for ns, ew, value in zip(north_south.tolist(), east_west.tolist(), surplus.tolist()):
+            moves[keys[ns]] += self.k * value
+            moves[keys[ew]] -= self.k * value
         for pair, move in moves.items():
             self.rating[pair] += move
 
