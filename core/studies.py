@@ -14,6 +14,15 @@ subset of a multi-asset.
 
 A table may be written by two studies (the rate stage's ``validation_ceiling``): each then
 says which rows are its own (:attr:`Study.owns`), and a study run alone replaces only those.
+
+With ``--jobs`` above one the due studies run side by side, each in a worker process
+(:func:`in_workers`): the rate stage's two long studies (the headline on sessions, the team
+matches) at once, its wall time about the longest study's rather than their sum. Each worker
+opens the database itself (read only) and loads what its study reads, so the CPU seconds are
+a little more than one process's (inputs two studies share are read twice). A study computes
+the same figures in a worker as here: one BLAS thread in every process, the command's own
+setting, inherited. A database no other process can open (SQLite in memory), or studies
+known to be short (:data:`WORKERS_AFTER`), run one by one here.
 """
 
 from __future__ import annotations
@@ -26,27 +35,36 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from bridgerank.core.codehash import code_fingerprint, imported_libraries, source_digest
 from bridgerank.core.durations import duration
+from bridgerank.core.pool import in_order
 from bridgerank.core.sections import Settings, result_settings
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection, RowMapping
+    from sqlalchemy import Connection, Engine, RowMapping
 
-    from bridgerank.core.stage import StageContext
+    from bridgerank.core.stage import Stage, StageContext
     from bridgerank.core.store import Base
     from bridgerank.core.summary import StageSummary
 
 __all__ = [
     "Study",
     "StudyResult",
+    "in_workers",
     "run_studies",
     "settings_at",
+    "shared_url",
+    "wall_estimate",
 ]
 
 Row = Mapping[str, Any]
+# what reads a stage's inputs for its studies, from the context (the stage's, or a worker's)
+Load = Callable[["StageContext"], Any]
 # the ledger row's key for each study's seconds at its latest run (the next run's estimate)
 STUDY_SECONDS = "study_seconds"
 # a study expected to take this many seconds or more is announced as it starts
 SAY_AFTER = 10.0
+# with --jobs, studies whose last run took this many seconds in all, or more, go to worker
+# processes (a worker's start costs a second or two: less is quicker here)
+WORKERS_AFTER = 10.0
 
 
 @dataclass(frozen=True)
@@ -143,10 +161,15 @@ def _studies(context: StageContext) -> list[Study]:
     return found
 
 
-def run_studies(context: StageContext, data: Any) -> StageSummary:
-    """Run the studies that changed (:func:`_due`) on ``data``, write their tables and the
-    ledger row, and return the stage's summary (the other studies' parts from the last
-    run's)."""
+def run_studies(context: StageContext, load: Load) -> StageSummary:
+    """Run the studies that changed (:func:`_due`) on what ``load(context)`` reads for them,
+    write their tables and the ledger row, and return the stage's summary (the other studies'
+    parts from the last run's).
+
+    With ``--jobs`` above one, two studies or more are run in worker processes at once
+    (:func:`in_workers`), each loading what it reads itself; the tables are the same,
+    written by this process in the stage's order. ``load`` is then pickled by reference: a
+    module's function."""
     from bridgerank.core import ledger
 
     stage = context.stage
@@ -155,21 +178,11 @@ def run_studies(context: StageContext, data: Any) -> StageSummary:
         last = ledger.last_run(conn, stage.name)
     due = _due(context, last)
     seconds = _study_seconds(last)
-    results = {}
-    stage_began = time.perf_counter()
-    for number, study in enumerate(due):
-        expected = seconds.get(study.name)
-        # a study is announced when it may be long: it was at its last run, or nothing is
-        # known of it and it is the first or the stage has been running a while
-        if expected is None:
-            worth = number == 0 or time.perf_counter() - stage_began >= SAY_AFTER
-        else:
-            worth = expected >= SAY_AFTER
-        if worth:
-            context.say(_announcement(stage.name, due, number, seconds))
-        began = time.perf_counter()
-        results[study.name] = study.run(data, context)
-        seconds[study.name] = round(time.perf_counter() - began, 1)
+    url = shared_url(context.engine)
+    if url is not None and _worth_workers(context.jobs, due, seconds):
+        results = in_workers(context, load, url, due, seconds)
+    else:
+        results = _one_by_one(context, load(context), due, seconds)
     context.notes[STUDY_SECONDS] = seconds
     fields: dict[str, Any] = {}
     if len(due) < len(studies):
@@ -189,6 +202,38 @@ def run_studies(context: StageContext, data: Any) -> StageSummary:
         }
         context.finish(conn, summary, outputs=list(replace), replace=replace)
     return summary
+
+
+def _worth_workers(jobs: int, due: Sequence[Study], seconds: Mapping[str, float]) -> bool:
+    """Whether the due studies go to ``jobs`` worker processes: two workers or more, two
+    studies or more, and not known to be short (:data:`WORKERS_AFTER`)."""
+    if jobs < 2 or len(due) < 2:
+        return False
+    known = [seconds.get(study.name) for study in due]
+    return any(value is None for value in known) or sum(v or 0.0 for v in known) >= WORKERS_AFTER
+
+
+def _one_by_one(
+    context: StageContext, data: Any, due: Sequence[Study], seconds: dict[str, float]
+) -> dict[str, StudyResult]:
+    """Each due study's result, run here one after another on ``data``, each announced
+    when it may be long; ``seconds`` takes each one's time."""
+    results = {}
+    stage_began = time.perf_counter()
+    for number, study in enumerate(due):
+        expected = seconds.get(study.name)
+        # a study is announced when it may be long: it was at its last run, or nothing is
+        # known of it and it is the first or the stage has been running a while
+        if expected is None:
+            worth = number == 0 or time.perf_counter() - stage_began >= SAY_AFTER
+        else:
+            worth = expected >= SAY_AFTER
+        if worth:
+            context.say(_announcement(context.stage.name, due, number, seconds))
+        began = time.perf_counter()
+        results[study.name] = study.run(data, context)
+        seconds[study.name] = round(time.perf_counter() - began, 1)
+    return results
 
 
 def _study_seconds(last: RowMapping | None) -> dict[str, float]:
@@ -242,3 +287,74 @@ def _table_rows(
             stored = [dict(row) for row in conn.execute(table.__table__.select()).mappings()]
         rows.extend(row for row in stored if study.owns[table](row))
     return rows
+
+
+# --- studies side by side, in worker processes (--jobs) ---------------------------------
+
+
+def shared_url(engine: Engine) -> str | None:
+    """The engine's URL as another process opens it (its password kept), or None for a
+    database only this process sees (SQLite in memory)."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        return None
+    return url.render_as_string(hide_password=False)
+
+
+def wall_estimate(expected: Sequence[float], jobs: int) -> float:
+    """The seconds ``jobs`` workers take for studies of the ``expected`` seconds, each
+    given, longest first, to the worker free first (the order they are handed out in)."""
+    workers = [0.0] * max(jobs, 1)
+    for seconds in sorted(expected, reverse=True):
+        workers[workers.index(min(workers))] += seconds
+    return max(workers)
+
+
+def in_workers(
+    context: StageContext,
+    load: Load,
+    url: str,
+    due: Sequence[Study],
+    seconds: dict[str, float],
+) -> dict[str, StudyResult]:
+    """Each due study's result, run in ``context.jobs`` worker processes, the longest at its
+    last run first; ``seconds`` takes each one's time. Announced as they start and end."""
+    stage = context.stage.name
+    # the longest first, so that the last to end is a short one; never run: first of all
+    order = sorted(due, key=lambda study: -seconds.get(study.name, float("inf")))
+    known = [seconds.get(study.name) for study in order]
+    names = ", ".join(study.name for study in order)
+    line = f"{stage}: {len(order)} studies in {context.jobs} processes ({names})"
+    if any(value is None for value in known):
+        context.say(line + "; time left not known on a first run")
+    else:
+        left = wall_estimate([value for value in known if value is not None], context.jobs)
+        context.say(line + f"; about {duration(left)} left, as at the last run")
+    jobs = [(url, context.settings, context.stage, study, load) for study in order]
+    results: dict[str, StudyResult] = {}
+    for study, (result, took) in zip(
+        order, in_order(_study_apart, jobs, context.jobs, window=len(jobs))
+    ):
+        results[study.name] = result
+        seconds[study.name] = took
+        context.say(f"{stage}: study {study.name} done in {duration(took)}")
+    return results
+
+
+def _study_apart(
+    job: tuple[str, Settings, Stage, Study, Load],
+) -> tuple[StudyResult, float]:
+    """One study in a worker: the database opened read only, the study's inputs loaded, the
+    study run; its result and seconds."""
+    from bridgerank.core.stage import StageContext
+    from bridgerank.core.store import open_engine
+
+    url, settings, stage, study, load = job
+    engine = open_engine(url, create=False)
+    try:
+        context = StageContext(engine=engine, settings=settings, stage=stage)
+        began = time.perf_counter()
+        result = study.run(load(context), context)
+        return result, round(time.perf_counter() - began, 1)
+    finally:
+        engine.dispose()

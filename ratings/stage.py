@@ -46,11 +46,17 @@ STUDIES: tuple[Study, ...] = (RESULTS, HEADLINE, TEAMS, CYCLES)
 
 
 def run(context: StageContext) -> RateSummary:
-    """Run the studies that changed (every study with ``--force``), on inputs read once."""
-    data = RateData(context.engine, context.settings.rate.min_tables, context.settings.rate.teams)
-    summary = run_studies(context, data)
+    """Run the studies that changed (every study with ``--force``), on inputs read once (with
+    ``--jobs`` above one, the studies side by side in worker processes, each reading its
+    own)."""
+    summary = run_studies(context, load_data)
     assert isinstance(summary, RateSummary)
     return summary
+
+
+def load_data(context: StageContext) -> RateData:
+    """What the studies read, read lazily: each table when a study first asks for it."""
+    return RateData(context.engine, context.settings.rate.min_tables, context.settings.rate.teams)
 
 
 def _union(*groups: tuple) -> tuple:

@@ -155,3 +155,55 @@ def test_status_names_the_library_whose_version_changed(run_folder, monkeypatch)
         line.split("why: ", 1)[1] for line in result.output.splitlines() if "why: " in line
     )
     assert f"study results: libraries changed: numpy {numpy.__version__} -> 9.9" in why
+
+
+def _rate_tables(folder):
+    """Every table the rate stage writes, its rows sorted (the stage's own order of writing
+    is not a result)."""
+    engine = create_engine(f"sqlite:///{folder / 'bridgerank.db'}")
+    with engine.connect() as conn:
+        found = {
+            model.__tablename__: sorted(
+                conn.execute(select(model.__table__)).all(), key=lambda row: tuple(map(repr, row))
+            )
+            for model in RATE_STAGE.writes
+        }
+    engine.dispose()
+    return found
+
+
+def test_two_jobs_run_the_studies_side_by_side_and_store_the_same_tables(run_folder, monkeypatch):
+    """``--jobs 2``: the studies run in two worker processes, announced as they start and
+    end, and every table the stage writes holds what one process wrote, to the last bit."""
+    one = _rate_tables(run_folder)
+    # the sample's studies are short: one by one, unless any length is worth workers
+    short = _cli("run", "--only", "rate", "--force", "--jobs", "2", "--out", run_folder)
+    assert "processes" not in short
+    monkeypatch.setattr(studies, "WORKERS_AFTER", 0.0)
+    output = _cli("run", "--only", "rate", "--force", "--jobs", "2", "--out", run_folder)
+    lines = " ".join(output.split())
+    assert "rate: 4 studies in 2 processes (" in lines
+    for study in RATE_STAGE.studies:
+        assert f"rate: study {study.name} done in" in lines
+    _, summary = _versions(run_folder)
+    assert summary["studies_run"] == [study.name for study in RATE_STAGE.studies]
+    assert set(summary[studies.STUDY_SECONDS]) == {study.name for study in RATE_STAGE.studies}
+    assert _rate_tables(run_folder) == one
+
+
+def test_the_workers_get_the_longest_study_first_and_the_estimate_of_their_wall_time():
+    from bridgerank.core.studies import wall_estimate
+
+    # longest first, each to the worker free first: 10 | 6 + 3 + 1
+    assert wall_estimate([1.0, 10.0, 3.0, 6.0], 2) == 10.0
+    assert wall_estimate([4.0, 4.0, 4.0], 2) == 8.0
+    assert wall_estimate([4.0, 4.0, 4.0], 1) == 12.0
+
+
+def test_a_database_in_memory_is_not_shared_with_workers():
+    from bridgerank.core.studies import shared_url
+
+    assert shared_url(create_engine("sqlite://")) is None
+    assert shared_url(create_engine("sqlite:///x.db")) == "sqlite:///x.db"
+    url = "postgresql+psycopg://user:secret@localhost:5432/db"
+    assert shared_url(create_engine(url)) == url
