@@ -24,7 +24,9 @@ def sqlite_run(tmp_path_factory) -> str:
     return f"sqlite:///{out / 'bridgerank.db'}"
 
 
-def test_the_quick_start_on_postgresql_equals_sqlite(sqlite_run, postgres_url, tmp_path):
+def test_the_quick_start_on_postgresql_equals_sqlite(
+    sqlite_run, postgres_url, tmp_path, monkeypatch
+):
     result = CliRunner().invoke(main, ["run", "--db", postgres_url, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "report" / "methods.html").stat().st_size > 10_000
@@ -36,6 +38,20 @@ def test_the_quick_start_on_postgresql_equals_sqlite(sqlite_run, postgres_url, t
     assert {row for row in rows(postgres_url, runs) if row[0] != "report"} == {
         row for row in rows(sqlite_run, runs) if row[0] != "report"
     }
+    # the rate stage's studies in two worker processes, each opening PostgreSQL itself (its
+    # URL with the password): the same tables (their versions bumped by the forced rerun)
+    from bridgerank.core import studies
+
+    monkeypatch.setattr(studies, "WORKERS_AFTER", 0.0)  # the sample's studies are short
+    again = ["run", "--only", "rate", "--force", "--jobs", "2", "--db", postgres_url]
+    result = CliRunner().invoke(main, [*again, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "rate: 4 studies in 2 processes" in result.output
+    # (PostgreSQL's sequences go on where the rewritten tables' rows were deleted: new ids)
+    from bridgerank.ratings.stage import RATE_STAGE
+
+    ids = {model.__tablename__: frozenset({"id"}) for model in RATE_STAGE.writes}
+    assert_same_tables(postgres_url, sqlite_run, skip=frozenset({"table_versions"}), ignore=ids)
 
 
 def test_a_second_run_on_postgresql_is_up_to_date(postgres_url, tmp_path, test_data):
