@@ -31,6 +31,7 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from bridgerank.core.codehash import code_fingerprint, imported_libraries, source_digest
@@ -293,11 +294,14 @@ def _table_rows(
 
 
 def shared_url(engine: Engine) -> str | None:
-    """The engine's URL as another process opens it (its password kept), or None for a
+    """The engine's URL as another process opens it (its password kept; a SQLite file by its
+    absolute path, as a reused worker may have started in another folder), or None for a
     database only this process sees (SQLite in memory)."""
     url = engine.url
-    if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
-        return None
+    if url.get_backend_name() == "sqlite":
+        if url.database in (None, "", ":memory:") or url.database.startswith("file:"):
+            return None  # in memory, or a URI whose folder we do not rewrite: one process
+        url = url.set(database=str(Path(url.database).resolve()))
     return url.render_as_string(hide_password=False)
 
 

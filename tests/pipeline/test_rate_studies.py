@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -204,6 +205,7 @@ def test_a_database_in_memory_is_not_shared_with_workers():
     from bridgerank.core.studies import shared_url
 
     assert shared_url(create_engine("sqlite://")) is None
-    assert shared_url(create_engine("sqlite:///x.db")) == "sqlite:///x.db"
+    # a reused worker may have started in another folder: the file by its absolute path
+    assert shared_url(create_engine("sqlite:///x.db")) == f"sqlite:///{Path('x.db').resolve()}"
     url = "postgresql+psycopg://user:secret@localhost:5432/db"
     assert shared_url(create_engine(url)) == url
