@@ -342,7 +342,8 @@ def in_workers(
         results[study.name] = result
         seconds[study.name] = took
         context.say(f"{stage}: study {study.name} done in {duration(took)}")
-    return results
+    # in the stage's order, as one process gives them: the summary is filled in that order
+    return {study.name: results[study.name] for study in due}
 
 
 def _study_apart(

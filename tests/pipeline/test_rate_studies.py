@@ -177,6 +177,7 @@ def test_two_jobs_run_the_studies_side_by_side_and_store_the_same_tables(run_fol
     """``--jobs 2``: the studies run in two worker processes, announced as they start and
     end, and every table the stage writes holds what one process wrote, to the last bit."""
     one = _rate_tables(run_folder)
+    _, one_summary = _versions(run_folder)
     # the sample's studies are short: one by one, unless any length is worth workers
     short = _cli("run", "--only", "rate", "--force", "--jobs", "2", "--out", run_folder)
     assert "processes" not in short
@@ -190,6 +191,11 @@ def test_two_jobs_run_the_studies_side_by_side_and_store_the_same_tables(run_fol
     assert summary["studies_run"] == [study.name for study in RATE_STAGE.studies]
     assert set(summary[studies.STUDY_SECONDS]) == {study.name for study in RATE_STAGE.studies}
     assert _rate_tables(run_folder) == one
+    # the stage's summary too, its run's seconds aside
+    timing = {"seconds", studies.STUDY_SECONDS, "fingerprint_parts"}
+    assert {k: v for k, v in summary.items() if k not in timing} == {
+        k: v for k, v in one_summary.items() if k not in timing
+    }
 
 
 def test_the_workers_get_the_longest_study_first_and_the_estimate_of_their_wall_time():
