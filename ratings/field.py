@@ -140,9 +140,14 @@ def session_of(board: Mapping[str, Any]) -> tuple[str, str]:
     return board["event"], f"{period} {round_name}"
 
 
+def deal_order(tables: FieldTables, rows: np.ndarray) -> np.ndarray:
+    """``rows`` (table indices) deal by deal, in deal order (each deal's in their order)."""
+    return rows[np.argsort(tables.group[rows], kind="stable")]
+
+
 def deal_rows(tables: FieldTables, rows: np.ndarray) -> list[np.ndarray]:
     """``rows`` (table indices) split by deal, in deal order."""
-    rows = rows[np.argsort(tables.group[rows], kind="stable")]
+    rows = deal_order(tables, rows)
     groups = tables.group[rows]
     starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
     return np.split(rows, starts[1:])

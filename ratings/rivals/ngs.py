@@ -33,7 +33,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_rows
+from bridgerank.ratings.field import FieldTables, deal_order
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method, per_seat
 
@@ -73,10 +73,11 @@ class NationalGrades:
         partner: dict[int, int] = {}
         # the grades stand still through the session: the pairs' at every table at once,
         # the tables deal by deal
-        order = np.concatenate(deal_rows(tables, rows))
-        north_south, east_west = self._pair_grades(tables.seats[order])
+        order = deal_order(tables, rows)
+        seated = tables.seats[order]
+        north_south, east_west = self._pair_grades(seated)
         for seats, share, ns_grade, ew_grade in zip(
-            tables.seats[order].tolist(), tables.share[order], north_south, east_west
+            seated.tolist(), tables.share[order], north_south, east_west
         ):
             for side, (first, second) in enumerate((seats[:2], seats[2:])):
                 mine = share if side == 0 else 1 - share

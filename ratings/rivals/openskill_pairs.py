@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_rows, field_share, places
+from bridgerank.ratings.field import FieldTables, deal_order, field_share, places
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method, per_seat
 from bridgerank.ratings.rivals.openskill_update import NEW, Rating, rate_ranking
@@ -56,7 +56,7 @@ class OpenSkillPairs:
     def learn(self, tables: FieldTables, rows: np.ndarray) -> None:
         """The package's update on each deal's two rankings of pairs."""
         ratings = self.ratings
-        order = np.concatenate(deal_rows(tables, rows))  # the tables deal by deal
+        order = deal_order(tables, rows)
         group, seats, share = tables.group[order], tables.seats[order], tables.share[order]
         bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True]).tolist()
         # each direction's pairs and their places on their deal (1 the best; equal shares

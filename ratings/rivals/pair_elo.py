@@ -26,7 +26,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from bridgerank.ratings.field import FieldTables, deal_rows
+from bridgerank.ratings.field import FieldTables, deal_order
 from bridgerank.ratings.registry import Method
 from bridgerank.ratings.rivals.online import online_method
 
@@ -80,7 +80,7 @@ class PairElo:
         """Every deal of one session, the ratings moved at its end."""
         # the ratings stand still through the session: every deal's expectation at once, in
         # deal order, and the moves summed deal by deal as they come
-        rows = np.concatenate(deal_rows(tables, rows))
+        rows = deal_order(tables, rows)
         keys, north_south, east_west = self._pairs(tables, rows)
         expected = self._share(tables, rows, keys, north_south, east_west)
         # beat +1, tie 0, lost -1 against each other table, over the tables: 2 (s - e)
