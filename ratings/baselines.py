@@ -24,7 +24,7 @@ from bridgerank.ratings.field import (
 )
 from bridgerank.ratings.games import TeamGame, log_loss
 from bridgerank.ratings.holdout import Forecast, Target
-from bridgerank.ratings.plackett_luce import beat_chance
+from bridgerank.ratings.plackett_luce import beat_chance, payoffs
 from bridgerank.ratings.registry import Method, Rated, SplitMethod, StudyInputs
 from bridgerank.ratings.replay import Games, Replay, calibrate, replay
 from bridgerank.ratings.team_baselines import scaled_baseline
@@ -120,10 +120,6 @@ def _wbf_matches(data: TeamBoards, inputs: StudyInputs):
     return scaled_baseline(lambda train: wbf_standing(points, train.players))
 
 
-def _team_sum(value: Mapping[Hashable, float], team: Sequence[Hashable]) -> float:
-    return float(sum(value[player] for player in team))
-
-
 def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> SplitMethod:
     """P(team A wins) = sigma(beta (A's summed standing - B's)), beta fitted on the training
     games by log-loss."""
@@ -131,7 +127,7 @@ def _wbf_boards(games: list[TeamGame], inputs: StudyInputs) -> SplitMethod:
     value = dict(zip(players, wbf_standing(inputs.points, players)))
 
     def difference(game: TeamGame) -> float:
-        return _team_sum(value, game.team_a) - _team_sum(value, game.team_b)
+        return float(sum(value[p] for p in game.team_a)) - float(sum(value[p] for p in game.team_b))
 
     def predict(train: list[TeamGame], test: list[TeamGame]) -> np.ndarray:
         x_train = np.array([difference(game) for game in train])
@@ -251,13 +247,7 @@ def ranking_shares(rankings: Sequence[Any]) -> dict[Hashable, float]:
     who, score, weight = [], [], []
     for ranking in rankings:
         others = len(ranking.teams) - 1
-        for i, team in enumerate(ranking.teams):
-            place = ranking.places[i]
-            wins = sum(
-                1.0 if place < other else 0.5 if place == other else 0.0
-                for j, other in enumerate(ranking.places)
-                if j != i
-            )
+        for team, wins in zip(ranking.teams, payoffs(ranking.places)):
             for player in team:
                 who.append(index.setdefault(player, len(index)))
                 score.append(wins / others)

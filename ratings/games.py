@@ -27,10 +27,25 @@ def deal_key(board: Mapping[str, Any]) -> tuple[Any, Any, Any]:
     return (board["event"], board["board_no"], board["deal_hash"])
 
 
-def ns_score(board: Mapping[str, Any]) -> int | None:
-    """North-South's score at the table, or None when the result is unknown
-    (:func:`~bridgerank.bridge.scoring.table_score`)."""
-    return table_score(board)
+# North-South's score at the table, or None when the result is unknown
+ns_score = table_score
+SEATS = ("north", "south", "east", "west")
+
+
+def seated(
+    board: Mapping[str, Any], seats: Sequence[str], player_of: Mapping[str, Hashable]
+) -> tuple:
+    """The player keys at ``seats`` of ``board`` (an unknown name stands for itself)."""
+    return tuple(player_of.get(board[seat], board[seat]) for seat in seats)
+
+
+def scored_tables(tables: Iterable[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int]]:
+    """The tables with four named seats and a known score, each with North-South's score."""
+    return [
+        (board, score)
+        for board in tables
+        if all(board[seat] for seat in SEATS) and (score := ns_score(board)) is not None
+    ]
 
 
 @dataclass
@@ -99,15 +114,11 @@ def team_games(
     games = []
     for both in rooms.values():
         for open_room, closed in room_pairs(both["open"], both["closed"]):
-            seats = [open_room[seat] for seat in ("north", "south", "east", "west")] + [
-                closed[seat] for seat in ("north", "south", "east", "west")
-            ]
-            if not all(seats):
+            both_rooms = scored_tables([open_room, closed])
+            if len(both_rooms) < 2:
                 continue
-            first, second = ns_score(open_room), ns_score(closed)
-            if first is None or second is None:
-                continue
-            keys = [player_of.get(name, name) for name in seats]
+            (_, first), (_, second) = both_rooms
+            keys = seated(open_room, SEATS, player_of) + seated(closed, SEATS, player_of)
             team_a = (keys[0], keys[1], keys[6], keys[7])  # open NS + closed EW
             team_b = (keys[2], keys[3], keys[4], keys[5])  # open EW + closed NS
             if set(team_a) & set(team_b):
@@ -127,21 +138,6 @@ def index_players(games: Iterable[TeamGame]) -> dict[Hashable, int]:
         for player in game.team_a + game.team_b:
             index.setdefault(player, len(index))
     return index
-
-
-def win_rates(games: Iterable[TeamGame]) -> dict[Hashable, tuple[float, int]]:
-    """Each player's share of boards won (ties count half) and boards played."""
-    won: dict[Hashable, float] = defaultdict(float)
-    played: dict[Hashable, int] = defaultdict(int)
-    for game in games:
-        result_a = 1.0 if game.net > 0 else 0.0 if game.net < 0 else 0.5
-        for player in game.team_a:
-            won[player] += result_a
-            played[player] += 1
-        for player in game.team_b:
-            won[player] += 1 - result_a
-            played[player] += 1
-    return {player: (won[player] / played[player], played[player]) for player in played}
 
 
 def log_loss(probabilities: np.ndarray, outcomes: np.ndarray) -> float:
@@ -175,20 +171,12 @@ def pair_rankings(
             groups[deal_key(board)].append(board)
     rankings = []
     for tables in groups.values():
-        all_scored = [(board, ns_score(board)) for board in tables]
-        scored = [
-            (board, value)
-            for board, value in all_scored
-            if value is not None and all(board[seat] for seat in ("north", "south", "east", "west"))
-        ]
+        scored = scored_tables(tables)
         if len(scored) < min_tables:
             continue
         when = min((board["date"] or "", board["id"]) for board, _ in scored)
         for seats, sign in ((("north", "south"), 1), (("east", "west"), -1)):
-            teams = [
-                tuple(player_of.get(board[seat], board[seat]) for seat in seats)
-                for board, _ in scored
-            ]
+            teams = [seated(board, seats, player_of) for board, _ in scored]
             if len(set(teams)) != len(teams):
                 continue  # the same pair twice: a copy, not a field
             rankings.append(Ranking(teams, _places([sign * value for _, value in scored]), when))
@@ -208,17 +196,11 @@ def single_table_games(
         groups[deal_key(board)].append(board)
     games = []
     for tables in groups.values():
-        if len(tables) != 1:
+        if len(tables) != 1 or not (scored := scored_tables(tables)):
             continue
-        board = tables[0]
-        if not all(board[seat] for seat in ("north", "south", "east", "west")):
-            continue
-        score, par = ns_score(board), par_of(board)
-        if score is None or par is None:
-            continue
-        ns = tuple(player_of.get(board[seat], board[seat]) for seat in ("north", "south"))
-        ew = tuple(player_of.get(board[seat], board[seat]) for seat in ("east", "west"))
-        if set(ns) & set(ew):
+        (board, score), par = scored[0], par_of(tables[0])
+        ns, ew = seated(board, SEATS[:2], player_of), seated(board, SEATS[2:], player_of)
+        if par is None or set(ns) & set(ew):
             continue
         games.append(
             TeamGame(

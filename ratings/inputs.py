@@ -148,18 +148,14 @@ def wbf_points(conn: Connection) -> dict[str, float | None]:
     )
 
 
-def load_inputs(
-    conn: Connection, lookup: PersonLookup | None = None, boards: list[dict] | None = None
-) -> tuple[list[dict], dict, dict]:
+def load_inputs(conn: Connection) -> tuple[list[dict], dict, dict]:
     """The boards (:func:`stored_boards`) with their seats as persons
-    (:mod:`cleaning.match.lookup`; ``lookup`` when the caller has read it already), the raw
-    names that are one person everywhere, and the WBF masterpoints of the matched players by
-    player name (:func:`wbf_points`). ``boards``: the stored boards where the caller has read
-    them already (their seats are renamed in place)."""
-    boards = stored_boards(conn) if boards is None else boards
+    (:mod:`cleaning.match.lookup`), the raw names that are one person everywhere, and the WBF
+    masterpoints of the matched players by player name (:func:`wbf_points`)."""
+    boards = stored_boards(conn)
     # the seats as persons (a surname is whoever it was in its event; no one to rate is
     # blank); the names that mean one person everywhere, for boards of events not yet seen
-    lookup = lookup or person_lookup(conn)
+    lookup = person_lookup(conn)
     lookup.rename(boards)
     names = lookup.global_names()
     return boards, names, wbf_points(conn)

@@ -10,6 +10,7 @@ rows.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable, Mapping
 
@@ -19,7 +20,6 @@ from bridgerank.core.sections import RateSettings
 from bridgerank.ratings.baselines import board_shares, outcome
 from bridgerank.ratings.bt import Hypergraph, fit, fit_hbt_newton
 from bridgerank.ratings.games import (
-    Ranking,
     TeamGame,
     index_players,
     log_loss,
@@ -33,7 +33,7 @@ from bridgerank.ratings.skill import read_spread
 from bridgerank.ratings.summaries import ResultsSummary, SkillSummary
 from bridgerank.ratings.uncertainty import bootstrap_intervals
 
-__all__ = ["RatingResults", "rate_results", "validate", "validate_rankings"]
+__all__ = ["RatingResults", "rate_results", "validate"]
 
 BOARDS_TASK = "boards (team and single-table)"
 RANKINGS_TASK = "pair rankings"
@@ -179,40 +179,23 @@ def _scores(probabilities: np.ndarray, games: list[TeamGame]) -> dict[str, float
     return {"log_loss": log_loss(p, y), "accuracy": accuracy, "test_games": len(games)}
 
 
-def _split(games: list, share: float) -> tuple[list, list]:
-    """The earliest ``share`` of the games (already in time order), and the rest."""
-    cut = int(len(games) * share)
-    return games[:cut], games[cut:]
-
-
 def validate(
-    games: list[TeamGame], split: float, methods: Mapping[str, SplitMethod]
+    task: str,
+    items: list,
+    split: float,
+    methods: Mapping[str, SplitMethod],
+    scores: Callable[[Any, list], dict[str, float | None]],
 ) -> list[dict[str, Any]]:
-    """Fit each boards method on the earliest ``split`` of the games, score it on the rest
-    (log-loss, accuracy on decided boards)."""
-    train, test = _split(games, split)
+    """Fit each method on the earliest ``split`` of the items (already in time order), score
+    its predictions of the rest with ``scores(predicted, test)``: the boards' log-loss and
+    accuracy on decided boards (:func:`_scores`), the rankings' on every decided pair of pairs
+    (:func:`~bridgerank.ratings.games.pairwise_scores`)."""
+    cut = int(len(items) * split)
+    train, test = items[:cut], items[cut:]
     if not train or not test:
         return []
     return [
-        {"task": BOARDS_TASK, "method": name, **_scores(method.predict(train, test), test)}
-        for name, method in methods.items()
-    ]
-
-
-def validate_rankings(
-    rankings: list[Ranking], split: float, methods: Mapping[str, SplitMethod]
-) -> list[dict[str, Any]]:
-    """Fit each rankings method on the earliest ``split`` of the rankings, score it on every
-    decided pair of pairs of the rest (:func:`~bridgerank.ratings.games.pairwise_scores`)."""
-    train, test = _split(rankings, split)
-    if not train or not test:
-        return []
-    return [
-        {
-            "task": RANKINGS_TASK,
-            "method": name,
-            **pairwise_scores(test, method.predict(train, test)),
-        }
+        {"task": task, "method": name, **scores(method.predict(train, test), test)}
         for name, method in methods.items()
     ]
 
@@ -275,18 +258,22 @@ def rate_results(
         for name, method in methods.items():
             if method.rate is not None:
                 rows.extend(_kept(name, method.rate(games), played))
-        validation = validate(games, section.train_share, methods)
+        validation = validate(BOARDS_TASK, games, section.train_share, methods, _scores)
     rankings = pair_rankings(boards, names, section.min_tables)
     skill: SkillSummary | None = None
     histories: dict[str, Any] = {}
     if rankings:
-        in_rankings: dict[Hashable, int] = {}
-        for ranking in rankings:
-            for team_players in ranking.teams:
-                for player in team_players:
-                    in_rankings[player] = in_rankings.get(player, 0) + 1
+        in_rankings = Counter(p for ranking in rankings for team in ranking.teams for p in team)
         methods = (ranking_methods or registry("rankings")).make(rankings, inputs)
-        validation.extend(validate_rankings(rankings, section.train_share, methods))
+        validation.extend(
+            validate(
+                RANKINGS_TASK,
+                rankings,
+                section.train_share,
+                methods,
+                lambda strength, test: pairwise_scores(test, strength),
+            )
+        )
         for name, method in methods.items():
             if method.rate is None:
                 continue

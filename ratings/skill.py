@@ -17,46 +17,27 @@ from bridgerank.ratings.replay import Games, calibrate, replay
 
 Match = tuple[Sequence[int], Sequence[float]]
 
-# sigma of final ratings against p, from the benchmark (spec 5.7): pooled and 2-player rows.
-BENCHMARK_P = np.array(
-    [0.0, 0.05, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60, 0.70, 0.80, 0.90, 0.95, 0.99]
+# sigma of final ratings against p, from the benchmark (spec 5.7): p, then the pooled and the
+# 2-player rows.
+_BENCHMARK = np.array(
+    [
+        [0.0, 0.0, 0.0],
+        [0.05, 10.039, 8.852],
+        [0.10, 20.828, 20.464],
+        [0.20, 42.108, 42.533],
+        [0.30, 64.391, 65.353],
+        [0.40, 89.625, 90.422],
+        [0.50, 118.813, 120.667],
+        [0.60, 154.972, 155.811],
+        [0.70, 204.694, 208.627],
+        [0.80, 280.362, 283.780],
+        [0.90, 443.062, 452.934],
+        [0.95, 678.712, 678.712],
+        [0.99, 1488.734, 1488.734],
+    ]
 )
-BENCHMARK_SIGMA = {
-    "pooled": np.array(
-        [
-            0.0,
-            10.039,
-            20.828,
-            42.108,
-            64.391,
-            89.625,
-            118.813,
-            154.972,
-            204.694,
-            280.362,
-            443.062,
-            678.712,
-            1488.734,
-        ]
-    ),
-    "n2": np.array(
-        [
-            0.0,
-            8.852,
-            20.464,
-            42.533,
-            65.353,
-            90.422,
-            120.667,
-            155.811,
-            208.627,
-            283.780,
-            452.934,
-            678.712,
-            1488.734,
-        ]
-    ),
-}
+BENCHMARK_P = _BENCHMARK[:, 0]
+BENCHMARK_SIGMA = {"pooled": _BENCHMARK[:, 1], "n2": _BENCHMARK[:, 2]}
 
 
 def simulate_p_deterministic(

@@ -94,41 +94,6 @@ def elo_spread(
     }
 
 
-def _drawn_ranks(rating: np.ndarray, sd: np.ndarray, draws: int, seed: int) -> np.ndarray:
-    """Every player's rank (1: the highest) in each of ``draws`` joint draws of the ratings
-    from their normal posteriors: shape (draws, players)."""
-    rng = np.random.default_rng(seed)
-    drawn = rating + sd * rng.standard_normal((draws, len(rating)))
-    # rank 1 is the highest draw: the count of players above, plus one
-    return np.argsort(np.argsort(-drawn, axis=1), axis=1) + 1
-
-
-def rank_intervals(
-    rating: np.ndarray, sd: np.ndarray, level: float = 0.9, draws: int = 2000, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each player's rank (1: the strongest) and how far it may run: the central ``level``
-    interval of their rank over draws of every rating from its normal posterior.
-
-    Parameters
-    ----------
-    rating, sd : ndarray
-        Each player's rating and its standard deviation (one entry a player).
-    level : float
-        The interval's coverage.
-    draws : int
-        How many joint draws of the ratings.
-    seed : int
-        The draws' seed (a report is the same on every run).
-
-    Returns
-    -------
-    low, high : ndarray of int
-        The best and the worst rank of each player's interval.
-    """
-    low, high, _ = rank_standing(rating, sd, level, 1, draws, seed)
-    return low, high
-
-
 def rank_standing(
     rating: np.ndarray,
     sd: np.ndarray,
@@ -137,9 +102,23 @@ def rank_standing(
     draws: int = 2000,
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What a selector reads of a ranking: each player's ``level`` rank interval (as
-    :func:`rank_intervals`) and the probability that they are among the ``top`` strongest,
-    over joint draws of every rating from its normal posterior.
+    """What a selector reads of a ranking: each player's rank (1: the strongest) and how far
+    it may run, the central ``level`` interval of their rank, and the probability that they
+    are among the ``top`` strongest, over joint draws of every rating from its normal
+    posterior.
+
+    Parameters
+    ----------
+    rating, sd : ndarray
+        Each player's rating and its standard deviation (one entry a player).
+    level : float
+        The rank intervals' coverage.
+    top : int
+        How many strongest players ``in_top`` counts.
+    draws : int
+        How many joint draws of the ratings.
+    seed : int
+        The draws' seed (a report is the same on every run).
 
     Returns
     -------
@@ -153,7 +132,10 @@ def rank_standing(
         empty = np.empty(0, dtype=np.int64)
         return empty, empty, np.empty(0)
     sd = np.nan_to_num(sd)
-    ranks = _drawn_ranks(rating, sd, draws, seed)
+    rng = np.random.default_rng(seed)
+    drawn = rating + sd * rng.standard_normal((draws, len(rating)))
+    # each draw's ranks, 1 the highest: the count of players above, plus one
+    ranks = np.argsort(np.argsort(-drawn, axis=1), axis=1) + 1
     tail = 100 * (1 - level) / 2
     low = np.percentile(ranks, tail, axis=0, method="lower").astype(np.int64)
     high = np.percentile(ranks, 100 - tail, axis=0, method="higher").astype(np.int64)

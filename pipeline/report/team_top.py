@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from bridgerank.ratings.holdout import Z95
-from bridgerank.ratings.uncertainty import rank_intervals
+from bridgerank.ratings.uncertainty import rank_standing
 
 __all__ = ["team_top"]
 
@@ -20,7 +20,7 @@ def team_top(team: pd.DataFrame) -> dict[str, Any]:
     (over every rated team player), the spread of their ratings, and the players whose
     interval is wider than that spread."""
     sd = (team["high"] - team["low"]) / (2 * Z95)
-    low, high = rank_intervals(team["rating"].to_numpy(), sd.to_numpy())
+    low, high, _ = rank_standing(team["rating"].to_numpy(), sd.to_numpy(), 0.9, 1)
     top = team.head(_TOP).copy()
     top.insert(0, "rank", range(1, len(top) + 1))
     top["rank interval"] = [f"{a}-{b}" for a, b in zip(low[: len(top)], high[: len(top)])]

@@ -24,9 +24,8 @@ from bridgerank.bridge.scoring import imps
 from bridgerank.cleaning.match.names import is_robot
 from bridgerank.core.disjoint import DisjointSets
 from bridgerank.ratings.gamematrix.matrix import GameMatrix
-from bridgerank.ratings.games import deal_key, ns_score, team_games
+from bridgerank.ratings.games import deal_key, scored_tables, seated, team_games
 
-SEATS = ("north", "south", "east", "west")
 # Marks a team name among the players of :func:`_team_of`'s union-find.
 _NAMED = "team name"
 
@@ -53,15 +52,10 @@ def _fields(
     for tables in deals.values():
         if len(tables) < 2:
             continue
-        scored = [
-            (board, score)
-            for board in tables
-            if all(board[seat] for seat in SEATS) and (score := ns_score(board)) is not None
-        ]
+        scored = scored_tables(tables)
         for seats, sign in ((("north", "south"), 1), (("east", "west"), -1)):
             pairs = [
-                tuple(sorted(str(player_of.get(board[seat], board[seat])) for seat in seats))
-                for board, _ in scored
+                tuple(sorted(map(str, seated(board, seats, player_of)))) for board, _ in scored
             ]
             if len(pairs) >= 2 and len(set(pairs)) == len(pairs):
                 fields.append((pairs, sign * np.array([score for _, score in scored], float)))

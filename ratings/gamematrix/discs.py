@@ -43,11 +43,6 @@ class Discs:
         through the origin (the largest gap between their sorted angles exceeds pi)."""
         return disc_is_transitive(self.u[:, disc], self.v[:, disc])
 
-    def share(self) -> np.ndarray:
-        """Each disc's share of the squared Frobenius norm (``2 lambda^2`` each)."""
-        total = np.sum(self.strength**2)
-        return self.strength**2 / total if total > 0 else self.strength * 0.0
-
 
 def disc_is_transitive(u: np.ndarray, v: np.ndarray, tol: float = 1e-9) -> bool:
     """Whether the points ``(u_i, v_i)`` lie in an open half-plane through the origin

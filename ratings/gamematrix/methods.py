@@ -32,21 +32,9 @@ class Reconstruction(Protocol):
 
 
 @dataclass
-class RatingDifferences:
-    """Elo: ``sigma(r_i - r_j)``."""
-
-    r: np.ndarray
-
-    def logits(self) -> np.ndarray:
-        return self.r[:, None] - self.r[None, :]
-
-    def probabilities(self) -> np.ndarray:
-        return expit(self.logits())
-
-
-@dataclass
 class LowRank:
-    """A reconstruction given directly as a logit matrix (the normal decomposition)."""
+    """A reconstruction given directly as a logit matrix (Elo's rating differences, the normal
+    decomposition)."""
 
     matrix: np.ndarray
 
@@ -57,57 +45,37 @@ class LowRank:
         return expit(self.matrix)
 
 
+def _differences(r: np.ndarray) -> np.ndarray:
+    return r[:, None] - r[None, :]
+
+
 Fitter = Callable[[GameMatrix, int, np.random.Generator], Reconstruction]
 
 
-def _elo(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    return RatingDifferences(game_elo(game))
-
-
-def _melo(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    return melo.fit_batch(game, k)
-
-
-def _melo_online(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    return melo.fit_online(game, k, rng)
-
-
-def _normal(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    # The Schur form needs every entry: unobserved logits enter as 0 (a tie).
-    return LowRank(discs.decompose(game.logits()).reconstruct(k + 1))
-
-
-def _disc_rating(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    return disc_fit.fit_discs(game, k + 1)
-
-
-def _hyperbolic(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-    return search_beta(game)
-
-
 #: name -> (label, fitter), in the order of the paper's tables.
+# The Schur form needs every entry: the normal decomposition's unobserved logits enter as 0
+# (a tie).
 METHODS: dict[str, tuple[str, Fitter]] = {
-    "elo": ("Elo of the game (6.2)", _elo),
-    "melo": ("mElo, batch: Hodge + Schur (6.3)", _melo),
-    "melo_online": ("mElo, online updates (6.3)", _melo_online),
-    "normal": ("normal (Schur) decomposition (6.4)", _normal),
-    "disc_rating": ("disc rating, masked fit (6.4)", _disc_rating),
-    "hyperbolic": ("Hyperbolic Elo, beta searched (6.5)", _hyperbolic),
+    "elo": ("Elo of the game (6.2)", lambda game, k, rng: LowRank(_differences(game_elo(game)))),
+    "melo": ("mElo, batch: Hodge + Schur (6.3)", lambda game, k, rng: melo.fit_batch(game, k)),
+    "melo_online": (
+        "mElo, online updates (6.3)",
+        lambda game, k, rng: melo.fit_online(game, k, rng),
+    ),
+    "normal": (
+        "normal (Schur) decomposition (6.4)",
+        lambda game, k, rng: LowRank(discs.decompose(game.logits()).reconstruct(k + 1)),
+    ),
+    "disc_rating": (
+        "disc rating, masked fit (6.4)",
+        lambda game, k, rng: disc_fit.fit_discs(game, k + 1),
+    ),
+    "hyperbolic": ("Hyperbolic Elo, beta searched (6.5)", lambda game, k, rng: search_beta(game)),
 }
 
 
-#: The optional method's name and label.
+#: The optional method's name.
 NEURAL = "neural"
-NEURAL_LABEL = "neural decomposition (6.7)"
-
-
-def neural_fitter(options: NeuralOptions) -> Fitter:
-    """The neural decomposition with ``options``, seeded from the hold-out's generator."""
-
-    def fit(game: GameMatrix, k: int, rng: np.random.Generator) -> Reconstruction:
-        return fit_neural(game, k, int(rng.integers(2**31)), options)
-
-    return fit
 
 
 def method_fitters(neural: NeuralOptions | None = None) -> dict[str, Fitter]:
@@ -115,7 +83,8 @@ def method_fitters(neural: NeuralOptions | None = None) -> dict[str, Fitter]:
     its options."""
     fitters = {name: fitter for name, (_, fitter) in METHODS.items()}
     if neural is not None:
-        fitters[NEURAL] = neural_fitter(neural)
+        # seeded from the hold-out's generator
+        fitters[NEURAL] = lambda game, k, rng: fit_neural(game, k, int(rng.integers(2**31)), neural)
     return fitters
 
 

@@ -84,28 +84,18 @@ def markdown_tables(rows: Sequence[ProtocolRow]) -> str:
     methods = list(dict.fromkeys(row.method for row in rows))
     cell = {(row.game, row.method): row for row in rows}
     head = "| game | " + " | ".join(methods) + " |\n|---|" + "---|" * len(methods) + "\n"
-    table_1 = head + "".join(
-        f"| {game} | "
-        + " | ".join(
-            f"{100 * cell[game, m].overall:.1f} ± {100 * cell[game, m].overall_sd:.1f}"
-            for m in methods
+
+    def table(text: Callable[[ProtocolRow], str]) -> str:
+        return head + "".join(
+            f"| {game} | " + " | ".join(text(cell[game, m]) for m in methods) + " |\n"
+            for game in games
         )
-        + " |\n"
-        for game in games
-    )
-    table_2 = head + "".join(
-        f"| {game} | "
-        + " | ".join(
-            f"({100 * cell[game, m].train:.0f}, {100 * cell[game, m].test:.0f}) "
-            f"{cell[game, m].test_log_loss:.3f}"
-            for m in methods
-        )
-        + " |\n"
-        for game in games
-    )
+
     return (
         "Sign accuracy %, overall (mean ± sd over seeds):\n\n"
-        + table_1
+        + table(lambda row: f"{100 * row.overall:.1f} ± {100 * row.overall_sd:.1f}")
         + "\n(train, test) sign accuracy % and held-out log-loss:\n\n"
-        + table_2
+        + table(
+            lambda row: f"({100 * row.train:.0f}, {100 * row.test:.0f}) {row.test_log_loss:.3f}"
+        )
     )

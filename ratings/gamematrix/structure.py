@@ -38,15 +38,6 @@ class Structure:
     strongly_connected: bool
     transitive_share: float  # share of the squared observed logits explained by ratings
 
-    def sentence(self) -> str:
-        """The finding in words."""
-        share = f"{100 * self.transitive_share:.0f}%"
-        if self.kind == "transitive":
-            return f"transitive: one order agrees with every observed win ({share} of the logits)"
-        if self.kind == "cyclic":
-            return f"cyclic: a chain of wins runs through every player ({share} transitive)"
-        return f"{self.kind}: some wins go round in circles ({share} of the logits transitive)"
-
 
 def beats(game: GameMatrix) -> np.ndarray:
     """The beats digraph: ``i -> j`` when the observed ``P_ij > 1/2``."""

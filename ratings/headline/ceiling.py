@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import (
     FieldTables,
     SessionScores,
@@ -39,7 +38,7 @@ from bridgerank.ratings.field import (
     pair_sessions,
 )
 from bridgerank.ratings.headline.design import Design
-from bridgerank.ratings.headline.fit import HeadlineFit, fit_strengths
+from bridgerank.ratings.headline.fit import HeadlineFit, fit_strengths, headline_settings
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import HeadlineSettings
@@ -248,8 +247,7 @@ def relearned_correlation(
     ``relearned_draws``) is cut to the work budget of ``settings`` (``[rate.headline]``,
     None: the shipped defaults).
     """
-    if settings is None:
-        settings = default_settings().rate.headline
+    settings = headline_settings(settings)
     if draws is None:
         draws = settings.relearned_draws
     tests = np.unique(test_periods)

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats
 
-from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import FieldTables, pair_sessions
 from bridgerank.ratings.headline.fit import (
     HeadlineFit,
     fit_headline,
+    headline_settings,
     predict_sessions,
 )
 from bridgerank.ratings.headline.partnerships import synergies
@@ -46,11 +46,6 @@ if TYPE_CHECKING:
 __all__ = ["rating_checks"]
 
 LEVELS = (0.5, 0.8, 0.9, 0.95)
-
-
-def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
-    """``[rate.headline]``: the given, or the shipped defaults for a check called alone."""
-    return settings if settings is not None else default_settings().rate.headline
 
 
 def _band(boards: np.ndarray, bands: tuple[int, ...]) -> np.ndarray:
@@ -82,7 +77,7 @@ def reliability_by_band(
     """Split-half reliability of the ratings by band of boards played (see the module), the
     headline fitted with its ``penalty`` and prior ``covariates`` on each half; the bands
     and their least players are ``settings``' (None: the shipped defaults)."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     bands, least = settings.bands, settings.min_band_players
     halves = [tables.subset(tables.session % 2 == parity) for parity in (0, 1)]
     if not all(len(half) for half in halves):
@@ -120,7 +115,7 @@ def coverage_by_band(
     """The headline's interval coverage of held-out sessions by band of the pair's boards
     before the session (the mean of its two players'); the bands are ``settings``' (None:
     the shipped defaults)."""
-    bands = _settings(settings).bands
+    bands = headline_settings(settings).bands
     variance = run.variance("headline")
     if variance is None or not len(run):
         return []
@@ -159,7 +154,7 @@ def strong_partner_rose(
     ``settings``, None: the shipped defaults) after which the stronger player's rating rose
     (fitted before and after the session's date, at the headline's ``penalty`` with its
     prior ``covariates``)."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     strong_gap = settings.strong_gap
     rose = total = 0
     tested = list(np.unique(periods))
@@ -195,7 +190,7 @@ def regular_gap(
     together or more) less with occasional partners (``occasional_sessions`` or fewer), in
     points, averaged over the players with both, with a 95% interval; ``settings`` None: the
     shipped defaults."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     regular_count = settings.regular_sessions
     occasional_count = settings.occasional_sessions
     sessions = pair_sessions(tables)
@@ -248,7 +243,7 @@ def rating_checks(
     list of dict
         The rows, measure by measure.
     """
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     rows = reliability_by_band(tables, fit.penalty, covariates, settings)
     if run is not None and len(run):
         rows += coverage_by_band(run, tables, settings)

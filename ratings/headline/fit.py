@@ -72,8 +72,9 @@ if TYPE_CHECKING:
 _COVERAGE = 0.8
 
 
-def _settings(settings: HeadlineSettings | None) -> HeadlineSettings:
-    """``[rate.headline]``: the given, or the shipped defaults for a fit called alone."""
+def headline_settings(settings: HeadlineSettings | None) -> HeadlineSettings:
+    """``[rate.headline]``: the given, or the shipped defaults for a fit or a check called
+    alone."""
     return settings if settings is not None else default_settings().rate.headline
 
 
@@ -173,7 +174,7 @@ def model_columns(
     ``familiar``; None if none. Each sees the table's past only (an entry is known before
     the table is played). ``settings``: ``[rate.headline]``, the terms' ``entry_sessions``
     and ``familiar_sessions`` (None: the shipped defaults)."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     entry_sessions, familiar_sessions = settings.entry_sessions, settings.familiar_sessions
 
     def columns() -> np.ndarray | None:
@@ -192,7 +193,7 @@ def model_columns(
 
 
 @dataclass
-class _Solved:
+class Solved:
     """A fit's coefficients read back: the strengths (prior centres included), the
     covariates' coefficients, the familiarity's, the entries' by code."""
 
@@ -202,27 +203,27 @@ class _Solved:
     entry_effects: dict[str, float]
 
 
-def _coefficients(
+def solve_model(
     tables: FieldTables,
     penalty: float,
     covariates: Covariates | None,
     familiar: bool,
-    columns: np.ndarray | None = None,
     entries: bool = True,
     settings: HeadlineSettings | None = None,
     design: Design | None = None,
-) -> tuple[Design, np.ndarray, np.ndarray | None, _Solved]:
+) -> tuple[Design, np.ndarray, np.ndarray | None, Solved]:
     """The fit's design, coefficients, the covariates ``Z`` a forecast applies them to, and
-    the coefficients read back; the ``columns`` (:func:`model_columns`, with ``settings``)
-    and the ``design`` of them may be given when several penalties fit the same tables."""
+    the coefficients read back. The ``design`` may be given: of the model columns
+    (:func:`model_columns`, with ``settings``) when several penalties fit the same tables,
+    or with penalised columns of its own (:meth:`Design.with_penalised`), which come right
+    after the players' and are not read back."""
     players = len(tables.players)
     if design is None:
-        if columns is None:
-            columns = model_columns(tables, covariates, familiar, entries, settings)
+        columns = model_columns(tables, covariates, familiar, entries, settings)
         design = Design.of(tables, players, columns)
     z = None if covariates is None else covariate_values(tables, covariates)
     coefficients = fit_strengths(design, tables.share, penalty)
-    rest = coefficients[players:]
+    rest = coefficients[players + design.penalised :]
     familiarity = float(rest[-1]) if familiar else 0.0
     features = 0 if z is None else z.shape[1]
     gamma = rest[:features]
@@ -233,7 +234,7 @@ def _coefficients(
         design,
         coefficients,
         z,
-        _Solved(theta, None if z is None else gamma, familiarity, effects),
+        Solved(theta, None if z is None else gamma, familiarity, effects),
     )
 
 
@@ -247,7 +248,7 @@ def table_offset(
     """Each table's terms in ``d`` beside the strengths: the familiarity's and the entries'
     (None when neither), the pairs' past counted in ``history`` (played before ``tables``)
     and in ``tables``' earlier periods; ``settings`` as :func:`model_columns` takes them."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     offset = (
         familiarity * familiarity_column(tables, history, settings.familiar_sessions)
         if familiarity
@@ -257,20 +258,6 @@ def table_offset(
         entry = entry_offset(tables, entry_effects, history, entry_sessions=settings.entry_sessions)
         offset = entry if offset is None else offset + entry
     return offset
-
-
-def predict_shares(
-    tables: FieldTables,
-    theta: np.ndarray,
-    familiarity: float = 0.0,
-    history: FieldTables | None = None,
-    entry_effects: Mapping[str, float] | None = None,
-    settings: HeadlineSettings | None = None,
-) -> np.ndarray:
-    """Expected North-South share at every table of ``tables`` from the strengths ``theta``
-    and the table terms' coefficients (:func:`table_offset`, with ``settings``)."""
-    offset = table_offset(tables, familiarity, entry_effects, history, settings)
-    return Design.of(tables, len(theta)).predict(theta, offset)
 
 
 def predict_sessions(
@@ -284,9 +271,8 @@ def predict_sessions(
     luck of a session of its length, and the form variance. ``history``: the tables played
     before ``tables`` (the fit's training tables), for the pairs' familiarity and entries;
     ``settings``: ``[rate.headline]``, as the fit had them (None: the shipped defaults)."""
-    shares = predict_shares(
-        tables, fit.theta, fit.familiarity, history, fit.entry_effects, settings
-    )
+    offset = table_offset(tables, fit.familiarity, fit.entry_effects, history, settings)
+    shares = Design.of(tables, len(fit.theta)).predict(fit.theta, offset)
     return pair_percent(tables, shares), _session_variance(fit, pair_sessions(tables))
 
 
@@ -320,7 +306,7 @@ def choose_model(
     Returns the covariates, the penalty, and the form variance seen there: the variance that
     puts 80% of those sessions inside their 80% intervals. The first candidate, the middle
     penalty and no form variance when there is too little data."""
-    settings = _settings(settings)
+    settings = headline_settings(settings)
     if penalties is None:
         penalties = settings.penalties
     split = latest_quarter(tables)
@@ -337,9 +323,7 @@ def choose_model(
             best = (score, covariates, penalty, errors, design)
     assert best is not None  # at least one candidate
     _, covariates, penalty, errors, design = best
-    early_fit = _fit_at(
-        early, penalty, covariates, familiar, entries=entries, settings=settings, design=design
-    )
+    early_fit = fit_chosen(early, (covariates, penalty, 0.0), familiar, entries, settings, design)
     expected = _session_variance(early_fit, pair_sessions(late))
     return covariates, penalty, form_variance(errors, expected)
 
@@ -373,8 +357,8 @@ def _best_penalty(
     design = Design.of(early, len(early.players), columns)  # one for every penalty
 
     def errors(penalty: float) -> np.ndarray:
-        _, _, _, solved = _coefficients(
-            early, penalty, covariates, familiar, columns, entries, settings, design
+        _, _, _, solved = solve_model(
+            early, penalty, covariates, familiar, entries, settings, design
         )
         beta = np.array([solved.entry_effects.get(code, 0.0) for code in late.entries])
         shift = solved.familiarity * familiarity + (entry @ beta if entry.shape[1] else 0.0)
@@ -394,33 +378,6 @@ def form_variance(errors: np.ndarray, expected: np.ndarray) -> float:
     # of e^2 / z80^2 - v, which is where each session would just come inside
     needed = errors**2 / Z80**2 - expected
     return max(float(np.quantile(needed, _COVERAGE)), 0.0)
-
-
-def _fit_at(
-    tables: FieldTables,
-    penalty: float,
-    covariates: Covariates | None,
-    familiar: bool,
-    columns: np.ndarray | None = None,
-    entries: bool = True,
-    settings: HeadlineSettings | None = None,
-    design: Design | None = None,
-) -> HeadlineFit:
-    design, coefficients, z, solved = _coefficients(
-        tables, penalty, covariates, familiar, columns, entries, settings, design
-    )
-    sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
-    return HeadlineFit(
-        solved.theta,
-        sd,
-        penalty,
-        variance,
-        covariance,
-        0.0,
-        solved.gamma,
-        solved.familiarity,
-        solved.entry_effects,
-    )
 
 
 def fit_headline(
@@ -459,11 +416,25 @@ def fit_chosen(
     familiar: bool = True,
     entries: bool = True,
     settings: HeadlineSettings | None = None,
+    design: Design | None = None,
 ) -> HeadlineFit:
     """The headline fitted on ``tables`` with a choice already made (:func:`choose_model`'s
     covariates, penalty and form variance), so that methods sharing a choice make it once;
-    ``settings``: ``[rate.headline]`` (None: the shipped defaults)."""
+    ``settings``: ``[rate.headline]`` (None: the shipped defaults); ``design``: the tables'
+    design of the model columns, if already built (:func:`solve_model`)."""
     covariates, penalty, form = choice
-    fit = _fit_at(tables, penalty, covariates, familiar, entries=entries, settings=settings)
-    fit.form_variance = form
-    return fit
+    design, coefficients, z, solved = solve_model(
+        tables, penalty, covariates, familiar, entries, settings, design
+    )
+    sd, variance, covariance = posterior(design, coefficients, tables.share, penalty, z)
+    return HeadlineFit(
+        solved.theta,
+        sd,
+        penalty,
+        variance,
+        covariance,
+        form,
+        solved.gamma,
+        solved.familiarity,
+        solved.entry_effects,
+    )

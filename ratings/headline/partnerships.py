@@ -12,13 +12,11 @@ headline's own choice on each training set (made once, shared with it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import sparse
 
-from bridgerank.core.settings import default_settings
 from bridgerank.ratings.field import (
     FieldTables,
     pair_percent,
@@ -26,10 +24,16 @@ from bridgerank.ratings.field import (
     partnership_codes,
 )
 from bridgerank.ratings.headline.design import Design
-from bridgerank.ratings.headline.fit import fit_strengths, model_columns, table_offset
-from bridgerank.ratings.headline.past import Covariates, covariate_values
+from bridgerank.ratings.headline.fit import (
+    Solved,
+    headline_settings,
+    model_columns,
+    solve_model,
+    table_offset,
+)
+from bridgerank.ratings.headline.past import Covariates
 from bridgerank.ratings.headline.sessions import headline_choice
-from bridgerank.ratings.holdout import Forecast, Target, latest_quarter
+from bridgerank.ratings.holdout import Forecast, Target, choose_on_latest_quarter
 from bridgerank.ratings.registry import Method, StudyInputs
 
 if TYPE_CHECKING:
@@ -44,7 +48,8 @@ class PartnershipIndex:
 
     def __init__(self, tables: FieldTables) -> None:
         self._players = len(tables.players)
-        codes = self._codes(tables)  # a table's North-South, then its East-West
+        # a table's North-South, then its East-West (interleaved)
+        codes = partnership_codes(tables, self._players).ravel()
         unique, first = np.unique(codes, return_index=True)
         order = np.argsort(first, kind="stable")
         self._sorted = unique  # the codes, sorted, and each one's column
@@ -55,15 +60,10 @@ class PartnershipIndex:
             for index, code in enumerate(unique[order].tolist())
         }
 
-    def _codes(self, tables: FieldTables) -> np.ndarray:
-        """One integer per partnership seated: every table's North-South, then its East-West,
-        interleaved (:func:`~bridgerank.ratings.field.partnership_codes`)."""
-        return partnership_codes(tables, self._players).ravel()
-
     def matrix(self, tables: FieldTables) -> sparse.csr_matrix:
         """+1 on North-South's partnership, -1 on East-West's, one row per table."""
         count = len(tables)
-        codes = self._codes(tables)
+        codes = partnership_codes(tables, self._players).ravel()
         found = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
         if not np.array_equal(self._sorted[found], codes):
             raise KeyError("a partnership the index was not built with")
@@ -78,24 +78,6 @@ class PartnershipIndex:
         )
 
 
-@dataclass
-class _PairFit:
-    """The players' strengths (their prior centres included), the partnerships' terms, the
-    familiarity's coefficient (the headline's term for every familiar pair), the design and
-    its whole solution."""
-
-    theta: np.ndarray
-    pairs: np.ndarray
-    familiarity: float
-    design: Design
-    solution: np.ndarray
-    entry_effects: dict[str, float]
-
-    def coefficients(self) -> np.ndarray:
-        """The strengths and the partnerships' terms, as a design of only those reads them."""
-        return np.concatenate([self.theta, self.pairs])
-
-
 def _fit(
     tables: FieldTables,
     index: PartnershipIndex,
@@ -103,37 +85,32 @@ def _fit(
     penalty: float,
     partner_penalty: float,
     settings: HeadlineSettings,
-) -> _PairFit:
+) -> tuple[Solved, np.ndarray, Design, np.ndarray]:
     """The headline with a term of each partnership's own, fitted on ``tables``
-    (``settings``: ``[rate.headline]``, the thresholds of the headline's terms)."""
+    (``settings``: ``[rate.headline]``, the thresholds of the headline's terms): the
+    headline's terms read back, the partnerships' terms, the design and its whole solution."""
     players = len(tables.players)
     columns = model_columns(tables, covariates, familiar=True, settings=settings)
     design = Design.of(tables, players, columns).with_penalised(
         index.matrix(tables), partner_penalty
     )
-    coefficients = fit_strengths(design, tables.share, penalty)
-    theta = coefficients[:players]
-    pairs = coefficients[players : players + design.penalised]
-    # then the covariates', the entries' and, last, the familiarity's
-    rest = coefficients[players + design.penalised : -1]
-    z = None if covariates is None else covariate_values(tables, covariates)
-    features = 0 if z is None else z.shape[1]
-    if z is not None:
-        theta = theta + z @ rest[:features]
-    effects = dict(zip(tables.entries, map(float, rest[features:])))
-    return _PairFit(theta, pairs, float(coefficients[-1]), design, coefficients, effects)
+    _, coefficients, _, solved = solve_model(
+        tables, penalty, covariates, True, settings=settings, design=design
+    )
+    return solved, coefficients[players : players + design.penalised], design, coefficients
 
 
 def _forecast(
-    fit: _PairFit,
+    fit: tuple[Solved, np.ndarray, Design, np.ndarray],
     index: PartnershipIndex,
     tables: FieldTables,
     history: FieldTables,
     settings: HeadlineSettings,
 ) -> np.ndarray:
-    design = Design.of(tables, len(fit.theta)).with_penalised(index.matrix(tables), 0.0)
-    offset = table_offset(tables, fit.familiarity, fit.entry_effects, history, settings)
-    return pair_percent(tables, design.predict(fit.coefficients(), offset))
+    solved, pairs = fit[:2]
+    design = Design.of(tables, len(solved.theta)).with_penalised(index.matrix(tables), 0.0)
+    offset = table_offset(tables, solved.familiarity, solved.entry_effects, history, settings)
+    return pair_percent(tables, design.predict(np.concatenate([solved.theta, pairs]), offset))
 
 
 def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
@@ -143,19 +120,12 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
         # the players' prior and penalty are the headline's own choice on this training set
         covariates, penalty, _ = headline_choice(train, inputs, data)
         settings = inputs.rate.headline
-        grid = settings.partnership_penalties
-        partner_penalty = grid[len(grid) // 2]
-        split = latest_quarter(train)
-        if split is not None:
-            early, late = split
-            actual = pair_sessions(late).percent
 
-            def error(value: float) -> float:
-                fitted = _fit(early, index, covariates, penalty, value, settings)
-                forecast = _forecast(fitted, index, late, early, settings)
-                return float(np.mean((forecast - actual) ** 2))
+        def errors(early: FieldTables, late: FieldTables, value: float) -> np.ndarray:
+            fitted = _fit(early, index, covariates, penalty, value, settings)
+            return _forecast(fitted, index, late, early, settings) - pair_sessions(late).percent
 
-            partner_penalty = min(grid, key=error)
+        partner_penalty = choose_on_latest_quarter(train, settings.partnership_penalties, errors)
         fitted = _fit(train, index, covariates, penalty, partner_penalty, settings)
         return Forecast(_forecast(fitted, index, test, train, settings))
 
@@ -196,14 +166,15 @@ def synergies(
     list of dict
         One row per regular partnership, the most boards first.
     """
-    if settings is None:
-        settings = default_settings().rate.headline
+    settings = headline_settings(settings)
     index = PartnershipIndex(tables)
     grid = settings.partnership_penalties
     partner_penalty = grid[len(grid) // 2]
-    fitted = _fit(tables, index, covariates, penalty, partner_penalty, settings)
-    theta, pairs, design = fitted.theta, fitted.pairs, fitted.design
-    residual = tables.share - design.predict(fitted.solution)
+    solved, pairs, design, solution = _fit(
+        tables, index, covariates, penalty, partner_penalty, settings
+    )
+    theta = solved.theta
+    residual = tables.share - design.predict(solution)
     variance = float(residual @ residual / max(len(residual) - len(design.sizes), 1))
     diagonal = design.normal_diagonal()[len(theta) : len(theta) + len(pairs)] + partner_penalty
     boards = np.asarray(index.matrix(tables).power(2).sum(axis=0)).ravel()

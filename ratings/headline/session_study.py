@@ -44,7 +44,7 @@ from bridgerank.ratings.headline.sessions import (
     headline_candidates,
     session_target,
 )
-from bridgerank.ratings.holdout import HeldOut, validation_rows, walk_forward
+from bridgerank.ratings.holdout import validation_rows, walk_forward
 from bridgerank.ratings.registry import Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import (
     DdEvidenceSummary,
@@ -67,8 +67,6 @@ class HeadlineResults:
     ceiling: list[dict[str, Any]] = field(default_factory=list)
     predictions: list[dict[str, Any]] = field(default_factory=list)
     summary: HeadlineSummary = field(default_factory=HeadlineSummary)
-    # every method's held-out forecasts (None: not validated), to score them again
-    run: HeldOut | None = None
     # the rows of ``rating_checks`` (:mod:`~bridgerank.ratings.headline.checks`)
     checks: list[dict[str, Any]] = field(default_factory=list)
     # the rows of ``pair_scorecards`` (:mod:`~bridgerank.ratings.headline.scorecard`)
@@ -146,7 +144,6 @@ def headline_study(
     # library gets the registered one
     made = (methods or registry("sessions")).make(tables, inputs)
     run = walk_forward(tables, made, session_target, progress=progress)
-    results.run = run
     results.validation = validation_rows(run, SESSIONS, "headline", bootstrap)
     by_experience = experience_scores(tables, run, headline.regular_sessions)
     settings_chosen = {

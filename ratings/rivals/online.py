@@ -203,12 +203,10 @@ class OnlineForecaster:
         step multiplies the end by the ratio of the grid's last two settings there."""
         for _ in range(self.widen_steps):
             grid = sorted(self.settings)
-            if self.setting == grid[-1]:
-                step = grid[-1] * grid[-1] / grid[-2]
-            elif self.setting == grid[0]:
-                step = grid[0] * grid[0] / grid[1]
-            else:
+            if self.setting not in (grid[0], grid[-1]):
                 break
+            end, next_one = (grid[-1], grid[-2]) if self.setting == grid[-1] else grid[:2]
+            step = end * end / next_one
             self.settings.append(step)
             self.setting = best_of([self.setting, step], errors)[0]
             if self.setting != step:
@@ -219,11 +217,11 @@ class OnlineForecaster:
         """The setting chosen, as reported (None before the first forecast: "")."""
         if self.setting is None:
             return ""
-        value = f"{self.setting:.4g}" if isinstance(self.setting, float) else str(self.setting)
-        grid = ", ".join(
-            f"{x:.4g}" if isinstance(x, float) else str(x) for x in sorted(self.settings)
-        )
-        return f"{value} of {grid}"
+
+        def shown(x: Any) -> str:
+            return f"{x:.4g}" if isinstance(x, float) else str(x)
+
+        return f"{shown(self.setting)} of {', '.join(map(shown, sorted(self.settings)))}"
 
     def __call__(self, train: Any, test: Any, target: Target | None = None) -> Forecast:
         if self.setting is None:
@@ -236,18 +234,6 @@ class OnlineForecaster:
         self.learned = max(newest, self.learned)
         centre = self.schedule.centre
         return Forecast(centre + self.slope * (self.schedule.forecast(self.rival, test) - centre))
-
-
-def _forecaster(
-    make: Callable[[Any], Rival],
-    grid: Grid,
-    schedule: Schedule,
-    widen: bool,
-    inputs: StudyInputs,
-) -> OnlineForecaster:
-    """The rival with its grid and widening read from the study's ``[rate.rivals]``."""
-    rivals = inputs.rate.rivals
-    return OnlineForecaster(make, grid(rivals), schedule, widen, rivals.widen_steps)
 
 
 def online_method(
@@ -278,6 +264,7 @@ def online_method(
     """
 
     def method(data: Any, inputs: StudyInputs) -> OnlineForecaster:
-        return _forecaster(make, grid, schedule, widen, inputs)
+        rivals = inputs.rate.rivals
+        return OnlineForecaster(make, grid(rivals), schedule, widen, rivals.widen_steps)
 
     return method

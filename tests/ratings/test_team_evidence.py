@@ -28,7 +28,7 @@ from bridgerank.ratings.team_matches import (
     match_metrics,
     match_target,
 )
-from bridgerank.ratings.uncertainty import rank_intervals
+from bridgerank.ratings.uncertainty import rank_standing
 from tests.ratings.test_matches import simulated_teams
 
 # [rate.teams]: the shrinkage of the players' covariates (the shipped defaults)
@@ -155,10 +155,10 @@ def test_experience_predicts_held_out_matches_where_regulars_are_stronger():
 
 def test_rank_intervals_widen_with_a_ratings_uncertainty():
     rating = np.array([3.0, 2.0, 1.0, 0.0])
-    low, high = rank_intervals(rating, np.array([0.01, 0.01, 5.0, 0.01]))
+    low, high, _ = rank_standing(rating, np.array([0.01, 0.01, 5.0, 0.01]), 0.9, 1)
     # the sure ones keep their places but for the unsure one, who may be anywhere
     assert low.tolist() == [1, 2, 1, 3] and high.tolist() == [2, 3, 4, 4]
-    same = rank_intervals(rating, np.full(4, 1e-6))
+    same = rank_standing(rating, np.full(4, 1e-6), 0.9, 1)[:2]
     assert same[0].tolist() == same[1].tolist() == [1, 2, 3, 4]
 
 
