@@ -128,16 +128,12 @@ def event_matches(
     are left out (no time)."""
     info = {row["id"]: row for row in matches if row.get("year") is not None}
     rows = [row for row in boards if row["match_id"] in info]
-    times = sorted(
-        {
-            (info[row["match_id"]]["year"], round_number(info[row["match_id"]]["round"]))
-            for row in rows
-        }
-    )
+    times = sorted({_time(info[row["match_id"]]) for row in rows})
     period_of = {time: number for number, time in enumerate(times)}
     rows.sort(
         key=lambda row: (period_of[_time(info[row["match_id"]])], row["match_id"], row["board_no"])
     )
+    match_of = [info[row["match_id"]] for row in rows]  # each row's match
     index: dict[Hashable, int] = {}
 
     def player(name: str, event: str) -> int:
@@ -146,21 +142,20 @@ def event_matches(
 
     seats = np.array(
         [
-            [player(row[seat], info[row["match_id"]]["event"]) for seat in _TEAM_A + _TEAM_B]
-            for row in rows
+            [player(row[seat], found["event"]) for seat in _TEAM_A + _TEAM_B]
+            for row, found in zip(rows, match_of)
         ],
         dtype=np.int64,
     ).reshape(-1, 8)
     match_index: dict[int, int] = {}
     events: dict[str, int] = {}
     match_event, match_keys = [], []
-    for row in rows:
-        found = info[row["match_id"]]
+    for row, found in zip(rows, match_of):
         if row["match_id"] not in match_index:
             match_index[row["match_id"]] = len(match_index)
             match_event.append(events.setdefault(found["event"], len(events)))
             match_keys.append((found["event"], f"{found['year']} {found['round']}"))
-    period = np.array([period_of[_time(info[row["match_id"]])] for row in rows], dtype=np.int64)
+    period = np.array([period_of[_time(found)] for found in match_of], dtype=np.int64)
     data = TeamBoards(
         players=sorted(index, key=index.__getitem__),
         seats=seats,
@@ -175,11 +170,8 @@ def event_matches(
     field_key: dict[tuple, int] = {}
     field = np.array(
         [
-            field_key.setdefault(
-                (info[row["match_id"]]["event"], info[row["match_id"]]["round"], row["board_no"]),
-                len(field_key),
-            )
-            for row in rows
+            field_key.setdefault((found["event"], found["round"], row["board_no"]), len(field_key))
+            for row, found in zip(rows, match_of)
         ],
         dtype=np.int64,
     )

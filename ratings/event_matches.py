@@ -16,8 +16,9 @@ rounds included (:func:`event_form_in_hindsight`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -34,8 +35,8 @@ from bridgerank.ratings.round_ridge import (
     RoundRidge,
     experience_covariates,
 )
-from bridgerank.ratings.team_boards import TeamBoards, match_margins
-from bridgerank.ratings.team_matches import match_ceiling
+from bridgerank.ratings.team_boards import TeamBoards
+from bridgerank.ratings.team_matches import match_ceiling, match_target
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -56,39 +57,28 @@ __all__ = [
 ]
 
 
-def event_target(event_of_match: np.ndarray) -> Any:
-    """The kind's target: every match of a test round and its margin; matches of one event
-    are resampled together (they share teams and deals)."""
-
-    def target(test: TeamBoards) -> Target:
-        margin, count = match_margins(test, test.imps)
-        present = np.unique(test.match)
-        return Target(
-            margin, event_of_match[present], count, np.full(len(margin), test.period[0]), present
-        )
-
-    return target
-
-
-def event_kind_counts(run: Any) -> dict[str, int]:
-    """The counts columns of a validation row: matches, boards and events held out."""
-    return {
-        "matches": len(run),
-        "boards": int(run.boards.sum()),
-        "events": len(np.unique(run.group)),
-    }
+def event_target(event_of_match: np.ndarray) -> Callable[[TeamBoards], Target]:
+    """The kind's target: every match of a test round and its margin
+    (:func:`~bridgerank.ratings.team_matches.match_target`); matches of one event are
+    resampled together (they share teams and deals)."""
+    return functools.partial(match_target, event_of_match=event_of_match)
 
 
 def event_match_kind(event_of_match: np.ndarray) -> Kind[TeamBoards]:
-    """The held-out kind: a match's margin, its measures, gains and counts; matches resampled
-    by event (``event_of_match``: each match's event index)."""
+    """The held-out kind: a match's margin, its measures, gains and counts (matches, boards
+    and events held out); matches resampled by event (``event_of_match``: each match's event
+    index)."""
     return Kind(
         "event matches",
         event_target(event_of_match),
         ("pearson", "rmse", "winner_right"),
         (0.8,),
         ("pearson", "rmse"),
-        event_kind_counts,
+        lambda run: {
+            "matches": len(run),
+            "boards": int(run.boards.sum()),
+            "events": len(np.unique(run.group)),
+        },
     )
 
 

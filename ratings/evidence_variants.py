@@ -10,21 +10,23 @@ from typing import Any, Callable
 from bridgerank.ratings.registry import Method, StudyInputs
 from bridgerank.ratings.team_evidence import EVIDENCE_VARIANTS, TeamEvidence
 
-__all__ = ["evidence_variant"]
+__all__ = ["evidence_variants"]
 
 
-def evidence_variant(
-    name: str, forecast: Callable[[TeamEvidence, StudyInputs], Any | None]
-) -> Method:
-    """The registry method ``name`` of :data:`EVIDENCE_VARIANTS`: ``forecast(evidence,
-    inputs)`` (a walk-forward method, None: not validated) made on that variant of the
+def evidence_variants(
+    forecast: Callable[[TeamEvidence, StudyInputs], Any | None],
+) -> tuple[Method, ...]:
+    """The registry methods of :data:`EVIDENCE_VARIANTS`, in its order: ``forecast(evidence,
+    inputs)`` (a walk-forward method, None: not validated) made on each variant of the
     study's evidence; not validated where the variant does not apply (no cards counted, no
     fields)."""
-    what, transform = EVIDENCE_VARIANTS[name]
 
-    def make(data: Any, inputs: StudyInputs) -> Any | None:
-        evidence = inputs.team_evidence
-        changed = None if evidence is None else transform(evidence)
-        return None if changed is None else forecast(changed, inputs)
+    def variant(name: str, transform: Callable[[TeamEvidence], TeamEvidence | None]) -> Method:
+        def make(data: Any, inputs: StudyInputs) -> Any | None:
+            evidence = inputs.team_evidence
+            changed = None if evidence is None else transform(evidence)
+            return None if changed is None else forecast(changed, inputs)
 
-    return Method(name, what, make)
+        return Method(name, EVIDENCE_VARIANTS[name][0], make)
+
+    return tuple(variant(name, transform) for name, (_, transform) in EVIDENCE_VARIANTS.items())

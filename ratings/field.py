@@ -17,7 +17,7 @@ mean of its shares over the boards it played there, times 100.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 import numpy as np
@@ -28,6 +28,17 @@ from bridgerank.ratings.games import TEAM_SCORING, ns_score
 T = TypeVar("T")
 
 SEATS = ("north", "south", "east", "west")
+
+
+def rows_where(data: T, mask: np.ndarray) -> T:
+    """A dataclass of rows (every array field one entry a row) where ``mask`` holds; its
+    other fields (the numberings of players, periods, matches) kept as they are."""
+    rows = {
+        item.name: value[mask]
+        for item in fields(data)  # type: ignore[arg-type]
+        if isinstance(value := getattr(data, item.name), np.ndarray)
+    }
+    return replace(data, **rows)  # type: ignore[type-var]
 
 
 @dataclass

@@ -5,7 +5,7 @@ A vugraph pairs event records each deal at one table, so it has no field to matc
 pair's result is North-South's score less par, turned to IMPs, from its side, summed over the
 boards it played that session (:func:`~bridgerank.ratings.games.single_table_games`). The
 team headline's strengths (IMPs per board a player adds to a side,
-:func:`~bridgerank.ratings.team_fit.fit_joint_all`) predict it as ``sum(theta_pair) -
+:func:`~bridgerank.ratings.team_fit.joint_system`) predict it as ``sum(theta_pair) -
 sum(theta_opponents)`` over those boards - what ``bridgerank predict`` forecasts
 (:mod:`~bridgerank.ratings.imp_forecast`) - and this study checks that forecast on held-out
 sessions beside a coin (every pair level with par) and each player's past IMPs against par.
@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Mapping
 
 import numpy as np
 
-from bridgerank.ratings.evidence_variants import evidence_variant
+from bridgerank.ratings.evidence_variants import evidence_variants
+from bridgerank.ratings.field import rows_where
 from bridgerank.ratings.holdout import Forecast, Kind, Target, validation_rows, walk_forward
 from bridgerank.ratings.registry import Method, Registry, StudyInputs, registry
 from bridgerank.ratings.summaries import OneTableValidationSummary
@@ -51,16 +52,7 @@ class PairBoards:
 
     def subset(self, mask: np.ndarray) -> PairBoards:
         """The boards where ``mask`` holds (player and session numbering kept)."""
-        return PairBoards(
-            self.players,
-            self.north_south[mask],
-            self.east_west[mask],
-            self.imps[mask],
-            self.session[mask],
-            self.period[mask],
-            self.periods,
-            self.sessions,
-        )
+        return rows_where(self, mask)
 
     @classmethod
     def of(cls, one_table: OneTableBoards) -> PairBoards:
@@ -168,12 +160,13 @@ def past_average(train: PairBoards, test: PairBoards, target: Target | None = No
 def headline_pairs(
     team: TeamBoards, evidence: TeamEvidence, settings: TeamSettings | None = None
 ) -> Callable[[PairBoards, PairBoards, Target | None], Forecast]:
-    """The team headline (:func:`~bridgerank.ratings.team_fit.fit_joint_all`) fitted on
+    """The team headline (:func:`~bridgerank.ratings.team_fit.joint_system`) fitted on
     the team boards and the one-table boards of the dates before each test date, with the
     test's players beside them; its choices made on those team boards, as for the matches
     (on the grids of ``settings``, ``[rate.teams]``; None: the shipped defaults')."""
-    from bridgerank.ratings.team_fit import choose_joint, fit_joint_all
+    from bridgerank.ratings.team_fit import choose_joint, joint_system, team_settings
 
+    teams = team_settings(settings)
     chosen: dict[int, tuple[float, float]] = {}
 
     def predict(train: PairBoards, test: PairBoards, target: Target | None = None) -> Forecast:
@@ -185,15 +178,11 @@ def headline_pairs(
         seen = int(earlier.sum())  # the choice is the same for every test of these team dates
         if seen not in chosen:
             chosen[seen] = choose_joint(
-                team_train,
-                evidence,
-                one_table_weights=None if settings is None else settings.one_table_weights,
-                penalties=None if settings is None else settings.joint_penalties,
+                team_train, evidence, None, teams.one_table_weights, teams.joint_penalties
             )
         penalty, weight = chosen[seen]
-        players, fit = fit_joint_all(
-            team_train, penalty, evidence, before, weight, extra=test.players
-        )
+        players, system = joint_system(team_train, evidence, before, weight, extra=test.players)
+        fit = system.fit(penalty)
         column = {player: number for number, player in enumerate(players)}
         at = np.array([column[player] for player in test.players], dtype=np.int64)
         theta, sd = fit.theta[at], fit.sd[at]
@@ -234,9 +223,7 @@ def _pairs_on(evidence: TeamEvidence, inputs: StudyInputs) -> Callable | None:
     return headline_pairs(inputs.team_boards, evidence, inputs.rate.teams)
 
 
-HEADLINE_NO_DD = evidence_variant("headline_no_dd", _pairs_on)
-HEADLINE_CARDS = evidence_variant("headline_cards", _pairs_on)
-HEADLINE_FIELDS = evidence_variant("headline_fields", _pairs_on)
+HEADLINE_NO_DD, HEADLINE_CARDS, HEADLINE_FIELDS = evidence_variants(_pairs_on)
 COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
 PAST_AVERAGE = Method(
     "imp_average",

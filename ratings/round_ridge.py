@@ -30,7 +30,7 @@ holds it out round by round beside the other methods is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -38,7 +38,7 @@ from scipy.sparse.linalg import LinearOperator, cg
 
 from bridgerank.ratings.event_match_data import EventMatches
 from bridgerank.ratings.holdout import Forecast, Target
-from bridgerank.ratings.team_boards import TeamBoards, match_margins
+from bridgerank.ratings.team_boards import TeamBoards, match_margins, signed_rows
 
 __all__ = [
     "HEADLINE_SETTINGS",
@@ -129,20 +129,19 @@ class RoundRidge:
         if covariates is None:
             covariates = experience_covariates(boards)
         size = self.players + len(covariates)
-        board_design = _signed_design(
-            boards.seats,
-            4,
-            self.players,
-            _row_covariates(covariates, boards.seats, boards.period, 4),
-        )
         tables = data.tables
         seated = np.hstack([tables.north_south, tables.east_west])
-        table_design = _signed_design(
-            seated, 2, self.players, _row_covariates(covariates, seated, tables.period, 2)
-        )
         self.size = size
-        self.match_boards = _NormalEquations(board_design, boards.imps, boards.period)
-        self.tables = _NormalEquations(table_design, tables.cross, tables.period)
+        self.match_boards = _NormalEquations(
+            _signed_design(boards.seats, 4, self.players, covariates, boards.period),
+            boards.imps,
+            boards.period,
+        )
+        self.tables = _NormalEquations(
+            _signed_design(seated, 2, self.players, covariates, tables.period),
+            tables.cross,
+            tables.period,
+        )
         self.links = sparse.csr_matrix((size, size))
         self.links_through = -1
         self.solutions = [np.zeros(size) for _ in self.settings]
@@ -154,11 +153,7 @@ class RoundRidge:
         self, train: TeamBoards, test: TeamBoards, target: Target | None = None
     ) -> Forecast:
         period = int(test.period[0])
-        self.match_boards.add_before(period)
-        self.tables.add_before(period)
-        self._link(period)
-        self._score_pending()
-        laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
+        laplacian = self._advance(period)
         # the test round's rows, in the order of the data (as the harness's subset keeps them)
         design = self.match_boards.design[np.flatnonzero(self.data.boards.period == period)]
         forecasts = []
@@ -173,9 +168,8 @@ class RoundRidge:
             if self.squared_errors.any()
             else len(self.settings) // 2
         )
-        margin = forecasts[best]
-        boards = np.bincount(np.unique(test.match, return_inverse=True)[1])
-        return Forecast(margin, boards * self._board_variance())
+        boards = match_margins(test, test.imps)[1]
+        return Forecast(forecasts[best], boards * self._board_variance())
 
     def _board_variance(self) -> float:
         """A match's squared error a board: the earlier held-out rounds' (before the first:
@@ -184,27 +178,15 @@ class RoundRidge:
             return self.board_errors[0] / self.board_errors[1]
         return float(np.var(self.match_boards.seen_outcomes()))
 
-    def current(
-        self, covariates_now: Callable[[np.ndarray], list[np.ndarray]] | None = None
-    ) -> EventStrengths:
+    def current(self) -> EventStrengths:
         """Every player's strength after the last round: the setting the walk-forward chose
-        (the least squared error of its held-out rounds), fitted on every match.
-
-        ``covariates_now(boards_played)`` gives the covariates' values of players who have
-        played so many match boards, in the order of the constructor's (default: the
-        experience, :func:`experience_now`); a player never seen has played none. Call it
-        after the walk-forward: its errors choose the setting and give a match's noise.
-        """
-        if covariates_now is None:
-            covariates_now = experience_now
+        (the least squared error of its held-out rounds), fitted on every match, a player's
+        covariates his experience now (:func:`experience_now`; a player never seen has played
+        none). Call it after the walk-forward: its errors choose the setting and give a
+        match's noise."""
         boards = self.data.boards
-        after = int(boards.period.max()) + 1
-        self.match_boards.add_before(after)
-        self.tables.add_before(after)
-        self._link(after)
-        self._score_pending()
+        laplacian = self._advance(int(boards.period.max()) + 1)
         best = int(np.argmin(self.squared_errors)) if self.squared_errors.any() else 0
-        laplacian = sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
         solution = self._solve(self.settings[best], laplacian, self.solutions[best])
         terms, coefficients = solution[: self.players], solution[self.players :]
         played = np.bincount(boards.seats.ravel(), minlength=self.players)
@@ -212,7 +194,7 @@ class RoundRidge:
         def from_covariates(counts: np.ndarray) -> np.ndarray:
             if not len(coefficients):
                 return np.zeros(len(counts))
-            return np.column_stack(covariates_now(counts)) @ coefficients
+            return np.column_stack(experience_now(counts)) @ coefficients
 
         strength = terms + from_covariates(played)
         # a player never seen: no term of his own, the covariates of no boards
@@ -225,6 +207,15 @@ class RoundRidge:
             len(boards.matches),
             str(boards.periods[-1]),
         )
+
+    def _advance(self, period: int) -> sparse.spmatrix:
+        """Add the rows and links before ``period``, score the forecasts now known, and
+        return the teammates' Laplacian."""
+        self.match_boards.add_before(period)
+        self.tables.add_before(period)
+        self._link(period)
+        self._score_pending()
+        return sparse.diags(np.asarray(self.links.sum(axis=1)).ravel()) - self.links
 
     def _link(self, period: int) -> None:
         """Link the teammates of every match up to ``period``, its own line-ups included."""
@@ -295,16 +286,20 @@ class RoundRidge:
 
 
 def _signed_design(
-    seated: np.ndarray, side: int, players: int, covariates: np.ndarray
+    seated: np.ndarray,
+    side: int,
+    players: int,
+    covariates: Sequence[np.ndarray],
+    period: np.ndarray,
 ) -> sparse.csr_matrix:
-    """Rows of ``seated`` players (one row each, player indices): +1 for each of the first
-    ``side`` seats, -1 for the others, then the rows' ``covariates`` as columns."""
-    count, seats = seated.shape
-    signs = np.tile(np.r_[np.ones(side), -np.ones(seats - side)], count)
-    incidence = sparse.csr_matrix(
-        (signs, (np.repeat(np.arange(count), seats), seated.ravel())), (count, players)
-    )
-    return sparse.hstack([incidence, sparse.csr_matrix(covariates)]).tocsr()
+    """Rows of ``seated`` players (:func:`~bridgerank.ratings.team_boards.signed_rows`), then
+    the rows' covariates as columns (each array players by periods): the first ``side``
+    players' values at the row's period summed, less the others'."""
+    signs = np.r_[np.ones(side), -np.ones(seated.shape[1] - side)]
+    columns = [(values[seated, period[:, None]] * signs).sum(axis=1) for values in covariates]
+    values = np.column_stack(columns) if columns else np.zeros((len(seated), 0))
+    incidence = signed_rows(seated, side, players)
+    return sparse.hstack([incidence, sparse.csr_matrix(values)]).tocsr()
 
 
 def experience_covariates(boards: TeamBoards) -> list[np.ndarray]:
@@ -321,16 +316,6 @@ def experience_now(boards_played: np.ndarray) -> list[np.ndarray]:
     shape): ``log(1 + boards)`` and whether that is none."""
     played = np.asarray(boards_played, dtype=float)
     return [np.log1p(played), (played == 0).astype(float)]
-
-
-def _row_covariates(
-    covariates: Sequence[np.ndarray], seated: np.ndarray, period: np.ndarray, side: int
-) -> np.ndarray:
-    """Each row's covariates (each array players by periods): the first ``side`` players'
-    values at the row's period summed, less the others'."""
-    signs = np.r_[np.ones(side), -np.ones(seated.shape[1] - side)]
-    columns = [(values[seated, period[:, None]] * signs).sum(axis=1) for values in covariates]
-    return np.column_stack(columns) if columns else np.zeros((len(seated), 0))
 
 
 @dataclass

@@ -22,7 +22,7 @@ from scipy import sparse
 
 from bridgerank.bridge.scoring import imps
 from bridgerank.core.disjoint import DisjointSets
-from bridgerank.ratings.field import period_of
+from bridgerank.ratings.field import period_of, rows_where
 from bridgerank.ratings.games import team_games
 
 __all__ = ["TeamBoards", "board_design", "match_margins", "team_boards"]
@@ -49,16 +49,7 @@ class TeamBoards:
 
     def subset(self, mask: np.ndarray) -> TeamBoards:
         """The boards where ``mask`` holds (player and match numbering kept)."""
-        return TeamBoards(
-            self.players,
-            self.seats[mask],
-            self.imps[mask],
-            self.match[mask],
-            self.sign[mask],
-            self.period[mask],
-            self.periods,
-            self.matches,
-        )
+        return rows_where(self, mask)
 
 
 def team_boards(
@@ -115,11 +106,16 @@ def team_boards(
 def board_design(data: TeamBoards) -> sparse.csr_matrix:
     """Boards by players: +1 for each of team A's four players on a board, -1 for team B's
     (a board's expected IMPs are this row times the players' strengths)."""
-    count = len(data)
-    signs = np.tile([1.0] * 4 + [-1.0] * 4, count)
+    return signed_rows(data.seats, 4, len(data.players))
+
+
+def signed_rows(seated: np.ndarray, side: int, players: int) -> sparse.csr_matrix:
+    """Rows of ``seated`` players (one row each, player indices) by players: +1 for each of
+    the first ``side`` seats, -1 for the others."""
+    count, seats = seated.shape
+    signs = np.tile(np.r_[np.ones(side), -np.ones(seats - side)], count)
     return sparse.csr_matrix(
-        (signs, (np.repeat(np.arange(count), 8), data.seats.ravel())),
-        shape=(count, len(data.players)),
+        (signs, (np.repeat(np.arange(count), seats), seated.ravel())), shape=(count, players)
     )
 
 

@@ -37,7 +37,6 @@ __all__ = [
     "CARD_COVARIATES",
     "COVARIATES",
     "EVIDENCE_VARIANTS",
-    "FIELD_COVARIATE",
     "OneTableBoards",
     "PlayerRecords",
     "TeamEvidence",
@@ -46,7 +45,6 @@ __all__ = [
 # The columns PlayerRecords.covariates gives, in order; with card counters, these beside.
 COVARIATES = ("experience", "declarer_play", "defence", "bidding")
 CARD_COVARIATES = tuple(f"costly_{kind}_cards" for kind in CARD_KINDS)
-FIELD_COVARIATE = "field_share"
 _SEATS = ("north", "south", "east", "west")  # BoardEvidence's declarer columns
 
 
@@ -99,8 +97,7 @@ class PlayerRecords:
         tricks = np.full(len(rows), np.nan)
         bidding = np.full(len(rows), np.nan)
         if evidence is not None and len(evidence) and len(rows):
-            position = np.minimum(np.searchsorted(evidence.board, ids), len(evidence) - 1)
-            found = evidence.board[position] == ids
+            position, found = evidence.rows_of(ids)
             declarer[found] = evidence.declarer[position[found]]
             tricks[found] = evidence.tricks_vs_dd[position[found]]
             bidding[found] = evidence.bidding_imps[position[found]]
@@ -132,7 +129,7 @@ class PlayerRecords:
     def with_fields(self, tables: FieldTables) -> PlayerRecords:
         """The same boards with North-South's matchpoint share where the board was played in
         a field (``tables``): the covariates gain each player's shrunk mean share above
-        half from their side (:data:`FIELD_COVARIATE`) - their pair results, on the scale
+        half from their side (the covariate ``field_share``) - their pair results, on the scale
         of matchpoints, as a prior of their strength in IMPs."""
         if self.board is None:
             raise ValueError("records made without board ids cannot take field results")
@@ -175,16 +172,11 @@ class PlayerRecords:
         played = np.bincount(flat.ravel(), minlength=size)[:-1]
         out = np.zeros((len(self.players), len(COVARIATES)))
         out[:, 0] = np.log1p(played)
-        measures = [
-            (whom, values)
-            for _, whom, values in measure_terms(
-                flat, self.declarer[:count], self.tricks_vs_dd[:count], self.bidding_imps[:count]
-            )
-        ]
-        for column, ((whom, values), shrink) in enumerate(zip(measures, teams.dd_shrinks), start=1):
-            total = np.bincount(whom, weights=values, minlength=size)[:-1]
-            times = np.bincount(whom, minlength=size)[:-1]
-            out[:, column] = total / (times + shrink)
+        terms = measure_terms(
+            flat, self.declarer[:count], self.tricks_vs_dd[:count], self.bidding_imps[:count]
+        )
+        for column, ((_, whom, values), shrink) in enumerate(zip(terms, teams.dd_shrinks), 1):
+            out[:, column] = _shrunk_mean(whom, values, size, shrink)
         parts = [out]
         if self.cards is not None:
             parts.append(self._card_rates(flat, size, teams.card_shrinks))
@@ -200,9 +192,7 @@ class PlayerRecords:
         edge = share[rows] - 0.5
         whom = np.concatenate([flat[rows, :2].ravel(), flat[rows, 2:].ravel()])
         values = np.concatenate([np.repeat(edge, 2), -np.repeat(edge, 2)])
-        total = np.bincount(whom, weights=values, minlength=size)[:-1]
-        times = np.bincount(whom, minlength=size)[:-1]
-        return (total / (times + shrink))[:, None]
+        return _shrunk_mean(whom, values, size, shrink)[:, None]
 
     def _card_rates(self, flat: np.ndarray, size: int, shrinks: tuple[float, ...]) -> np.ndarray:
         """Each player's rate of costly cards of each kind over the boards given (``flat``:
@@ -218,6 +208,13 @@ class PlayerRecords:
             overall = lost[:-1].sum() / max(cards[:-1].sum(), 1.0)
             rates[:, kind] = (lost[:-1] - overall * cards[:-1]) / (cards[:-1] + shrink)
         return rates
+
+
+def _shrunk_mean(whom: np.ndarray, values: np.ndarray, size: int, shrink: float) -> np.ndarray:
+    """Each player's sum of ``values`` over their count plus ``shrink`` (the last of ``size``
+    bins, the empty seats', left out)."""
+    total = np.bincount(whom, weights=values, minlength=size)[:-1]
+    return total / (np.bincount(whom, minlength=size)[:-1] + shrink)
 
 
 @dataclass

@@ -32,7 +32,6 @@ __all__ = [
     "choose_penalty",
     "fit_imps",
     "fit_joint",
-    "fit_joint_all",
     "imps_system",
     "joint_system",
     "match_forecast",
@@ -71,25 +70,9 @@ def fit_joint(
     periods before that row's, as a forecast would have had it - never from the row's own
     boards or later ones, whose results it would carry - and for the strengths returned,
     from the periods before ``before``. The strengths are of the team boards' players."""
-    _, fit = fit_joint_all(data, penalty, evidence, before, one_table_weight, points)
+    fit = joint_system(data, evidence, before, one_table_weight, points)[1].fit(penalty)
     team = len(data.players)
     return ImpFit(fit.theta[:team], fit.sd[:team], penalty, fit.residual_variance)
-
-
-def fit_joint_all(
-    data: TeamBoards,
-    penalty: float,
-    evidence: TeamEvidence,
-    before: str,
-    one_table_weight: float = 0.0,
-    points: Mapping[str, float] | None = None,
-    extra: Sequence[Hashable] = (),
-) -> tuple[list[Hashable], ImpFit]:
-    """:func:`fit_joint`'s strengths of every player it reads - the team boards' players
-    first, then the one-table boards' and then ``extra`` (players with no row in the fit:
-    their strength is what their covariates say) - and the players in that order."""
-    players, system = joint_system(data, evidence, before, one_table_weight, points, extra)
-    return players, system.fit(penalty)
 
 
 def joint_system(
@@ -100,7 +83,10 @@ def joint_system(
     points: Mapping[str, float] | None = None,
     extra: Sequence[Hashable] = (),
 ) -> tuple[list[Hashable], RidgeSystem]:
-    """:func:`fit_joint_all`'s players and its ridge problem, to be solved at any penalty."""
+    """:func:`fit_joint`'s ridge problem, to be solved at any penalty, of every player it
+    reads - the team boards' players first, then the one-table boards' and then ``extra``
+    (players with no row in the fit: their strength is what their covariates say) - and the
+    players in that order."""
     players = list(data.players)
     column = {player: number for number, player in enumerate(players)}
     design = board_design(data)
@@ -119,11 +105,10 @@ def joint_system(
         column.setdefault(player, len(column))
     players += [player for player in column if column[player] >= len(data.players)]
     full = sparse.vstack([_widened(block, len(players)) for block in blocks]).tocsr()
+    rows = (full, np.concatenate(outcome), np.concatenate(weight))
     covariates = _player_covariates(evidence, points, players)
     if covariates is None:
-        return players, RidgeSystem(
-            full, np.concatenate(outcome), np.concatenate(weight), team_rows=len(data)
-        )
+        return players, RidgeSystem(*rows, team_rows=len(data))
     centres = covariates(before, None)
     # standardised, so that the ridge leaves every coefficient practically unpenalised
     # whatever its covariate's scale (a dd measure's spread is a tenth of a trick); a row's
@@ -131,15 +116,8 @@ def joint_system(
     scale = centres[:fitted].std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
     row_covariates = _row_covariates(full, np.concatenate(row_period), covariates)
-    system = RidgeSystem(
-        full,
-        np.concatenate(outcome),
-        np.concatenate(weight),
-        row_covariates / scale,
-        (centres - centres[:fitted].mean(axis=0)) / scale,
-        len(data),
-    )
-    return players, system
+    centred = (centres - centres[:fitted].mean(axis=0)) / scale
+    return players, RidgeSystem(*rows, row_covariates / scale, centred, len(data))
 
 
 def _one_table_rows(
@@ -282,35 +260,33 @@ def choose_joint(
 
     def errors(early: TeamBoards, late: TeamBoards, choice: tuple[float, float]) -> np.ndarray:
         cut = early.periods[int(late.period.min())]
-        pairs = _late_one_table(evidence.one_table, cut, last)
+        pairs, imps = _late_one_table(evidence.one_table, cut, last)
         key = (id(early), choice[1])
         if key not in systems:
-            extra = [player for pair in pairs[0] + pairs[1] for player in pair]
+            # North-South's players of every board, then East-West's: the columns' order
+            extra = [player for side in (0, 1) for pair in pairs for player in pair[side]]
             players, system = joint_system(early, evidence, cut, choice[1], points, extra)
             column = {player: number for number, player in enumerate(players)}
-            late_rows = _one_table_rows(list(zip(pairs[0], pairs[1])), column)
-            systems[key] = (system, _widened(late_rows, len(players)))
+            systems[key] = (system, _one_table_rows(pairs, column))
         system, late_rows = systems[key]
         fit = system.fit(choice[0])
-        team = fit.theta[: len(early.players)]
-        team_errors = board_design(late) @ team - late.imps
-        if not len(pairs[2]):
+        team_errors = board_design(late) @ fit.theta[: len(early.players)] - late.imps
+        if not len(imps):
             return team_errors
-        return np.concatenate([team_errors, late_rows @ fit.theta - pairs[2]])
+        return np.concatenate([team_errors, late_rows @ fit.theta - imps])
 
     return choose_on_latest_quarter(data, grid, errors)
 
 
 def _late_one_table(
     one_table: OneTableBoards | None, start: str, last: str
-) -> tuple[list[tuple[Hashable, ...]], list[tuple[Hashable, ...]], np.ndarray]:
-    """The one-table boards played from ``start`` to ``last`` (inclusive): North-South's
-    pairs, East-West's, and North-South's IMPs against par."""
+) -> tuple[list[tuple[tuple[Hashable, ...], tuple[Hashable, ...]]], np.ndarray]:
+    """The one-table boards played from ``start`` to ``last`` (inclusive): the pairs
+    (North-South's, East-West's) and North-South's IMPs against par."""
     if one_table is None or not len(one_table):
-        return [], [], np.empty(0)
+        return [], np.empty(0)
     first, end = one_table.before(start), int(np.searchsorted(one_table.period, last, "right"))
-    pairs = one_table.pairs[first:end]
-    return [ns for ns, _ in pairs], [ew for _, ew in pairs], one_table.imps[first:end]
+    return one_table.pairs[first:end], one_table.imps[first:end]
 
 
 def match_forecast(fit: ImpFit, test: TeamBoards) -> Forecast:

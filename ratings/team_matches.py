@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
-from bridgerank.ratings.evidence_variants import evidence_variant
+from bridgerank.ratings.evidence_variants import evidence_variants
 from bridgerank.ratings.holdout import (
     Forecast,
     Kind,
@@ -79,12 +79,13 @@ def match_ceiling(test: TeamBoards) -> tuple[float | None, float | None]:
     return reliability, bound
 
 
-def match_target(test: TeamBoards) -> Target:
+def match_target(test: TeamBoards, event_of_match: np.ndarray | None = None) -> Target:
     """Every match of ``test`` and its margin, oriented to its reference team; a match is
-    resampled alone."""
+    resampled alone, or with its event's (``event_of_match``: each match's event index)."""
     margin, count = match_margins(test, test.imps)
     present = np.unique(test.match)
-    return Target(margin, present, count, np.full(len(margin), test.period[0]))
+    group = present if event_of_match is None else event_of_match[present]
+    return Target(margin, group, count, np.full(len(margin), test.period[0]))
 
 
 MATCHES: Kind[TeamBoards] = Kind(
@@ -163,9 +164,8 @@ def _joint_on(evidence: TeamEvidence, inputs: StudyInputs) -> Predict:
     return joint_headline_method(evidence, None, teams.one_table_weights, teams.joint_penalties)
 
 
-HEADLINE_NO_DD = evidence_variant("headline_no_dd", _joint_on)
-HEADLINE_CARDS = evidence_variant("headline_cards", _joint_on)  # the card-level dd question
-HEADLINE_FIELDS = evidence_variant("headline_fields", _joint_on)  # the scales tied
+# the card-level dd question; the scales tied
+HEADLINE_NO_DD, HEADLINE_CARDS, HEADLINE_FIELDS = evidence_variants(_joint_on)
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",

@@ -16,7 +16,7 @@ import numpy as np
 from bridgerank.ratings.holdout import Z95
 from bridgerank.ratings.team_boards import TeamBoards
 from bridgerank.ratings.team_evidence import TeamEvidence
-from bridgerank.ratings.team_fit import choose_joint, fit_joint_all, team_settings
+from bridgerank.ratings.team_fit import choose_joint, joint_system, team_settings
 
 if TYPE_CHECKING:
     from bridgerank.core.sections import RateSettings
@@ -59,9 +59,8 @@ def team_ratings(
         data, evidence, one_table_weights=teams.one_table_weights, penalties=teams.joint_penalties
     )
     others = [] if evidence.records is None else list(evidence.records.players)
-    players, fit = fit_joint_all(
-        data, penalty, evidence, _AFTER_ALL, weight, extra=[*others, _NEWCOMER]
-    )
+    players, system = joint_system(data, evidence, _AFTER_ALL, weight, extra=[*others, _NEWCOMER])
+    fit = system.fit(penalty)
     team = len(data.players)
     boards = np.bincount(data.seats.ravel(), minlength=team)
     rated = [
