@@ -7,8 +7,8 @@ alter a page rewrites the archive on purpose: ``pytest --update-golden
 tests/pipeline/test_golden_report.py``, and the archive's diff goes in the same commit.
 
 Bytes of floats depend on the machine: OpenBLAS picks its kernels by the processor, and an
-AVX-512 machine's kernels sum in another order than an AVX2 machine's, moving the last bits of
-every fit (and turning a disc of two nearly equal strengths). The golden run therefore names
+AVX-512 machine's kernels round otherwise than an AVX2 machine's, moving the last bits of
+every fit (and turning a cyclic disc's axes a little). The golden run therefore names
 its kernels (``OPENBLAS_CORETYPE=Haswell``, which every x86-64 machine with AVX2 runs), in a
 process of its own, since the library reads the setting when it loads.
 """
