@@ -6,11 +6,13 @@ stage that owns the number, reading each table once) is checked by this test. A 
 alter a page rewrites the archive on purpose: ``pytest --update-golden
 tests/pipeline/test_golden_report.py``, and the archive's diff goes in the same commit.
 
-Bytes of floats depend on the machine: OpenBLAS picks its kernels by the processor, and an
-AVX-512 machine's kernels round otherwise than an AVX2 machine's, moving the last bits of
-every fit (and turning a cyclic disc's axes a little). The golden run therefore names
-its kernels (``OPENBLAS_CORETYPE=Haswell``, which every x86-64 machine with AVX2 runs), in a
-process of its own, since the library reads the setting when it loads.
+Bytes of floats depend on the machine. OpenBLAS picks its kernels by the processor, and
+NumPy its loops by the instructions the processor has: an AVX-512 machine's round otherwise
+than an AVX2 machine's, moving the last bits of every fit (and turning a cyclic disc's axes a
+little). The golden run therefore names its arithmetic: OpenBLAS's Haswell kernels
+(``OPENBLAS_CORETYPE``) and NumPy's loops up to AVX2 (``NPY_DISABLE_CPU_FEATURES``), which
+every x86-64 machine with AVX2 runs alike. It runs in a process of its own, since both
+libraries read the setting when they load.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ from tests.paths import TESTS
 pytestmark = pytest.mark.dds  # one run of the sample through the report
 
 GOLDEN = TESTS / "golden" / "report.tar.xz"
+# The arithmetic the golden report is written and checked in, whatever the processor.
+ARITHMETIC = {
+    "OPENBLAS_CORETYPE": "Haswell",
+    "NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR",
+}
 # The methods page's table of runs: when each stage ran, how long it took, and what the DD
 # store already held (a first run solves what a second reads) - the run's, not the report's.
 RUN_ROW = re.compile(r"<tr><td>(ingest|clean|match|dds|rate|regress)</td><td>[^\n]*?</tr>")
@@ -85,11 +92,11 @@ def archive(files: dict[str, bytes]) -> None:
 
 @pytest.fixture(scope="module")
 def golden_run(tmp_path_factory, session_dd_store) -> Path:
-    """The output folder of ``bridgerank run --out FOLDER`` on the embedded sample, run with
-    the BLAS kernels the golden report was written with, whatever the processor."""
+    """The output folder of ``bridgerank run --out FOLDER`` on the embedded sample, run in
+    the arithmetic the golden report was written in (:data:`ARITHMETIC`)."""
     folder = tmp_path_factory.mktemp("golden-run")
     environment = {key: value for key, value in os.environ.items() if key not in ENVIRONMENT}
-    environment.update(BRIDGERANK_DD_STORE=str(session_dd_store), OPENBLAS_CORETYPE="Haswell")
+    environment.update(BRIDGERANK_DD_STORE=str(session_dd_store), **ARITHMETIC)
     done = subprocess.run(
         [sys.executable, "-m", "bridgerank", "run", "--out", str(folder)],
         env=environment,
