@@ -153,7 +153,7 @@ def test_experience_predicts_held_out_matches_where_regulars_are_stronger():
     assert 0.7 <= joint["coverage_80"] <= 0.9
 
 
-def test_rank_intervals_widen_with_a_ratings_uncertainty():
+def test_rank_intervals_widen_with_a_ratings_uncertainty_in_rank_standing():
     rating = np.array([3.0, 2.0, 1.0, 0.0])
     low, high, _ = rank_standing(rating, np.array([0.01, 0.01, 5.0, 0.01]), 0.9, 1)
     # the sure ones keep their places but for the unsure one, who may be anywhere
