@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
+from bridgerank.pipeline.report.stage import shown_setting
 from tests.paths import TESTS
 
 pytestmark = pytest.mark.dds  # every test reads one run through the report
@@ -357,6 +358,19 @@ def test_the_records_commentary_is_text_and_fits_a_phone(hostile_run, chromium):
         browser.close()
 
 
+def test_a_published_setting_names_no_place_on_the_machine(tmp_path):
+    # the methods page echoes every setting: a file by its name, a URL without its password
+    assert shown_setting(str(tmp_path / "dd-store.sqlite")) == "dd-store.sqlite"
+    assert shown_setting("~/bridge/overrides.csv") == "overrides.csv"
+    assert shown_setting(f"sqlite:///{tmp_path}/store.db") == "store.db"
+    assert (
+        shown_setting("postgresql://ann:secret@db.example/bridge")
+        == "postgresql://ann:***@db.example/bridge"
+    )
+    for kept in ("", "off", "embedded:wbf/alternative_names.csv", "mine/overrides.csv"):
+        assert shown_setting(kept) == kept
+
+
 def test_nothing_published_names_a_place_on_the_machine_that_built_it(sample_run, session_dd_store):
     """The site and the CSVs of the sample carry no absolute path: not the output folder's,
     not the repository's (where the sample's files are read from), not the DD store's, not
@@ -370,6 +384,8 @@ def test_nothing_published_names_a_place_on_the_machine_that_built_it(sample_run
         str(session_dd_store.parent.resolve()),
         str(Path.home()),
     }
+    # and as given, where a link (a /tmp that is a link) makes the resolved path another text
+    places |= {str(sample_run), str(session_dd_store.parent)}
     found = []
     for top in ("report", "csv"):
         for path in (sample_run / top).rglob("*"):
