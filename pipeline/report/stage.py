@@ -22,6 +22,7 @@ from bridgerank.pipeline.report.csv_export import csv_reads, export_all
 from bridgerank.pipeline.report.forecasts import FORECAST_READS
 from bridgerank.pipeline.report.methods_page import SECTIONS
 from bridgerank.pipeline.report.reads import Read, ReportTables, model_of
+from bridgerank.pipeline.report.shown_settings import shown_setting
 from bridgerank.pipeline.report.site_data import SITE_READS
 from bridgerank.pipeline.report.staging import make_staging, remove_dead_staging
 from bridgerank.pipeline.report.summary import ReportSummary
@@ -76,36 +77,9 @@ def _shown_settings(settings: Settings, database: str) -> dict[str, Any]:
     """The run's settings as the methods page prints them: the output folder and the
     database as the pages name them, every other file or URL as :func:`shown_setting` does -
     never where they sit on the machine that built them."""
-
-    def shown(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {key: shown(item) for key, item in value.items()}
-        return shown_setting(value) if isinstance(value, str) else value
-
-    found = shown(dataclasses.asdict(settings))
+    found = shown_setting(dataclasses.asdict(settings))
     found["store"] = {"out": ".", "db": database}
     return found
-
-
-def shown_setting(value: str) -> str:
-    """A setting's text as a published page prints it: an absolute path (or one from the home
-    folder, ``~``) by the file's name alone, a URL with its password hidden and a SQLite
-    URL by its file's name; any other text (a name, ``off``, ``embedded:...``) as it is."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    from bridgerank.core.store import sqlite_file
-
-    if "://" in value:
-        file = sqlite_file(value)
-        if file is not None:
-            return file.name
-        try:
-            return make_url(value).render_as_string(hide_password=True)
-        except ArgumentError:
-            return value.split("://", 1)[0] + "://..."
-    path = Path(value).expanduser()
-    return path.name if path.is_absolute() else value
 
 
 def shown_database(url: str, out: Path) -> str:

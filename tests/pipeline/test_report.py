@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridgerank.pipeline.cli import main
-from bridgerank.pipeline.report.stage import shown_setting
+from bridgerank.pipeline.report.shown_settings import shown_setting
 from tests.paths import TESTS
 
 pytestmark = pytest.mark.dds  # every test reads one run through the report
@@ -360,15 +360,28 @@ def test_the_records_commentary_is_text_and_fits_a_phone(hostile_run, chromium):
 
 def test_a_published_setting_names_no_place_on_the_machine(tmp_path):
     # the methods page echoes every setting: a file by its name, a URL without its password
-    assert shown_setting(str(tmp_path / "dd-store.sqlite")) == "dd-store.sqlite"
-    assert shown_setting("~/bridge/overrides.csv") == "overrides.csv"
-    assert shown_setting(f"sqlite:///{tmp_path}/store.db") == "store.db"
-    assert (
-        shown_setting("postgresql://ann:secret@db.example/bridge")
-        == "postgresql://ann:***@db.example/bridge"
-    )
-    for kept in ("", "off", "embedded:wbf/alternative_names.csv", "mine/overrides.csv"):
-        assert shown_setting(kept) == kept
+    named = {
+        str(tmp_path / "dd-store.sqlite"): "dd-store.sqlite",
+        "~/bridge/overrides.csv": "overrides.csv",
+        "~nosuchuser/overrides.csv": "overrides.csv",
+        "../../home/ann/dd.sqlite": "dd.sqlite",
+        "C:\\Users\\ann\\dd.sqlite": "dd.sqlite",
+        "\\\\server\\share\\dd.sqlite": "dd.sqlite",
+        f"sqlite:///{tmp_path}/store.db": "store.db",
+        "sqlite:///file:/home/ann/dd.sqlite?mode=ro&uri=true": "dd.sqlite",
+        "postgresql://ann:secret@db.example/bridge": "postgresql://ann:***@db.example/bridge",
+        "postgresql://ann@db/bridge?password=secret": "postgresql://ann@db/bridge?...",
+        "postgresql://ann:secret@db:port/bridge": "postgresql://ann:***@db:port/bridge",
+    }
+    for value, shown in named.items():
+        assert shown_setting(value) == shown, value
+    kept = ("", "off", "par", "embedded:wbf/names.csv", "mine/overrides.csv", "tcp://host:8786")
+    for value in kept:
+        assert shown_setting(value) == value
+    # a section's lists of files and its other values
+    section = {"wbf_lists": ("embedded:wbf/names.csv", "/home/ann/wbf.csv"), "retries": 1}
+    shown = {"wbf_lists": ("embedded:wbf/names.csv", "wbf.csv"), "retries": 1}
+    assert shown_setting(section) == shown
 
 
 def test_nothing_published_names_a_place_on_the_machine_that_built_it(sample_run, session_dd_store):
