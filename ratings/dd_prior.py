@@ -88,15 +88,18 @@ class BoardEvidence:
         declarer = self.declarer[position[found]]
         tricks = self.tricks_vs_dd[position[found]]
         bidding = self.bidding_imps[position[found]]
-        measures = [
-            (who, values) for _, who, values in measure_terms(seats, declarer, tricks, bidding)
-        ]
+        terms = measure_terms(seats, declarer, tricks, bidding)
         out = np.zeros((players, len(FEATURES)))
-        for feature, ((who, values), shrink) in enumerate(zip(measures, shrinks)):
-            total = np.bincount(who, weights=values, minlength=players)
-            count = np.bincount(who, minlength=players)
-            out[:, feature] = total / (count + shrink)
+        for feature, ((_, who, values), shrink) in enumerate(zip(terms, shrinks)):
+            out[:, feature] = shrunk_means(who, values, players, shrink)
         return out
+
+
+def shrunk_means(who: np.ndarray, values: np.ndarray, size: int, shrink: float) -> np.ndarray:
+    """Each of ``size`` players' sum of ``values`` (``who`` the player of each) over their
+    count plus ``shrink``: their mean, shrunk toward zero by ``shrink`` pseudo-entries."""
+    total = np.bincount(who, weights=values, minlength=size)
+    return total / (np.bincount(who, minlength=size) + shrink)
 
 
 def measure_terms(

@@ -15,8 +15,8 @@ __all__ = ["evidence_variants"]
 
 def evidence_variants(
     forecast: Callable[[TeamEvidence, StudyInputs], Any | None],
-) -> tuple[Method, ...]:
-    """The registry methods of :data:`EVIDENCE_VARIANTS`, in its order: ``forecast(evidence,
+) -> dict[str, Method]:
+    """The registry methods of :data:`EVIDENCE_VARIANTS`, by name: ``forecast(evidence,
     inputs)`` (a walk-forward method, None: not validated) made on each variant of the
     study's evidence; not validated where the variant does not apply (no cards counted, no
     fields)."""
@@ -29,4 +29,4 @@ def evidence_variants(
 
         return Method(name, EVIDENCE_VARIANTS[name][0], make)
 
-    return tuple(variant(name, transform) for name, (_, transform) in EVIDENCE_VARIANTS.items())
+    return {name: variant(name, transform) for name, (_, transform) in EVIDENCE_VARIANTS.items()}

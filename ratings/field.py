@@ -23,11 +23,9 @@ from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 import numpy as np
 
 from bridgerank.bridge.scoring import matchpoint_share
-from bridgerank.ratings.games import TEAM_SCORING, ns_score
+from bridgerank.ratings.games import SEATS, TEAM_SCORING, scored_tables, seated
 
 T = TypeVar("T")
-
-SEATS = ("north", "south", "east", "west")
 
 
 def rows_where(data: T, mask: np.ndarray) -> T:
@@ -242,14 +240,10 @@ def field_tables(
     groups: dict[tuple, list[tuple[Mapping[str, Any], int]]] = defaultdict(list)
     # in board order, whatever order the database returned them in: the same tables, players
     # and halves on every engine
-    for board in sorted(boards, key=lambda board: board["id"]):
-        if not all(board[seat] for seat in SEATS):
-            continue
-        if board.get("scoring") == TEAM_SCORING:  # a team game: rated as teams, never pairs
-            continue
-        score = ns_score(board)
-        if score is None:
-            continue
+    ordered = sorted(boards, key=lambda board: board["id"])
+    # a team game is rated as teams, never pairs
+    pair_boards = (board for board in ordered if board.get("scoring") != TEAM_SCORING)
+    for board, score in scored_tables(pair_boards):
         groups[(board["event"], period_of(board), board["board_no"], board["deal_hash"])].append(
             (board, score)
         )
@@ -263,7 +257,7 @@ def field_tables(
         shares = matchpoint_shares([score for _, score in tables])
         for (board, _), share in zip(tables, shares):
             session = session_index.setdefault(session_of(board), len(session_index))
-            keys = [player_of.get(board[seat], board[seat]) for seat in SEATS]
+            keys = seated(board, SEATS, player_of)
             if len(set(keys)) != 4:
                 continue
             seats = tuple(index.setdefault(key, len(index)) for key in keys)

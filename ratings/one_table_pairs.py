@@ -223,7 +223,10 @@ def _pairs_on(evidence: TeamEvidence, inputs: StudyInputs) -> Callable | None:
     return headline_pairs(inputs.team_boards, evidence, inputs.rate.teams)
 
 
-HEADLINE_NO_DD, HEADLINE_CARDS, HEADLINE_FIELDS = evidence_variants(_pairs_on)
+_VARIANTS = evidence_variants(_pairs_on)
+HEADLINE_NO_DD = _VARIANTS["headline_no_dd"]
+HEADLINE_CARDS = _VARIANTS["headline_cards"]  # the card-level dd question
+HEADLINE_FIELDS = _VARIANTS["headline_fields"]  # the scales tied
 COIN = Method("coin", "every pair level with par", lambda data, inputs: coin_pairs)
 PAST_AVERAGE = Method(
     "imp_average",

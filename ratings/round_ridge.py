@@ -297,9 +297,9 @@ def _signed_design(
     players' values at the row's period summed, less the others'."""
     signs = np.r_[np.ones(side), -np.ones(seated.shape[1] - side)]
     columns = [(values[seated, period[:, None]] * signs).sum(axis=1) for values in covariates]
-    values = np.column_stack(columns) if columns else np.zeros((len(seated), 0))
+    row_values = np.column_stack(columns) if columns else np.zeros((len(seated), 0))
     incidence = signed_rows(seated, side, players)
-    return sparse.hstack([incidence, sparse.csr_matrix(values)]).tocsr()
+    return sparse.hstack([incidence, sparse.csr_matrix(row_values)]).tocsr()
 
 
 def experience_covariates(boards: TeamBoards) -> list[np.ndarray]:

@@ -24,7 +24,7 @@ import numpy as np
 from bridgerank.bridge.scoring import imps
 from bridgerank.core.settings import default_settings
 from bridgerank.ratings.card_evidence import CARD_KINDS, CardCounts
-from bridgerank.ratings.dd_prior import measure_terms
+from bridgerank.ratings.dd_prior import measure_terms, shrunk_means
 from bridgerank.ratings.field import period_of
 from bridgerank.ratings.games import single_table_games
 
@@ -176,7 +176,8 @@ class PlayerRecords:
             flat, self.declarer[:count], self.tricks_vs_dd[:count], self.bidding_imps[:count]
         )
         for column, ((_, whom, values), shrink) in enumerate(zip(terms, teams.dd_shrinks), 1):
-            out[:, column] = _shrunk_mean(whom, values, size, shrink)
+            # the last bin is the empty seats'
+            out[:, column] = shrunk_means(whom, values, size, shrink)[:-1]
         parts = [out]
         if self.cards is not None:
             parts.append(self._card_rates(flat, size, teams.card_shrinks))
@@ -192,7 +193,7 @@ class PlayerRecords:
         edge = share[rows] - 0.5
         whom = np.concatenate([flat[rows, :2].ravel(), flat[rows, 2:].ravel()])
         values = np.concatenate([np.repeat(edge, 2), -np.repeat(edge, 2)])
-        return _shrunk_mean(whom, values, size, shrink)[:, None]
+        return shrunk_means(whom, values, size, shrink)[:-1, None]  # the empty seats' bin out
 
     def _card_rates(self, flat: np.ndarray, size: int, shrinks: tuple[float, ...]) -> np.ndarray:
         """Each player's rate of costly cards of each kind over the boards given (``flat``:
@@ -208,13 +209,6 @@ class PlayerRecords:
             overall = lost[:-1].sum() / max(cards[:-1].sum(), 1.0)
             rates[:, kind] = (lost[:-1] - overall * cards[:-1]) / (cards[:-1] + shrink)
         return rates
-
-
-def _shrunk_mean(whom: np.ndarray, values: np.ndarray, size: int, shrink: float) -> np.ndarray:
-    """Each player's sum of ``values`` over their count plus ``shrink`` (the last of ``size``
-    bins, the empty seats', left out)."""
-    total = np.bincount(whom, weights=values, minlength=size)[:-1]
-    return total / (np.bincount(whom, minlength=size)[:-1] + shrink)
 
 
 @dataclass

@@ -164,8 +164,10 @@ def _joint_on(evidence: TeamEvidence, inputs: StudyInputs) -> Predict:
     return joint_headline_method(evidence, None, teams.one_table_weights, teams.joint_penalties)
 
 
-# the card-level dd question; the scales tied
-HEADLINE_NO_DD, HEADLINE_CARDS, HEADLINE_FIELDS = evidence_variants(_joint_on)
+_VARIANTS = evidence_variants(_joint_on)
+HEADLINE_NO_DD = _VARIANTS["headline_no_dd"]
+HEADLINE_CARDS = _VARIANTS["headline_cards"]  # the card-level dd question
+HEADLINE_FIELDS = _VARIANTS["headline_fields"]  # the scales tied
 HEADLINE_PLAIN = Method(
     "headline_plain",
     "IMP rating of the team boards alone (player strengths in IMPs per board, ridge)",

@@ -46,6 +46,7 @@ class LowRank:
 
 
 def _differences(r: np.ndarray) -> np.ndarray:
+    """Elo's logits, ``r_i - r_j``: the game's ratings as a reconstruction's matrix."""
     return r[:, None] - r[None, :]
 
 
@@ -53,8 +54,6 @@ Fitter = Callable[[GameMatrix, int, np.random.Generator], Reconstruction]
 
 
 #: name -> (label, fitter), in the order of the paper's tables.
-# The Schur form needs every entry: the normal decomposition's unobserved logits enter as 0
-# (a tie).
 METHODS: dict[str, tuple[str, Fitter]] = {
     "elo": ("Elo of the game (6.2)", lambda game, k, rng: LowRank(_differences(game_elo(game)))),
     "melo": ("mElo, batch: Hodge + Schur (6.3)", lambda game, k, rng: melo.fit_batch(game, k)),
@@ -64,6 +63,7 @@ METHODS: dict[str, tuple[str, Fitter]] = {
     ),
     "normal": (
         "normal (Schur) decomposition (6.4)",
+        # the Schur form needs every entry: unobserved logits enter as 0 (a tie)
         lambda game, k, rng: LowRank(discs.decompose(game.logits()).reconstruct(k + 1)),
     ),
     "disc_rating": (

@@ -48,8 +48,7 @@ class PartnershipIndex:
 
     def __init__(self, tables: FieldTables) -> None:
         self._players = len(tables.players)
-        # a table's North-South, then its East-West (interleaved)
-        codes = partnership_codes(tables, self._players).ravel()
+        codes = self._codes(tables)  # a table's North-South, then its East-West
         unique, first = np.unique(codes, return_index=True)
         order = np.argsort(first, kind="stable")
         self._sorted = unique  # the codes, sorted, and each one's column
@@ -60,10 +59,15 @@ class PartnershipIndex:
             for index, code in enumerate(unique[order].tolist())
         }
 
+    def _codes(self, tables: FieldTables) -> np.ndarray:
+        """One integer per partnership seated: every table's North-South, then its East-West,
+        interleaved (:func:`~bridgerank.ratings.field.partnership_codes`)."""
+        return partnership_codes(tables, self._players).ravel()
+
     def matrix(self, tables: FieldTables) -> sparse.csr_matrix:
         """+1 on North-South's partnership, -1 on East-West's, one row per table."""
         count = len(tables)
-        codes = partnership_codes(tables, self._players).ravel()
+        codes = self._codes(tables)
         found = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
         if not np.array_equal(self._sorted[found], codes):
             raise KeyError("a partnership the index was not built with")
@@ -101,13 +105,15 @@ def _fit(
 
 
 def _forecast(
-    fit: tuple[Solved, np.ndarray, Design, np.ndarray],
+    solved: Solved,
+    pairs: np.ndarray,
     index: PartnershipIndex,
     tables: FieldTables,
     history: FieldTables,
     settings: HeadlineSettings,
 ) -> np.ndarray:
-    solved, pairs = fit[:2]
+    """Each pair-session's expected percentage in ``tables`` from the players' and the
+    partnerships' terms (``history``: the tables before, for the headline's terms)."""
     design = Design.of(tables, len(solved.theta)).with_penalised(index.matrix(tables), 0.0)
     offset = table_offset(tables, solved.familiarity, solved.entry_effects, history, settings)
     return pair_percent(tables, design.predict(np.concatenate([solved.theta, pairs]), offset))
@@ -122,12 +128,13 @@ def _headline_partnerships(data: FieldTables, inputs: StudyInputs):
         settings = inputs.rate.headline
 
         def errors(early: FieldTables, late: FieldTables, value: float) -> np.ndarray:
-            fitted = _fit(early, index, covariates, penalty, value, settings)
-            return _forecast(fitted, index, late, early, settings) - pair_sessions(late).percent
+            solved, pairs, _, _ = _fit(early, index, covariates, penalty, value, settings)
+            forecast = _forecast(solved, pairs, index, late, early, settings)
+            return forecast - pair_sessions(late).percent
 
         partner_penalty = choose_on_latest_quarter(train, settings.partnership_penalties, errors)
-        fitted = _fit(train, index, covariates, penalty, partner_penalty, settings)
-        return Forecast(_forecast(fitted, index, test, train, settings))
+        solved, pairs, _, _ = _fit(train, index, covariates, penalty, partner_penalty, settings)
+        return Forecast(_forecast(solved, pairs, index, test, train, settings))
 
     return predict
 
